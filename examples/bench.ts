@@ -1,0 +1,57 @@
+/**
+ * The benchmark contract: tool `add` exactly as in the calculator, plus `TOOLS=N` filler
+ * tools `tool_0000`, `tool_0001`, ... each with a small object input of 2-3 described
+ * properties.
+ *
+ *   TOOLS=2000 node dist/examples/bench.js stdio
+ *   TOOLS=2000 PORT=3000 node dist/examples/bench.js http   # stateless, 127.0.0.1:$PORT/mcp
+ */
+import { emcp, mcpServer, type AnyTool, type Handler } from '../src/index.js'
+import { serveHttp } from '../src/transport/http.js'
+import { serveStdio } from '../src/transport/stdio.js'
+import { add } from './calculator.js'
+
+const kinds = ['string', 'number', 'integer', 'boolean'] as const
+
+/** Filler tool number `i`: 2 or 3 described properties of varied types. */
+const filler = (i: number): AnyTool => {
+  const count = 2 + (i % 2)
+  const properties: Record<string, { type: string; description: string }> = {}
+  for (let p = 0; p < count; p++)
+    properties[`p${p}`] = { type: kinds[(i + p) % kinds.length] as string, description: `Parameter ${p} of filler tool ${i}` }
+  return emcp({
+    name: `tool_${String(i).padStart(4, '0')}`,
+    description: `Filler tool number ${i}, for benchmarks with many tools registered.`,
+    input: { type: 'object', properties, required: ['p0'] } as { readonly type: 'object' },
+  })
+}
+
+/** A benchmark server with `n` filler tools beside `add`. */
+export const benchServer = (n: number) => {
+  const fillers = Array.from({ length: n }, (_, i) => filler(i))
+  const fillerHandlers: Record<string, Handler<AnyTool>> = {}
+  for (const f of fillers) fillerHandlers[f.name] = (args: unknown) => JSON.stringify(args)
+  return mcpServer([add, ...fillers], { name: 'bench', version: '1.0.0' }).implement({
+    ...fillerHandlers,
+    add: ({ a, b }) => ({ sum: a + b }),
+  })
+}
+
+const main = async (): Promise<void> => {
+  const server = benchServer(Number(process.env.TOOLS ?? 0))
+  const mode = process.argv[2] ?? 'stdio'
+  if (mode === 'stdio') {
+    await serveStdio(server)
+    return
+  }
+  if (mode !== 'http') throw new Error(`usage: bench.js stdio|http (got ${mode})`)
+  const running = await serveHttp(server, { port: Number(process.env.PORT ?? 3000) })
+  console.error(`bench server on ${running.url}`)
+  const stop = (): void => {
+    void running.close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()

@@ -1,0 +1,93 @@
+/**
+ * The calculator: the example server of the README. Three tools: `add` (JSON Schema in and
+ * out), `echo` (plain text result), and `add_days` (io-ts codecs: a date-time string is
+ * decoded into a Date for the handler and the result's Date is encoded back).
+ *
+ *   node dist/examples/calculator.js --stdio
+ *   node dist/examples/calculator.js --http --port 3000 [--host 127.0.0.1]
+ */
+import * as t from 'io-ts'
+import { DateFromISOString, emcp, mcpServer } from '../src/index.js'
+import { serveHttp } from '../src/transport/http.js'
+import { serveStdio } from '../src/transport/stdio.js'
+
+export const add = emcp({
+  name: 'add',
+  title: 'Add',
+  description: 'Add two numbers and return their sum.',
+  input: {
+    type: 'object',
+    properties: { a: { type: 'number', description: 'First addend' }, b: { type: 'number', description: 'Second addend' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  },
+  output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'], additionalProperties: false },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+})
+
+export const echo = emcp({
+  name: 'echo',
+  description: 'Return the given text unchanged.',
+  input: {
+    type: 'object',
+    properties: { text: { type: 'string', description: 'The text to echo' } },
+    required: ['text'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true },
+})
+
+const Weekday = t.keyof({ Sunday: null, Monday: null, Tuesday: null, Wednesday: null, Thursday: null, Friday: null, Saturday: null })
+
+export const addDays = emcp({
+  name: 'add_days',
+  description: 'Add a number of days to an RFC 3339 date-time and tell the weekday of the result.',
+  input: t.type({ date: DateFromISOString, days: t.Int }),
+  output: t.type({ date: DateFromISOString, weekday: Weekday }),
+  annotations: { readOnlyHint: true, idempotentHint: true },
+})
+
+const weekdays = Object.keys(Weekday.keys) as Array<t.TypeOf<typeof Weekday>>
+
+/** The calculator server, ready for any transport. */
+export const calculator = mcpServer([add, echo, addDays], { name: 'calculator', version: '1.0.0', title: 'Calculator' }, {
+  instructions: 'Use add for sums, add_days for calendar arithmetic, echo to test the connection.',
+}).implement({
+  add: ({ a, b }) => ({ sum: a + b }),
+  echo: ({ text }) => text,
+  add_days: ({ date, days }) => {
+    const result = new Date(date.getTime() + days * 86_400_000)
+    return { date: result, weekday: weekdays[result.getUTCDay()] ?? 'Sunday' }
+  },
+})
+
+export default calculator
+
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i === -1 ? undefined : process.argv[i + 1]
+}
+
+const main = async (): Promise<void> => {
+  if (!process.argv.includes('--http')) {
+    await serveStdio(calculator)
+    return
+  }
+  const running = await serveHttp(calculator, { port: Number(flag('--port') ?? 3000), host: flag('--host') ?? '127.0.0.1' })
+  console.log(`calculator MCP server listening on ${running.url} (stateless Streamable HTTP)
+
+Try it with the MCP Inspector:
+  npx @modelcontextprotocol/inspector --transport http --server-url ${running.url}
+
+Or add it to a client's configuration:
+  { "mcpServers": { "calculator": { "type": "http", "url": "${running.url}" } } }
+
+Press Ctrl+C to stop.`)
+  const stop = (): void => {
+    void running.close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()

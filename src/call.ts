@@ -1,0 +1,131 @@
+/**
+ * One tool call, from wire arguments to a `CallToolResult`: validate and decode the
+ * arguments, run the handler, settle whatever it returned (value, Promise, Either,
+ * TaskEither, tool error, throw), then encode and check the output. Every failure on the
+ * way becomes an `isError` result here, in one place.
+ *
+ * @example
+ * import { emcp, mcpServer, inMemoryClient } from 'emcp'
+ * const half = emcp({ name: 'half', input: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } })
+ * const s = mcpServer([half], { name: 'h', version: '1' }).implement({ half: ({ n }) => String(n / 2) })
+ * await inMemoryClient(s).callResult('half', { n: 3 }) // { content: [{ type: 'text', text: '1.5' }] }
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
+import {
+  errorMessage,
+  errorResult,
+  isCallToolResult,
+  isContentBlock,
+  ToolError,
+  type CallToolResult,
+  type ContentBlock,
+} from './content.js'
+import type { ToolContext } from './context.js'
+import type { AnyTool, Tool } from './emcp.js'
+import { formatIssues, validatorOf, type SchemaSpec, type Validator } from './schema.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** What a handler may return for result type `O`. */
+export type HandlerResult<O> =
+  | O
+  | ToolError
+  | PromiseLike<O | ToolError>
+  | E.Either<unknown, O>
+  | TaskEither<unknown, O>
+
+/** The handler of tool `T`: typed arguments in, a typed result (in any of its forms) out. */
+export type Handler<T extends AnyTool> = (args: T['_I'], ctx: ToolContext) => HandlerResult<T['_O']>
+
+/** One handler per tool of the union `U`, keyed by name: missing or extra keys do not compile. */
+export type Handlers<U extends AnyTool> = { readonly [T in U as T['name']]: Handler<T> }
+
+/** A tool ready to be called: its contract, its handler and its (lazily compiled) validators. */
+export interface Callable {
+  readonly tool: AnyTool
+  readonly handler: (args: unknown, ctx: ToolContext) => unknown
+  readonly input: Validator
+  readonly output: Validator | undefined
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** Pairs a contract with its handler; validators compile on the first call. */
+export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) => unknown): Callable => ({
+  tool,
+  handler,
+  input: validatorOf(tool.input as SchemaSpec),
+  output: tool.output === undefined ? undefined : validatorOf(tool.output as SchemaSpec),
+})
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** Runs one call; never rejects: every failure is an `isError` result. */
+export const runCall = async (c: Callable, args: unknown, ctx: ToolContext): Promise<CallToolResult> => {
+  const decoded = c.input.decode(args)
+  if (E.isLeft(decoded))
+    return errorMessage(`Invalid arguments for tool ${c.tool.name}: ${formatIssues(decoded.left)}`)
+  let settled: E.Either<unknown, unknown>
+  try {
+    settled = await settle(c.handler(decoded.right, ctx))
+  } catch (thrown) {
+    settled = E.left(thrown)
+  }
+  if (E.isLeft(settled)) return failureResult(settled.left)
+  return c.output === undefined ? contentResult(c.tool.name, settled.right) : structuredResult(c, settled.right)
+}
+
+/** The `isError` result for anything a handler failed with. */
+export const failureResult = (failure: unknown): CallToolResult =>
+  failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const isThenable = (u: unknown): u is PromiseLike<unknown> =>
+  typeof u === 'object' && u !== null && typeof (u as PromiseLike<unknown>).then === 'function'
+
+const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
+  typeof u === 'object' &&
+  u !== null &&
+  (((u as E.Left<unknown>)._tag === 'Left' && 'left' in u) || ((u as E.Right<unknown>)._tag === 'Right' && 'right' in u))
+
+/** Reduces every handler return form to an Either: Left for failure, Right for the value. */
+const settle = async (r: unknown): Promise<E.Either<unknown, unknown>> => {
+  // a TaskEither (or Task) is a thunk; a Promise may hold an Either or a ToolError
+  const value = typeof r === 'function' ? await (r as () => unknown)() : isThenable(r) ? await r : r
+  if (value instanceof ToolError) return E.left(value)
+  return isEither(value) ? value : E.right(value)
+}
+
+const describe = (failure: unknown): string => {
+  if (failure instanceof Error) return failure.message || failure.name
+  if (typeof failure === 'string') return failure
+  try {
+    const json = JSON.stringify(failure)
+    return json === undefined ? String(failure) : json
+  } catch {
+    return String(failure)
+  }
+}
+
+const structuredResult = (c: Callable, value: unknown): CallToolResult => {
+  const encoded = (c.output as Validator).encode(value)
+  if (E.isLeft(encoded))
+    return errorMessage(`Tool ${c.tool.name} returned a result that does not match its output schema: ${formatIssues(encoded.left)}`)
+  const structured = encoded.right as { readonly [key: string]: unknown }
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
+}
+
+const contentResult = (name: string, value: unknown): CallToolResult => {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }
+  if (Array.isArray(value) && value.every(isContentBlock)) return { content: value as ContentBlock[] }
+  if (isCallToolResult(value)) return value
+  return errorMessage(
+    `Tool ${name} returned an unsupported value: expected a string, content blocks or a CallToolResult`,
+  )
+}

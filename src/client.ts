@@ -1,0 +1,160 @@
+/**
+ * A typed client that drives a server's dispatcher in the same process: no transport, same
+ * code path as stdio and HTTP. `call` takes the tool's typed arguments and resolves to its
+ * typed output; a tool error or a protocol error rejects with the error as data.
+ *
+ * @example
+ * import { emcp, mcpServer, inMemoryClient } from 'emcp'
+ * const add = emcp({
+ *   name: 'add',
+ *   input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *   output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+ * })
+ * const server = mcpServer([add], { name: 'calc', version: '1' }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
+ * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 }) // sum: number
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import type { CallToolResult } from './content.js'
+import type { AnyTool } from './emcp.js'
+import { unwrap, type Outgoing, type RpcErrorObject } from './jsonrpc.js'
+import { latestVersion } from './protocol/versions.js'
+import { formatIssues, isCodec, type Codec } from './schema.js'
+import type { Server } from './server.js'
+import { newSession, type Session } from './session.js'
+import type { ToolNamed } from './sum.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** What `call` resolves to: the typed structured output, or the whole result for plain tools. */
+export type ResultOf<T extends AnyTool> = T['_S'] extends true ? T['_O'] : CallToolResult
+
+/** A tool as `tools/list` describes it. */
+export interface ListedTool {
+  readonly name: string
+  readonly title?: string
+  readonly description?: string
+  readonly inputSchema: { readonly [key: string]: unknown }
+  readonly outputSchema?: { readonly [key: string]: unknown }
+  readonly annotations?: { readonly [key: string]: unknown }
+  readonly icons?: ReadonlyArray<{ readonly [key: string]: unknown }>
+  readonly _meta?: { readonly [key: string]: unknown }
+}
+
+/** The typed client of a server whose tools are the union `U`. */
+export interface Client<U extends AnyTool> {
+  /** Calls a tool; resolves to its typed output, rejects with `ToolCallError` on `isError`. */
+  readonly call: <K extends U['name']>(name: K, args: ToolNamed<U, K>['_I']) => Promise<ResultOf<ToolNamed<U, K>>>
+  /** Calls a tool and resolves to the whole `CallToolResult`, errors included. */
+  readonly callResult: <K extends U['name']>(name: K, args: ToolNamed<U, K>['_I']) => Promise<CallToolResult>
+  /** Lists every tool, following pagination to the end. */
+  readonly list: () => Promise<ReadonlyArray<ListedTool>>
+  /** Sends `ping`. */
+  readonly ping: () => Promise<void>
+  /** Sends any request and resolves to its raw result. */
+  readonly request: (method: string, params?: { readonly [key: string]: unknown }) => Promise<unknown>
+}
+
+/** Options of the in-memory client. */
+export interface ClientOptions {
+  readonly protocolVersion?: string
+  readonly clientInfo?: { readonly name: string; readonly version: string }
+  readonly capabilities?: { readonly [key: string]: unknown }
+}
+
+/** A JSON-RPC error answered by the server. */
+export class RpcCallError extends Error {
+  readonly code: number
+  readonly data: unknown
+  constructor(error: RpcErrorObject) {
+    super(error.message)
+    this.name = 'RpcCallError'
+    this.code = error.code
+    this.data = error.data
+  }
+}
+
+/** A tool result with `isError: true`. */
+export class ToolCallError extends Error {
+  constructor(readonly result: CallToolResult) {
+    super(result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n') || 'tool error')
+    this.name = 'ToolCallError'
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** A typed client over a server's dispatcher, in the same process. */
+export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: ClientOptions = {}): Client<U> => {
+  const session: Session = newSession()
+  const byName = new Map<string, AnyTool>(server.tools.map((t) => [t.name, t]))
+  let nextId = 1
+  let ready: Promise<void> | undefined
+
+  const send = async (method: string, params?: { readonly [key: string]: unknown }): Promise<unknown> => {
+    const out = await server.dispatch({ jsonrpc: '2.0', id: nextId++, method, ...(params ? { params } : {}) }, session)()
+    if (O.isNone(out)) throw new Error(`emcp: no response to ${method}`)
+    const m: Outgoing = unwrap(out.value)
+    if ('error' in m) throw new RpcCallError(m.error)
+    return m.result
+  }
+
+  const connect = (): Promise<void> =>
+    (ready ??= (async () => {
+      await send('initialize', {
+        protocolVersion: options.protocolVersion ?? latestVersion,
+        capabilities: options.capabilities ?? {},
+        clientInfo: options.clientInfo ?? { name: 'emcp-in-memory', version: '0' },
+      })
+      await server.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)()
+    })())
+
+  const request = async (method: string, params?: { readonly [key: string]: unknown }): Promise<unknown> => {
+    await connect()
+    return send(method, params)
+  }
+
+  const callResult = async (name: string, args: unknown): Promise<CallToolResult> => {
+    const input = byName.get(name)?.input
+    const wire = isCodec(input) ? (input as Codec).encode(args) : args
+    return (await request('tools/call', { name, arguments: wire as { readonly [key: string]: unknown } })) as CallToolResult
+  }
+
+  const call = async (name: string, args: unknown): Promise<unknown> => {
+    const result = await callResult(name, args)
+    if (result.isError === true) throw new ToolCallError(result)
+    const tool = byName.get(name)
+    if (tool?.outputSchema === undefined) return result
+    const output = tool.output
+    if (!isCodec(output)) return result.structuredContent
+    const decoded = output.decode(result.structuredContent)
+    if (E.isLeft(decoded)) throw new Error(`emcp: tool ${name} returned undecodable output: ${formatIssues(decoded.left.map((e) => ({ path: '', message: e.message ?? 'invalid' })))}`)
+    return decoded.right
+  }
+
+  const list = async (): Promise<ReadonlyArray<ListedTool>> => {
+    const tools: ListedTool[] = []
+    let cursor: string | undefined
+    do {
+      const page = (await request('tools/list', cursor === undefined ? undefined : { cursor })) as {
+        tools: ListedTool[]
+        nextCursor?: string
+      }
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor !== undefined)
+    return tools
+  }
+
+  return {
+    call: call as Client<U>['call'],
+    callResult: callResult as Client<U>['callResult'],
+    list,
+    ping: async () => {
+      await request('ping')
+    },
+    request,
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * What a handler may know and do while it runs: the request's id and `_meta`, the session it
+ * belongs to, and an AbortSignal that fires when the call is abandoned.
+ *
+ * @example
+ * import { emcp, mcpServer } from 'emcp'
+ * const slow = emcp({ name: 'slow', input: { type: 'object' } })
+ * mcpServer([slow], { name: 's', version: '1' }).implement({
+ *   slow: async (_args, ctx) => (ctx.signal.aborted ? 'cancelled' : 'done'),
+ * })
+ */
+import type { RequestId } from './jsonrpc.js'
+import type { Session } from './session.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** The second argument of every handler. */
+export interface ToolContext {
+  /** The JSON-RPC id of the `tools/call` request. */
+  readonly requestId: RequestId
+  /** The request's `_meta` (e.g. a progress token), if any. */
+  readonly meta: { readonly [key: string]: unknown } | undefined
+  /** The conversation the call belongs to (revision, client info and capabilities). */
+  readonly session: Readonly<Session>
+  /** Fires when the call is abandoned (cancellation, shutdown). */
+  readonly signal: AbortSignal
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** A context whose AbortController is made only if a handler reads `signal`. */
+export class CallContext implements ToolContext {
+  #controller: AbortController | undefined
+  constructor(
+    readonly requestId: RequestId,
+    readonly meta: { readonly [key: string]: unknown } | undefined,
+    readonly session: Readonly<Session>,
+  ) {}
+  /** The call's signal; created on first read so calls that never look pay nothing. */
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal
+  }
+  /** Aborts the call's signal, now or (if nobody has read it yet) when it is first read. */
+  abort(reason?: unknown): void {
+    ;(this.#controller ??= new AbortController()).abort(reason)
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The tool contract (an EMCP): name, description, input and output schema, annotations.
+ * The value carries its static types, computed once per contract: the handler's argument
+ * type, its result type, and the name as a literal.
+ *
+ * @example
+ * import { emcp } from 'emcp'
+ * const add = emcp({
+ *   name: 'add',
+ *   description: 'Add two numbers.',
+ *   input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *   output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+ * })
+ * type Args = typeof add._I // { a: number; b: number }
+ */
+import type { ToolContent } from './content.js'
+import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral, type TypeOfSpec } from './schema.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Hints about a tool's behaviour; clients must not trust them for security. */
+export interface ToolAnnotations {
+  readonly title?: string
+  readonly readOnlyHint?: boolean
+  readonly destructiveHint?: boolean
+  readonly idempotentHint?: boolean
+  readonly openWorldHint?: boolean
+}
+
+/** An icon a client may show for a tool or server. */
+export interface Icon {
+  readonly src: string
+  readonly mimeType?: string
+  readonly sizes?: ReadonlyArray<string>
+  readonly theme?: 'light' | 'dark'
+}
+
+/** An input slot: a JSON Schema literal of an object, or an io-ts codec. */
+export type InputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
+
+/** An output slot: a JSON Schema literal of an object, or an io-ts codec. */
+export type OutputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
+
+/** What `emcp` takes. */
+export interface ToolDef<N, IS, OS> {
+  /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
+  readonly name: N
+  /** A short human-readable name. */
+  readonly title?: string
+  /** What the tool does; models read this to decide when to call it. */
+  readonly description?: string
+  /** The arguments: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
+  readonly input: IS
+  /** The structured result: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
+  readonly output?: OS
+  readonly annotations?: ToolAnnotations
+  readonly icons?: ReadonlyArray<Icon>
+  readonly _meta?: { readonly [key: string]: unknown }
+}
+
+/**
+ * A tool contract. `N` is the name, `I` the handler's argument type, `O` the handler's
+ * result type; `S` says whether the tool has an output schema (structured results).
+ */
+export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean> {
+  readonly name: N
+  readonly title?: string
+  readonly description?: string
+  /** The JSON Schema of the arguments, as listed to clients. */
+  readonly inputSchema: JsonSchema
+  /** The JSON Schema of the structured result, when the tool has one. */
+  readonly outputSchema?: JsonSchema
+  readonly annotations?: ToolAnnotations
+  readonly icons?: ReadonlyArray<Icon>
+  readonly _meta?: { readonly [key: string]: unknown }
+  /** The input slot as given (a schema literal or a codec). */
+  readonly input: unknown
+  /** The output slot as given, when there is one. */
+  readonly output?: unknown
+  /** Phantom: the handler's argument type. Never present at run time. */
+  readonly _I: I
+  /** Phantom: the handler's result type. Never present at run time. */
+  readonly _O: O
+  /** Phantom: true when the tool has an output schema. Never present at run time. */
+  readonly _S: S
+}
+
+/** Any tool contract. */
+export type AnyTool = Tool<string, any, any, boolean>
+
+/** The name of a tool, as a literal type. */
+export type NameOf<T extends AnyTool> = T['name']
+
+/** The argument type of a tool's handler. */
+export type InputOf<T extends AnyTool> = T['_I']
+
+/** The result type of a tool's handler (its structured output, or content for plain tools). */
+export type OutputOf<T extends AnyTool> = T['_O']
+
+/** The characters a tool name may use. */
+type NameChar =
+  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm'
+  | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
+  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
+  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
+  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_' | '-' | '.'
+
+/** Walks the name once; `L` counts characters up to the 128 limit. */
+type CheckName<N extends string, S extends string, L extends 0[]> = S extends `${infer C}${infer R}`
+  ? C extends NameChar
+    ? L['length'] extends 127
+      ? R extends ''
+        ? N
+        : `invalid tool name "${N}": longer than 128 characters`
+      : CheckName<N, R, [...L, 0]>
+    : `invalid tool name "${N}": "${C}" is not allowed (use A-Z a-z 0-9 _ - .)`
+  : L['length'] extends 0
+    ? 'invalid tool name: it must not be empty'
+    : N
+
+/** `N` when it is a valid tool name, otherwise a message saying why not. */
+export type ValidName<N extends string> = string extends N ? N : CheckName<N, N, []>
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/**
+ * Defines a tool contract. The name stays a literal type; the argument and result types
+ * come from the schemas (json-schema-to-ts for literals, `t.TypeOf` for codecs).
+ */
+export function emcp<
+  const N extends string,
+  const IS extends InputSpec,
+  const OS extends OutputSpec | undefined = undefined,
+  I = TypeOfSpec<IS>,
+  O = OS extends undefined ? ToolContent : TypeOfSpec<OS>,
+>(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true> {
+  const { input, output, ...rest } = def
+  const tool: Record<string, unknown> = { ...rest, inputSchema: jsonSchemaOf(input as InputSpec), input }
+  if (output !== undefined) {
+    tool.output = output
+    tool.outputSchema = jsonSchemaOf(output as OutputSpec)
+  }
+  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true>
+}

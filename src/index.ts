@@ -1,0 +1,45 @@
+/**
+ * emcp: MCP servers whose tool contracts are checked by the compiler. This barrel is the
+ * public surface of the core; the transports live at `emcp/stdio` and `emcp/http`.
+ *
+ * @example
+ * import { emcp, mcpServer, inMemoryClient } from 'emcp'
+ * const add = emcp({
+ *   name: 'add',
+ *   description: 'Add two numbers.',
+ *   input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *   output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+ * })
+ * const server = mcpServer([add], { name: 'calc', version: '1.0.0' }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
+ * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 })
+ */
+export { emcp } from './emcp.js'
+export type { AnyTool, Icon, InputOf, InputSpec, NameOf, OutputOf, OutputSpec, Tool, ToolAnnotations, ToolDef, ValidName } from './emcp.js'
+export { mcpServer } from './server.js'
+export type { Server, ServerBuilder, ServerInfo, ServerOptions } from './server.js'
+export { sumOf } from './sum.js'
+export type { CheckedList, DuplicateNames, NamesOf, SumError, ToolList, ToolNamed } from './sum.js'
+export type { Handler, HandlerResult, Handlers } from './call.js'
+export type { ToolContext } from './context.js'
+export { text, toolError, ToolError } from './content.js'
+export type {
+  AudioContent,
+  CallToolResult,
+  ContentAnnotations,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceLink,
+  TextContent,
+  ToolContent,
+} from './content.js'
+export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema.js'
+export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema.js'
+export { inMemoryClient, RpcCallError, ToolCallError } from './client.js'
+export type { Client, ClientOptions, ListedTool, ResultOf } from './client.js'
+export { newSession } from './session.js'
+export type { ClientInfo, Session } from './session.js'
+export { latestVersion, negotiate, supportedVersions } from './protocol/versions.js'
+export type { ProtocolVersion } from './protocol/versions.js'
+export { decode, encode, errorCodes, parse } from './jsonrpc.js'
+export type { Message, Notification, Outgoing, Request, RequestId, RpcError, RpcErrorObject, RpcErrorTag } from './jsonrpc.js'

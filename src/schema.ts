@@ -1,0 +1,318 @@
+/**
+ * The bridge between schemas and types. A schema slot takes either a JSON Schema literal
+ * (its static type comes from json-schema-to-ts) or an io-ts codec (its static type is
+ * `t.TypeOf`, its JSON Schema is derived). At run time each slot becomes a compiled
+ * validator whose failures carry JSON-pointer paths.
+ *
+ * @example
+ * import { validatorOf } from 'emcp'
+ * const v = validatorOf({ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] })
+ * v.decode({ a: 'x' }) // Left([{ path: '/a', message: 'must be number' }])
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** A JSON Schema object, as it travels on the wire. */
+export type JsonSchema = { readonly [keyword: string]: unknown }
+
+/** A JSON Schema literal as json-schema-to-ts reads it (write it `as const`). */
+export type SchemaLiteral = Exclude<JSONSchema, boolean>
+
+/** An io-ts codec whose input is anything. */
+export type Codec = t.Type<any, any, unknown>
+
+/** What a schema slot accepts: a JSON Schema literal or an io-ts codec. */
+export type SchemaSpec = SchemaLiteral | Codec
+
+/** The static type a schema slot describes (the decoded type, for codecs). */
+export type TypeOfSpec<S> = S extends Codec ? t.TypeOf<S> : S extends SchemaLiteral ? FromSchema<S> : unknown
+
+/** One validation failure: where (a JSON pointer into the value) and what. */
+export interface Issue {
+  readonly path: string
+  readonly message: string
+}
+
+/** A compiled check of one schema slot: validate, then decode (codecs) or pass through. */
+export interface Validator {
+  /** The JSON Schema this validator checks. */
+  readonly schema: JsonSchema
+  /** Validates a wire value and decodes it (codecs turn e.g. a string into a Date). */
+  readonly decode: (u: unknown) => E.Either<ReadonlyArray<Issue>, unknown>
+  /** Encodes a value for the wire (codecs) and validates the result against the schema. */
+  readonly encode: (a: unknown) => E.Either<ReadonlyArray<Issue>, unknown>
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+const schemaOfCodec = new WeakMap<t.Any, JsonSchema>()
+
+/** Attaches a JSON Schema to a custom io-ts codec, for codecs the deriver cannot read. */
+export const withSchema = <C extends t.Any>(codec: C, schema: JsonSchema): C => {
+  schemaOfCodec.set(codec, schema)
+  return codec
+}
+
+/** A codec that decodes an RFC 3339 date-time string into a `Date` and encodes it back. */
+export const DateFromISOString: t.Type<Date, string, unknown> = withSchema(
+  new t.Type<Date, string, unknown>(
+    'DateFromISOString',
+    (u): u is Date => u instanceof Date && !Number.isNaN(u.getTime()),
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c, 'must be a date-time string')
+      const d = new Date(u)
+      return Number.isNaN(d.getTime()) ? t.failure(u, c, 'must be a valid date-time') : t.success(d)
+    },
+    (d) => d.toISOString(),
+  ),
+  { type: 'string', format: 'date-time' },
+)
+
+/** True when a schema slot holds an io-ts codec rather than a JSON Schema literal. */
+export const isCodec = (s: unknown): s is Codec =>
+  s instanceof t.Type || (typeof s === 'object' && s !== null && typeof (s as Codec).decode === 'function' && typeof (s as Codec).encode === 'function')
+
+/** The JSON Schema of a slot: the literal itself, or the one derived from a codec. */
+export const jsonSchemaOf = (s: SchemaSpec): JsonSchema => (isCodec(s) ? codecToJsonSchema(s) : (s as JsonSchema))
+
+/**
+ * A validator for a schema slot. Compilation is deferred to the first use, so a server with
+ * thousands of tools starts without compiling any of them.
+ */
+export const validatorOf = (spec: SchemaSpec): Validator => {
+  const schema = jsonSchemaOf(spec)
+  let compiled: ValidateFunction | undefined
+  const check = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
+    compiled ??= compile(schema)
+    return compiled(u) ? E.right(u) : E.left(issuesOf(compiled.errors ?? []))
+  }
+  if (!isCodec(spec)) return { schema, decode: check, encode: check }
+  const codec = spec
+  return {
+    schema,
+    decode: (u) => {
+      const checked = check(u)
+      if (E.isLeft(checked)) return checked
+      const decoded = codec.decode(u)
+      return E.isRight(decoded) ? decoded : E.left(codecIssues(decoded.left))
+    },
+    encode: (a) => {
+      if (!codec.is(a)) {
+        // a JavaScript caller can return anything: report it against the codec, not the wire
+        const decoded = codec.decode(a)
+        if (E.isLeft(decoded)) return E.left(codecIssues(decoded.left))
+      }
+      let wire: unknown
+      try {
+        wire = codec.encode(a)
+      } catch (e) {
+        return E.left([{ path: '', message: `cannot be encoded: ${e instanceof Error ? e.message : String(e)}` }])
+      }
+      return check(wire)
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** Renders issues as one readable line: `/a: must be number; /b: is required`. */
+export const formatIssues = (issues: ReadonlyArray<Issue>): string =>
+  issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ')
+
+/** Derives a JSON Schema (2020-12) from an io-ts codec. */
+export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
+  const attached = schemaOfCodec.get(codec)
+  if (attached !== undefined) return attached
+  const c = codec as t.Any & { readonly _tag?: string } & Record<string, any>
+  switch (c._tag) {
+    case 'StringType':
+      return { type: 'string' }
+    case 'NumberType':
+      return { type: 'number' }
+    case 'BigIntType':
+      return { type: 'integer' }
+    case 'BooleanType':
+      return { type: 'boolean' }
+    case 'NullType':
+      return { type: 'null' }
+    case 'UnknownType':
+    case 'AnyType':
+      return {}
+    case 'UnknownRecordType':
+    case 'AnyDictionaryType':
+    case 'ObjectType':
+      return { type: 'object' }
+    case 'UnknownArrayType':
+    case 'AnyArrayType':
+      return { type: 'array' }
+    case 'LiteralType':
+      return literalSchema(c.value)
+    case 'KeyofType':
+      return { type: 'string', enum: Object.keys(c.keys) }
+    case 'ArrayType':
+    case 'ReadonlyArrayType':
+      return { type: 'array', items: codecToJsonSchema(c.type) }
+    case 'TupleType':
+      return {
+        type: 'array',
+        prefixItems: c.types.map(codecToJsonSchema),
+        items: false,
+        minItems: c.types.length,
+        maxItems: c.types.length,
+      }
+    case 'InterfaceType':
+      return objectSchema(c.props, true)
+    case 'PartialType':
+      return objectSchema(c.props, false)
+    case 'ExactType':
+    case 'StrictType':
+      return { ...codecToJsonSchema(c.type), additionalProperties: false }
+    case 'ReadonlyType':
+      return codecToJsonSchema(c.type)
+    case 'DictionaryType':
+      return dictionarySchema(c.domain, c.codomain)
+    case 'IntersectionType':
+      return intersectionSchema(c.types)
+    case 'UnionType':
+      return unionSchema(c.types)
+    case 'RefinementType':
+      return c.name === 'Int' ? { ...codecToJsonSchema(c.type), type: 'integer' } : codecToJsonSchema(c.type)
+    case 'RecursiveType':
+      return {}
+    default:
+      // an unknown custom codec: accept anything here and let the codec's own decode judge
+      return {}
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+const options = { allErrors: true, strict: false, validateFormats: true } as const
+let ajv2020: Ajv2020 | undefined
+let ajv2019: Ajv2019 | undefined
+let ajv07: Ajv | undefined
+
+/** One shared validator engine per dialect, created on first use; 2020-12 is the default. */
+const engineFor = (schema: JsonSchema): Ajv => {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : ''
+  if (dialect.includes('draft-07') || dialect.includes('draft-06') || dialect.includes('draft-04'))
+    return (ajv07 ??= addFormats(new Ajv(options)))
+  if (dialect.includes('2019-09')) return (ajv2019 ??= addFormats(new Ajv2019(options) as unknown as Ajv) as unknown as Ajv2019)
+  return (ajv2020 ??= addFormats(new Ajv2020(options) as unknown as Ajv) as unknown as Ajv2020)
+}
+
+const compile = (schema: JsonSchema): ValidateFunction => {
+  const engine = engineFor(schema)
+  // a schema with an $id is registered under it; compiling it twice must reuse that
+  if (typeof schema.$id === 'string') {
+    const known = engine.getSchema(schema.$id)
+    if (known !== undefined) return known
+  }
+  return engine.compile(schema)
+}
+
+const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1')
+
+const issuesOf = (errors: ReadonlyArray<ErrorObject>): ReadonlyArray<Issue> => {
+  const out: Issue[] = []
+  for (const e of errors) {
+    const p = e.params as Record<string, unknown>
+    if (e.keyword === 'required')
+      out.push({ path: `${e.instancePath}/${escapePointer(String(p.missingProperty))}`, message: 'is required' })
+    else if (e.keyword === 'additionalProperties')
+      out.push({ path: `${e.instancePath}/${escapePointer(String(p.additionalProperty))}`, message: 'is not allowed' })
+    else if (e.keyword === 'enum')
+      out.push({ path: e.instancePath, message: `must be one of ${JSON.stringify(p.allowedValues)}` })
+    else if (e.keyword === 'const')
+      out.push({ path: e.instancePath, message: `must be ${JSON.stringify(p.allowedValue)}` })
+    else out.push({ path: e.instancePath, message: e.message ?? `fails "${e.keyword}"` })
+  }
+  return out
+}
+
+const codecIssues = (errors: t.Errors): ReadonlyArray<Issue> =>
+  errors.map((e) => ({ path: codecPath(e.context), message: e.message ?? `must be ${lastType(e.context)}` }))
+
+/** The JSON pointer of an io-ts context: keys that pick a union or intersection member are not data. */
+const codecPath = (context: t.Context): string => {
+  let path = ''
+  for (let i = 1; i < context.length; i++) {
+    const parent = context[i - 1]?.type as { readonly _tag?: string } | undefined
+    if (parent?._tag === 'UnionType' || parent?._tag === 'IntersectionType') continue
+    path += `/${escapePointer(context[i]?.key ?? '')}`
+  }
+  return path
+}
+
+const lastType = (context: t.Context): string => context[context.length - 1]?.type.name ?? 'valid'
+
+const literalSchema = (value: unknown): JsonSchema => {
+  const type = value === null ? 'null' : typeof value
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'null'
+    ? { type, const: value }
+    : { const: value }
+}
+
+/** True when a property codec accepts `undefined`, i.e. the property may be left out. */
+const acceptsUndefined = (codec: t.Any): boolean => {
+  const c = codec as t.Any & { readonly _tag?: string; readonly types?: t.Any[] }
+  if (c._tag === 'UndefinedType' || c._tag === 'VoidType') return true
+  if (c._tag === 'UnionType') return (c.types ?? []).some(acceptsUndefined)
+  return false
+}
+
+const objectSchema = (props: t.Props, requireAll: boolean): JsonSchema => {
+  const properties: Record<string, JsonSchema> = {}
+  const required: string[] = []
+  for (const [key, codec] of Object.entries(props)) {
+    properties[key] = codecToJsonSchema(codec)
+    if (requireAll && !acceptsUndefined(codec)) required.push(key)
+  }
+  return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties }
+}
+
+const dictionarySchema = (domain: t.Any, codomain: t.Any): JsonSchema => {
+  const keys = codecToJsonSchema(domain)
+  const values = codecToJsonSchema(codomain)
+  if (Array.isArray(keys.enum) || keys.const !== undefined || Array.isArray(keys.anyOf))
+    return { type: 'object', propertyNames: keys, additionalProperties: values }
+  return { type: 'object', additionalProperties: values }
+}
+
+const isPlainObjectSchema = (s: JsonSchema): boolean =>
+  s.type === 'object' && Object.keys(s).every((k) => k === 'type' || k === 'properties' || k === 'required')
+
+const intersectionSchema = (types: ReadonlyArray<t.Any>): JsonSchema => {
+  const parts = types.map(codecToJsonSchema)
+  if (!parts.every(isPlainObjectSchema)) return { allOf: parts }
+  // plain objects merge into one, which reads better than allOf and keeps one `required`
+  const properties: Record<string, unknown> = {}
+  const required = new Set<string>()
+  for (const p of parts) {
+    Object.assign(properties, p.properties)
+    for (const r of (p.required as string[] | undefined) ?? []) required.add(r)
+  }
+  return required.size > 0 ? { type: 'object', properties, required: [...required] } : { type: 'object', properties }
+}
+
+const unionSchema = (types: ReadonlyArray<t.Any>): JsonSchema => {
+  const kept = types.filter((c) => !acceptsUndefined(c) || (c as { _tag?: string })._tag === 'UnionType')
+  const parts = kept.map(codecToJsonSchema)
+  if (parts.length === 1) return parts[0] as JsonSchema
+  if (parts.every((p) => p.const !== undefined && Object.keys(p).every((k) => k === 'const' || k === 'type')))
+    return { enum: parts.map((p) => p.const) }
+  return { anyOf: parts }
+}

@@ -1,0 +1,249 @@
+/**
+ * AsMCP: the protocol around a sum of tools, as a pure dispatcher
+ * `(message, session) -> Task<Option<response>>` with no I/O. It answers `initialize`
+ * (version negotiation), `ping`, `tools/list` (precomputed pages) and `tools/call`, and never
+ * answers a notification. Everything a request could share (names, schemas, list pages,
+ * validators) is built once, here, when the server is built.
+ *
+ * @example
+ * import { emcp, mcpServer } from 'emcp'
+ * const echo = emcp({ name: 'echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+ * const server = mcpServer([echo], { name: 'echo-server', version: '1.0.0' })
+ *   .implement({ echo: ({ text }) => text })
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import type { Task } from 'fp-ts/lib/Task.js'
+import { callable, runCall, type Callable, type Handlers } from './call.js'
+import { CallContext } from './context.js'
+import type { AnyTool, Icon } from './emcp.js'
+import {
+  decode,
+  encode,
+  failure,
+  parse,
+  RawJson,
+  rpcError,
+  success,
+  type Outgoing,
+  type Params,
+  type Request,
+  type RpcError,
+} from './jsonrpc.js'
+import { negotiate } from './protocol/versions.js'
+import type { Session } from './session.js'
+import { sumOf, type CheckedList } from './sum.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Who the server is, as sent in the `initialize` result. */
+export interface ServerInfo {
+  readonly name: string
+  readonly version: string
+  readonly title?: string
+  readonly description?: string
+  readonly icons?: ReadonlyArray<Icon>
+  readonly websiteUrl?: string
+}
+
+/** How the server behaves. */
+export interface ServerOptions {
+  /** Guidance for the model, sent in the `initialize` result. */
+  readonly instructions?: string
+  /** Tools per `tools/list` page; all in one page when absent. */
+  readonly pageSize?: number
+}
+
+/** A server: the tools it serves and the dispatcher that speaks MCP about them. */
+export interface Server<U extends AnyTool = AnyTool> {
+  readonly info: ServerInfo
+  readonly options: ServerOptions
+  /** The contracts, in the order given. */
+  readonly tools: ReadonlyArray<U>
+  /** Answers one parsed JSON-RPC message; `None` for notifications and responses. */
+  readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Outgoing>>
+  /** Answers one message given as JSON text; a syntax error gets -32700 with id null. */
+  readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
+}
+
+/** A sum of tools waiting for its handlers. */
+export interface ServerBuilder<U extends AnyTool> {
+  /** Supplies one handler per tool; a missing or extra key does not compile. */
+  readonly implement: (handlers: Handlers<U>) => Server<U>
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/**
+ * Folds a non-empty list of tool contracts into a server. A duplicate name is a compile error
+ * (and, for lists built at run time, an exception listing every problem).
+ */
+export const mcpServer = <const T extends readonly AnyTool[]>(
+  tools: T & CheckedList<T>,
+  info: ServerInfo,
+  options: ServerOptions = {},
+): ServerBuilder<T[number]> => {
+  const list = tools as unknown as ReadonlyArray<T[number]>
+  const checked = sumOf(list)
+  if (E.isLeft(checked))
+    throw new TypeError(`emcp: invalid tool list: ${checked.left.map((e) => `${e.path} ${e.message}`).join('; ')}`)
+  if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0))
+    throw new TypeError(`emcp: pageSize must be a positive integer, got ${String(options.pageSize)}`)
+  return {
+    implement: (handlers) => build(list, checked.right, handlers as Record<string, unknown>, info, options),
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const build = <U extends AnyTool>(
+  tools: ReadonlyArray<U>,
+  byName: ReadonlyMap<string, U>,
+  handlers: Record<string, unknown>,
+  info: ServerInfo,
+  options: ServerOptions,
+): Server<U> => {
+  const problems: string[] = []
+  for (const name of byName.keys())
+    if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
+  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
+
+  const callables = new Map<string, Callable>()
+  for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
+  const pages = listPages(tools, options.pageSize)
+  const serverInfo = stripUndefined({ ...info })
+  const capabilities = { tools: { listChanged: false } }
+
+  const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
+    const p = req.params
+    if (p === undefined || typeof p.protocolVersion !== 'string')
+      return E.left(rpcError('InvalidParams', 'initialize: params.protocolVersion must be a string'))
+    session.protocolVersion = negotiate(p.protocolVersion)
+    session.clientInfo = isObject(p.clientInfo) ? (p.clientInfo as Session['clientInfo']) : undefined
+    session.clientCapabilities = isObject(p.capabilities) ? p.capabilities : {}
+    const result: Record<string, unknown> = { protocolVersion: session.protocolVersion, capabilities, serverInfo }
+    if (options.instructions !== undefined) result.instructions = options.instructions
+    return E.right(result)
+  }
+
+  const listTools = (req: Request): E.Either<RpcError, unknown> => {
+    const cursor = req.params?.cursor
+    if (cursor === undefined) return E.right(pages[0])
+    const index = typeof cursor === 'string' ? pageOfCursor(cursor) : -1
+    const page = pages[index]
+    return index > 0 && page !== undefined
+      ? E.right(page)
+      : E.left(rpcError('InvalidCursor', `tools/list: invalid cursor ${JSON.stringify(cursor)}`))
+  }
+
+  const callTool = async (req: Request, session: Session): Promise<E.Either<RpcError, unknown>> => {
+    const p = req.params
+    const name = p?.name
+    if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
+    const c = callables.get(name)
+    if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${name}`))
+    const args = p?.arguments ?? {}
+    if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
+    const ctx = new CallContext(req.id, metaOf(p), session)
+    return E.right(await runCall(c, args, ctx))
+  }
+
+  const answer = async (req: Request, session: Session): Promise<E.Either<RpcError, unknown>> => {
+    switch (req.method) {
+      case 'tools/call':
+        return callTool(req, session)
+      case 'tools/list':
+        return listTools(req)
+      case 'ping':
+        return E.right({})
+      case 'initialize':
+        return initialize(req, session)
+      default:
+        return E.left(
+          req.method.startsWith('notifications/')
+            ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
+            : rpcError('MethodNotFound', `Method not found: ${req.method}`),
+        )
+    }
+  }
+
+  const dispatch = (message: unknown, session: Session): Task<O.Option<Outgoing>> => async () => {
+    const decoded = decode(message)
+    if (E.isLeft(decoded)) return decoded.left.answer ? O.some(failure(decoded.left.id, decoded.left.error)) : O.none
+    const m = decoded.right
+    if (m.kind === 'notification') {
+      if (m.method === 'notifications/initialized') session.initialized = true
+      return O.none
+    }
+    if (m.kind === 'response') return O.none
+    let out: E.Either<RpcError, unknown>
+    try {
+      out = await answer(m, session)
+    } catch (e) {
+      // the one place where anything thrown below the dispatcher becomes an error shape
+      out = E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`))
+    }
+    return O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
+  }
+
+  const dispatchText = (text: string, session: Session): Task<O.Option<string>> => async () => {
+    const parsed = parse(text)
+    if (E.isLeft(parsed)) return O.some(encode(failure(null, parsed.left)))
+    const out = await dispatch(parsed.right, session)()
+    return O.isSome(out) ? O.some(encode(out.value)) : O.none
+  }
+
+  return { info, options, tools, dispatch, dispatchText }
+}
+
+const isObject = (u: unknown): u is Params => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const metaOf = (p: Params | undefined): Params | undefined => {
+  const meta = p?._meta
+  return isObject(meta) ? meta : undefined
+}
+
+const stripUndefined = (o: Record<string, unknown>): Record<string, unknown> => {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k]
+  return o
+}
+
+/** The wire form of a tool in `tools/list`. */
+const listed = (t: AnyTool): Record<string, unknown> =>
+  stripUndefined({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: t.annotations,
+    icons: t.icons,
+    _meta: t._meta,
+  })
+
+const cursorPrefix = 'emcp-page:'
+
+const cursorOfPage = (index: number): string => Buffer.from(`${cursorPrefix}${index}`).toString('base64url')
+
+const pageOfCursor = (cursor: string): number => {
+  const text = Buffer.from(cursor, 'base64url').toString()
+  if (!text.startsWith(cursorPrefix)) return -1
+  const digits = text.slice(cursorPrefix.length)
+  return /^[1-9][0-9]{0,8}$/.test(digits) && cursorOfPage(Number(digits)) === cursor ? Number(digits) : -1
+}
+
+/** Every `tools/list` page, serialised once. */
+const listPages = (tools: ReadonlyArray<AnyTool>, pageSize: number | undefined): ReadonlyArray<RawJson> => {
+  const size = pageSize ?? Math.max(tools.length, 1)
+  const wire = tools.map(listed)
+  const pages: RawJson[] = []
+  for (let start = 0, index = 0; start < wire.length || index === 0; start += size, index++) {
+    const next = start + size < wire.length ? { nextCursor: cursorOfPage(index + 1) } : {}
+    pages.push(new RawJson({ tools: wire.slice(start, start + size), ...next }))
+  }
+  return pages
+}

@@ -1,0 +1,45 @@
+/**
+ * A session: what the server knows of one client conversation (the negotiated revision,
+ * the client's name and capabilities). A stdio connection is one session; a stateless HTTP
+ * request gets a fresh one from its headers.
+ *
+ * @example
+ * import { newSession } from 'emcp'
+ * const s = newSession()            // before initialize
+ * const h = newSession('2025-06-18') // from an MCP-Protocol-Version header
+ */
+import { latestVersion, type ProtocolVersion } from './protocol/versions.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** The client's name and version, as sent in `initialize`. */
+export interface ClientInfo {
+  readonly name: string
+  readonly version: string
+  readonly title?: string
+  readonly [key: string]: unknown
+}
+
+/** The state of one conversation; the dispatcher updates it on `initialize`. */
+export interface Session {
+  /** The negotiated revision (our latest until `initialize` says otherwise). */
+  protocolVersion: ProtocolVersion
+  /** The client's name and version, once `initialize` arrived. */
+  clientInfo: ClientInfo | undefined
+  /** The client's declared capabilities, once `initialize` arrived. */
+  clientCapabilities: { readonly [key: string]: unknown } | undefined
+  /** True once the client sent `notifications/initialized`. */
+  initialized: boolean
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** A new session, optionally already at a known revision (stateless HTTP). */
+export const newSession = (protocolVersion: ProtocolVersion = latestVersion): Session => ({
+  protocolVersion,
+  clientInfo: undefined,
+  clientCapabilities: undefined,
+  initialized: false,
+})

@@ -1,0 +1,284 @@
+/**
+ * The one-shot, stateless HTTP transport: each POST carries one JSON-RPC message and gets
+ * its answer as JSON (202 and no body for notifications). One core decides every reply;
+ * two thin adapters drive it: a Web-standard `(Request) => Promise<Response>` handler and a
+ * Node `http` listener (which skips building Web Request objects, for speed).
+ *
+ * @example
+ * import { emcp, mcpServer } from 'emcp'
+ * import { serveHttp } from 'emcp/http'
+ * const echo = emcp({ name: 'echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+ * const server = mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text })
+ * const running = await serveHttp(server, { port: 3000 }) // http://127.0.0.1:3000/mcp
+ * await running.close()
+ */
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as O from 'fp-ts/lib/Option.js'
+import type { AnyTool } from '../emcp.js'
+import { encode, failure, rpcError } from '../jsonrpc.js'
+import { assumedHttpVersion, isSupportedVersion, supportedVersions } from '../protocol/versions.js'
+import type { Server } from '../server.js'
+import { newSession } from '../session.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Options shared by both HTTP adapters. */
+export interface HttpOptions {
+  /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
+  readonly maxBodyBytes?: number
+  /** Refuse requests whose Host or Origin is not allowed (default true). */
+  readonly dnsRebindingProtection?: boolean
+  /** Host header values allowed (host or host:port); loopback names when absent. */
+  readonly allowedHosts?: ReadonlyArray<string>
+  /** Origin header values allowed (exact); loopback origins when absent. */
+  readonly allowedOrigins?: ReadonlyArray<string>
+}
+
+/** Options of `serveHttp`. */
+export interface ServeHttpOptions extends HttpOptions {
+  /** The port (default 3000; 0 picks a free one). */
+  readonly port?: number
+  /** The address to bind (default 127.0.0.1). */
+  readonly host?: string
+  /** The path served (default `/mcp`); other paths get 404. */
+  readonly path?: string
+}
+
+/** A running HTTP server. */
+export interface RunningHttp {
+  /** The endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string
+  /** The port bound. */
+  readonly port: number
+  /** The Node server underneath. */
+  readonly server: NodeServer
+  /** Stops accepting connections and resolves once open ones are closed. */
+  readonly close: () => Promise<void>
+}
+
+/** What the core needs to know of a request. */
+export interface HttpRequestHead {
+  readonly method: string
+  /** A header's value by lower-case name, or undefined. */
+  readonly header: (name: string) => string | undefined
+}
+
+/** The core's decision: a status, headers and a body. */
+export interface HttpReply {
+  readonly status: number
+  readonly headers: { readonly [name: string]: string }
+  readonly body: string
+}
+
+/** The body as read by an adapter: its text, or the sign that it was over the limit. */
+export type BodyRead = { readonly text: string } | 'too-large'
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/**
+ * The transport core: checks the request head, reads the body through `readBody` (with the
+ * limit), and answers through the server's dispatcher. No I/O of its own.
+ */
+export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOptions = {}) => {
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
+  const protect = options.dnsRebindingProtection ?? true
+  const hostAllowed = options.allowedHosts === undefined ? isLoopbackHost : listed(options.allowedHosts)
+  const originAllowed = options.allowedOrigins === undefined ? isLoopbackOrigin : listed(options.allowedOrigins)
+
+  const handle = async (
+    req: HttpRequestHead,
+    readBody: (limit: number) => Promise<BodyRead>,
+  ): Promise<HttpReply> => {
+    if (protect) {
+      const host = req.header('host')
+      if (host === undefined || !hostAllowed(host)) return refuse(403, `Forbidden: host ${JSON.stringify(host ?? '')} is not allowed`)
+      const origin = req.header('origin')
+      if (origin !== undefined && !originAllowed(origin)) return refuse(403, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`)
+    }
+    if (req.method !== 'POST') return refuse(405, 'Method Not Allowed: this endpoint accepts POST only', { allow: 'POST' })
+    const accept = req.header('accept')
+    if (accept !== undefined && !acceptsJson(accept))
+      return refuse(406, 'Not Acceptable: the Accept header must allow application/json')
+    const type = req.header('content-type')
+    if (type === undefined || !isJsonType(type))
+      return refuse(415, 'Unsupported Media Type: Content-Type must be application/json')
+    const version = req.header('mcp-protocol-version')
+    if (version !== undefined && !isSupportedVersion(version))
+      return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supportedVersions.join(', ')})`)
+    const body = await readBody(maxBodyBytes)
+    if (body === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`, { connection: 'close' })
+    const out = await server.dispatchText(body.text, newSession(version ?? assumedHttpVersion))()
+    if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
+    return { status: isUnaddressedError(out.value) ? 400 : 200, headers: jsonHeaders, body: out.value }
+  }
+  return handle
+}
+
+/** A Web-standard handler: `(Request) => Promise<Response>`, for any runtime with fetch types. */
+export const toFetchHandler = <U extends AnyTool>(server: Server<U>, options: HttpOptions = {}) => {
+  const core = httpCore(server, options)
+  return async (request: Request): Promise<Response> => {
+    const reply = await core({ method: request.method, header: (n) => request.headers.get(n) ?? undefined }, (limit) =>
+      readWebBody(request, limit),
+    )
+    return new Response(reply.status === 202 ? null : reply.body, { status: reply.status, headers: reply.headers })
+  }
+}
+
+/** A Node `http` request listener; requests to paths other than `path` get 404. */
+export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: HttpOptions & { readonly path?: string } = {}) => {
+  const core = httpCore(server, options)
+  const path = options.path
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (path !== undefined && pathOf(req.url) !== path) {
+      send(res, refuse(404, `Not Found: the MCP endpoint is ${path}`))
+      req.resume()
+      return
+    }
+    core({ method: req.method ?? 'GET', header: (n) => headerOf(req, n) }, (limit) => readNodeBody(req, limit)).then(
+      (reply) => {
+        send(res, reply)
+        if (reply.status === 413) req.destroy()
+      },
+      (e: unknown) => send(res, refuse(500, `Internal Server Error: ${String(e)}`)),
+    )
+  }
+}
+
+/** Serves `server` over HTTP on 127.0.0.1 (by default) at `/mcp`. */
+export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHttpOptions = {}): Promise<RunningHttp> => {
+  const host = options.host ?? '127.0.0.1'
+  const path = options.path ?? '/mcp'
+  const node = createServer(toNodeListener(server, { ...options, path }))
+  return new Promise((resolve, reject) => {
+    node.once('error', reject)
+    node.listen(options.port ?? 3000, host, () => {
+      node.off('error', reject)
+      const port = (node.address() as AddressInfo).port
+      const shown = host.includes(':') ? `[${host}]` : host
+      resolve({
+        url: `http://${shown}:${port}${path}`,
+        port,
+        server: node,
+        close: () =>
+          new Promise<void>((done) => {
+            node.close(() => done())
+            node.closeIdleConnections()
+          }),
+      })
+    })
+  })
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const jsonHeaders = { 'content-type': 'application/json' }
+
+/** A refusal before any message was read: a JSON-RPC error with id null, as the SDKs send. */
+const refuse = (status: number, message: string, extra: { readonly [name: string]: string } = {}): HttpReply => ({
+  status,
+  headers: { ...jsonHeaders, ...extra },
+  body: encode(failure(null, rpcError('Refused', message))),
+})
+
+/** Parse errors and invalid requests have no id to answer to: they are the client's fault. */
+const isUnaddressedError = (body: string): boolean => body.startsWith('{"jsonrpc":"2.0","id":null,"error"')
+
+const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
+
+const hostnameOf = (host: string): string => {
+  const h = host.trim().toLowerCase()
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1)
+  const colon = h.lastIndexOf(':')
+  return colon === -1 ? h : h.slice(0, colon)
+}
+
+const isLoopbackHost = (host: string): boolean => loopbackNames.has(hostnameOf(host))
+
+const isLoopbackOrigin = (origin: string): boolean => {
+  try {
+    const u = new URL(origin)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && loopbackNames.has(u.hostname)
+  } catch {
+    return false
+  }
+}
+
+const listed = (allowed: ReadonlyArray<string>) => {
+  const set = new Set(allowed.map((a) => a.toLowerCase()))
+  return (value: string): boolean => set.has(value.toLowerCase()) || set.has(hostnameOf(value))
+}
+
+const acceptsJson = (accept: string): boolean =>
+  accept.split(',').some((part) => {
+    const type = (part.split(';')[0] ?? '').trim().toLowerCase()
+    return type === 'application/json' || type === 'application/*' || type === '*/*'
+  })
+
+const isJsonType = (type: string): boolean => (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json'
+
+const pathOf = (url: string | undefined): string => {
+  const u = url ?? '/'
+  const q = u.indexOf('?')
+  return q === -1 ? u : u.slice(0, q)
+}
+
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name]
+  return Array.isArray(v) ? v.join(', ') : v
+}
+
+const send = (res: ServerResponse, reply: HttpReply): void => {
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) })
+  res.end(reply.body)
+}
+
+const readNodeBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
+  new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'])
+    if (Number.isFinite(declared) && declared > limit) {
+      resolve('too-large')
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size > limit) {
+        req.off('data', onData)
+        req.off('end', onEnd)
+        resolve('too-large')
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = (): void =>
+      resolve({ text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8') })
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', reject)
+  })
+
+const readWebBody = async (request: Request, limit: number): Promise<BodyRead> => {
+  const declared = Number(request.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > limit) return 'too-large'
+  if (request.body === null) return { text: '' }
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      return 'too-large'
+    }
+    chunks.push(value)
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') }
+}
