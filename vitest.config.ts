@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // builds dist/ when stale: the interop tests run the compiled examples
+    globalSetup: ['test/interop/setup.ts'],
   },
 })

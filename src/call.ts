@@ -23,6 +23,7 @@ import {
 } from './content.js'
 import type { ToolContext } from './context.js'
 import type { AnyTool, Tool } from './emcp.js'
+import { isThenable, type Eventually } from './eventually.js'
 import { formatIssues, validatorOf, type SchemaSpec, type Validator } from './schema.js'
 
 // ---------------------------------------------------------------------------------------
@@ -64,19 +65,22 @@ export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) 
 // ---------------------------------------------------------------------------------------
 // functions
 
-/** Runs one call; never rejects: every failure is an `isError` result. */
-export const runCall = async (c: Callable, args: unknown, ctx: ToolContext): Promise<CallToolResult> => {
+/**
+ * Runs one call; never rejects: every failure is an `isError` result. A handler that
+ * returns a plain value is settled synchronously, without allocating a promise.
+ */
+export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventually<CallToolResult> => {
   const decoded = c.input.decode(args)
   if (E.isLeft(decoded))
     return errorMessage(`Invalid arguments for tool ${c.tool.name}: ${formatIssues(decoded.left)}`)
-  let settled: E.Either<unknown, unknown>
+  let returned: unknown
   try {
-    settled = await settle(c.handler(decoded.right, ctx))
+    returned = c.handler(decoded.right, ctx)
   } catch (thrown) {
-    settled = E.left(thrown)
+    return failureResult(thrown)
   }
-  if (E.isLeft(settled)) return failureResult(settled.left)
-  return c.output === undefined ? contentResult(c.tool.name, settled.right) : structuredResult(c, settled.right)
+  if (typeof returned !== 'function' && !isThenable(returned)) return complete(c, returned)
+  return later(returned).then((value) => complete(c, value), failureResult)
 }
 
 /** The `isError` result for anything a handler failed with. */
@@ -86,20 +90,27 @@ export const failureResult = (failure: unknown): CallToolResult =>
 // ---------------------------------------------------------------------------------------
 // internals
 
-const isThenable = (u: unknown): u is PromiseLike<unknown> =>
-  typeof u === 'object' && u !== null && typeof (u as PromiseLike<unknown>).then === 'function'
-
 const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
   typeof u === 'object' &&
   u !== null &&
   (((u as E.Left<unknown>)._tag === 'Left' && 'left' in u) || ((u as E.Right<unknown>)._tag === 'Right' && 'right' in u))
 
-/** Reduces every handler return form to an Either: Left for failure, Right for the value. */
-const settle = async (r: unknown): Promise<E.Either<unknown, unknown>> => {
-  // a TaskEither (or Task) is a thunk; a Promise may hold an Either or a ToolError
-  const value = typeof r === 'function' ? await (r as () => unknown)() : isThenable(r) ? await r : r
-  if (value instanceof ToolError) return E.left(value)
-  return isEither(value) ? value : E.right(value)
+/** Awaits a Promise, or runs a TaskEither (or Task) thunk and awaits what it gives. */
+const later = async (r: unknown): Promise<unknown> => (typeof r === 'function' ? (r as () => unknown)() : r)
+
+/** Turns whatever the handler finally produced (value, Either, tool error) into a result. */
+const complete = (c: Callable, value: unknown): CallToolResult => {
+  if (isEither(value)) {
+    if (E.isLeft(value)) return failureResult(value.left)
+    value = value.right
+  }
+  // checked after unwrapping: a tool error inside a Right is still a tool error
+  if (value instanceof ToolError) return errorResult(value)
+  try {
+    return c.output === undefined ? contentResult(c.tool.name, value) : structuredResult(c, value)
+  } catch (e) {
+    return errorMessage(`Tool ${c.tool.name} returned a result that cannot be serialised: ${describe(e)}`)
+  }
 }
 
 const describe = (failure: unknown): string => {

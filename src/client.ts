@@ -96,7 +96,8 @@ export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: Cl
   const send = async (method: string, params?: { readonly [key: string]: unknown }): Promise<unknown> => {
     const out = await server.dispatch({ jsonrpc: '2.0', id: nextId++, method, ...(params ? { params } : {}) }, session)()
     if (O.isNone(out)) throw new Error(`emcp: no response to ${method}`)
-    const m: Outgoing = unwrap(out.value)
+    if (Array.isArray(out.value)) throw new Error(`emcp: a batch answered a single ${method}`)
+    const m: Outgoing = unwrap(out.value as Outgoing)
     if ('error' in m) throw new RpcCallError(m.error)
     return m.result
   }

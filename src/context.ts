@@ -30,20 +30,32 @@ export interface ToolContext {
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** A context whose AbortController is made only if a handler reads `signal`. */
-export class CallContext implements ToolContext {
-  #controller: AbortController | undefined
-  constructor(
-    readonly requestId: RequestId,
-    readonly meta: { readonly [key: string]: unknown } | undefined,
-    readonly session: Readonly<Session>,
-  ) {}
-  /** The call's signal; created on first read so calls that never look pay nothing. */
-  get signal(): AbortSignal {
-    return (this.#controller ??= new AbortController()).signal
-  }
+/** A handler's context plus the means to abort it (kept out of the handler's view). */
+export interface CallControl {
+  readonly ctx: ToolContext
   /** Aborts the call's signal, now or (if nobody has read it yet) when it is first read. */
-  abort(reason?: unknown): void {
-    ;(this.#controller ??= new AbortController()).abort(reason)
+  readonly abort: (reason?: unknown) => void
+}
+
+/**
+ * A context whose AbortController is made only if a handler reads `signal` or the call is
+ * aborted, so calls that never look pay nothing (a plain object: class fields cost more).
+ */
+export const callContext = (
+  requestId: RequestId,
+  meta: { readonly [key: string]: unknown } | undefined,
+  session: Readonly<Session>,
+): CallControl => {
+  let controller: AbortController | undefined
+  return {
+    ctx: {
+      requestId,
+      meta,
+      session,
+      get signal() {
+        return (controller ??= new AbortController()).signal
+      },
+    },
+    abort: (reason) => (controller ??= new AbortController()).abort(reason),
   }
 }

@@ -137,10 +137,25 @@ export function emcp<
   O = OS extends undefined ? ToolContent : TypeOfSpec<OS>,
 >(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true> {
   const { input, output, ...rest } = def
-  const tool: Record<string, unknown> = { ...rest, inputSchema: jsonSchemaOf(input as InputSpec), input }
+  const tool: Record<string, unknown> = { ...rest, inputSchema: objectRoot(def.name, 'input', input as InputSpec), input }
   if (output !== undefined) {
     tool.output = output
-    tool.outputSchema = jsonSchemaOf(output as OutputSpec)
+    tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
   }
   return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true>
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/**
+ * MCP wants `type: "object"` at the root of both schemas. A derived schema without a root
+ * type (a union of objects, a custom codec) gets it added; any other root type is refused
+ * here, at definition time, rather than confusing a client later.
+ */
+const objectRoot = (name: unknown, slot: 'input' | 'output', spec: InputSpec | OutputSpec): JsonSchema => {
+  const schema = jsonSchemaOf(spec)
+  if (schema.type === 'object') return schema
+  if (schema.type === undefined) return { type: 'object', ...schema }
+  throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(schema.type)}`)
 }

@@ -56,6 +56,9 @@ export type Outgoing =
   | { readonly jsonrpc: '2.0'; readonly id: RequestId; readonly result: unknown }
   | { readonly jsonrpc: '2.0'; readonly id: RequestId | null; readonly error: RpcErrorObject }
 
+/** What the server sends back for one message: a response, or an array for a batch. */
+export type Reply = Outgoing | ReadonlyArray<Outgoing>
+
 /** Every protocol-level failure emcp can report, as data. */
 export type RpcErrorTag =
   | 'ParseError'
@@ -182,8 +185,12 @@ export const decode = (u: unknown): E.Either<Undecodable, Message> => {
   return invalid('a message needs a "method", or a "result" or "error"', id)
 }
 
-/** Serialises a response, splicing `RawJson` results without re-serialising them. */
-export const encode = (m: Outgoing): string =>
+/** Serialises a response (or a batch of them), splicing `RawJson` results as they are. */
+export const encode = (m: Reply): string => (isBatch(m) ? `[${m.map(encodeOne).join(',')}]` : encodeOne(m))
+
+const isBatch = (m: Reply): m is ReadonlyArray<Outgoing> => Array.isArray(m)
+
+const encodeOne = (m: Outgoing): string =>
   'result' in m && m.result instanceof RawJson
     ? `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${m.result.text}}`
     : JSON.stringify(m, rawReplacer)

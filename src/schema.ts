@@ -88,19 +88,26 @@ export const jsonSchemaOf = (s: SchemaSpec): JsonSchema => (isCodec(s) ? codecTo
  * A validator for a schema slot. Compilation is deferred to the first use, so a server with
  * thousands of tools starts without compiling any of them.
  */
-export const validatorOf = (spec: SchemaSpec): Validator => {
-  const schema = jsonSchemaOf(spec)
-  let compiled: ValidateFunction | undefined
-  const check = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
-    compiled ??= compile(schema)
-    return compiled(u) ? E.right(u) : E.left(issuesOf(compiled.errors ?? []))
+export const validatorOf = (spec: JsonSchema | Codec): Validator => {
+  const schema = jsonSchemaOf(spec as SchemaSpec)
+  let forInput: ValidateFunction | undefined
+  let forOutput: ValidateFunction | undefined
+  // arguments get the schema's `default`s filled in (the static type promises them);
+  // results are checked without touching the handler's value
+  const checkInput = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
+    forInput ??= compile(schema, 'input')
+    return forInput(u) ? E.right(u) : E.left(issuesOf(forInput.errors ?? []))
   }
-  if (!isCodec(spec)) return { schema, decode: check, encode: check }
+  const checkOutput = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
+    forOutput ??= compile(schema, 'output')
+    return forOutput(u) ? E.right(u) : E.left(issuesOf(forOutput.errors ?? []))
+  }
+  if (!isCodec(spec)) return { schema, decode: checkInput, encode: checkOutput }
   const codec = spec
   return {
     schema,
     decode: (u) => {
-      const checked = check(u)
+      const checked = checkInput(u)
       if (E.isLeft(checked)) return checked
       const decoded = codec.decode(u)
       return E.isRight(decoded) ? decoded : E.left(codecIssues(decoded.left))
@@ -117,7 +124,7 @@ export const validatorOf = (spec: SchemaSpec): Validator => {
       } catch (e) {
         return E.left([{ path: '', message: `cannot be encoded: ${e instanceof Error ? e.message : String(e)}` }])
       }
-      return check(wire)
+      return checkOutput(wire)
     },
   }
 }
@@ -200,26 +207,42 @@ export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
-const options = { allErrors: true, strict: false, validateFormats: true } as const
-let ajv2020: Ajv2020 | undefined
-let ajv2019: Ajv2019 | undefined
-let ajv07: Ajv | undefined
+type Mode = 'input' | 'output'
+type Dialect = '2020-12' | '2019-09' | 'draft-07'
 
-/** One shared validator engine per dialect, created on first use; 2020-12 is the default. */
-const engineFor = (schema: JsonSchema): Ajv => {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : ''
-  if (dialect.includes('draft-07') || dialect.includes('draft-06') || dialect.includes('draft-04'))
-    return (ajv07 ??= addFormats(new Ajv(options)))
-  if (dialect.includes('2019-09')) return (ajv2019 ??= addFormats(new Ajv2019(options) as unknown as Ajv) as unknown as Ajv2019)
-  return (ajv2020 ??= addFormats(new Ajv2020(options) as unknown as Ajv) as unknown as Ajv2020)
+// strictNumbers: NaN and ±Infinity are not JSON numbers (they would go out as null), so they fail `number`
+const optionsFor = (mode: Mode) =>
+  ({ allErrors: true, strict: false, validateFormats: true, strictNumbers: true, useDefaults: mode === 'input' }) as const
+
+const dialectOf = (schema: JsonSchema): Dialect => {
+  const d = typeof schema.$schema === 'string' ? schema.$schema : ''
+  if (d.includes('draft-07') || d.includes('draft-06') || d.includes('draft-04')) return 'draft-07'
+  return d.includes('2019-09') ? '2019-09' : '2020-12'
 }
 
-const compile = (schema: JsonSchema): ValidateFunction => {
-  const engine = engineFor(schema)
-  // a schema with an $id is registered under it; compiling it twice must reuse that
+const newEngine = (dialect: Dialect, mode: Mode): Ajv => {
+  const o = optionsFor(mode)
+  const engine = dialect === 'draft-07' ? new Ajv(o) : dialect === '2019-09' ? new Ajv2019(o) : new Ajv2020(o)
+  return addFormats(engine as unknown as Ajv)
+}
+
+/** One shared validator engine per dialect and mode, created on first use; 2020-12 is the default. */
+const engines = new Map<string, Ajv>()
+const engineFor = (dialect: Dialect, mode: Mode): Ajv => {
+  const key = `${dialect} ${mode}`
+  let engine = engines.get(key)
+  if (engine === undefined) engines.set(key, (engine = newEngine(dialect, mode)))
+  return engine
+}
+
+const compile = (schema: JsonSchema, mode: Mode): ValidateFunction => {
+  const dialect = dialectOf(schema)
+  const engine = engineFor(dialect, mode)
+  // a schema with an $id is registered under it: the same schema reuses its validator, and
+  // a different schema claiming the same $id gets an engine of its own instead of the other's
   if (typeof schema.$id === 'string') {
     const known = engine.getSchema(schema.$id)
-    if (known !== undefined) return known
+    if (known !== undefined) return known.schema === schema ? known : newEngine(dialect, mode).compile(schema)
   }
   return engine.compile(schema)
 }

@@ -15,22 +15,26 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, runCall, type Callable, type Handlers } from './call.js'
-import { CallContext } from './context.js'
+import { callContext } from './context.js'
 import type { AnyTool, Icon } from './emcp.js'
+import type { CallToolResult } from './content.js'
 import {
   decode,
   encode,
   failure,
+  isRequestId,
   parse,
   RawJson,
   rpcError,
   success,
   type Outgoing,
+  type Reply,
   type Params,
   type Request,
   type RpcError,
 } from './jsonrpc.js'
-import { negotiate } from './protocol/versions.js'
+import { isThenable, map, toPromise, type Eventually } from './eventually.js'
+import { batchesAllowed, negotiate } from './protocol/versions.js'
 import type { Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
@@ -61,8 +65,11 @@ export interface Server<U extends AnyTool = AnyTool> {
   readonly options: ServerOptions
   /** The contracts, in the order given. */
   readonly tools: ReadonlyArray<U>
-  /** Answers one parsed JSON-RPC message; `None` for notifications and responses. */
-  readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Outgoing>>
+  /**
+   * Answers one parsed JSON-RPC message; `None` for notifications and responses. An array
+   * is a batch: answered as an array in sessions at 2025-03-26 or earlier, refused after.
+   */
+  readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Reply>>
   /** Answers one message given as JSON text; a syntax error gets -32700 with id null. */
   readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
 }
@@ -122,6 +129,8 @@ const build = <U extends AnyTool>(
     const p = req.params
     if (p === undefined || typeof p.protocolVersion !== 'string')
       return E.left(rpcError('InvalidParams', 'initialize: params.protocolVersion must be a string'))
+    if (session.clientCapabilities !== undefined)
+      return E.left(rpcError('InvalidRequest', 'Invalid Request: this session is already initialized'))
     session.protocolVersion = negotiate(p.protocolVersion)
     session.clientInfo = isObject(p.clientInfo) ? (p.clientInfo as Session['clientInfo']) : undefined
     session.clientCapabilities = isObject(p.capabilities) ? p.capabilities : {}
@@ -140,7 +149,7 @@ const build = <U extends AnyTool>(
       : E.left(rpcError('InvalidCursor', `tools/list: invalid cursor ${JSON.stringify(cursor)}`))
   }
 
-  const callTool = async (req: Request, session: Session): Promise<E.Either<RpcError, unknown>> => {
+  const callTool = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const p = req.params
     const name = p?.name
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
@@ -148,11 +157,30 @@ const build = <U extends AnyTool>(
     if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${name}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
-    const ctx = new CallContext(req.id, metaOf(p), session)
-    return E.right(await runCall(c, args, ctx))
+    const control = callContext(req.id, metaOf(p), session)
+    const result = runCall(c, args, control.ctx)
+    if (!isThenable(result)) return E.right(result)
+    // only calls that outlive this turn can be cancelled, so only they are tracked
+    session.inFlight.set(req.id, control.abort)
+    const settled = (r: CallToolResult): E.Either<RpcError, unknown> => {
+      session.inFlight.delete(req.id)
+      return E.right(r)
+    }
+    return (result as Promise<CallToolResult>).then(settled)
   }
 
-  const answer = async (req: Request, session: Session): Promise<E.Either<RpcError, unknown>> => {
+  /** `notifications/cancelled`: abort the call's signal; its answer will not be sent. */
+  const cancel = (params: Params | undefined, session: Session): void => {
+    const id = params?.requestId
+    if (!isRequestId(id)) return
+    const abort = session.inFlight.get(id)
+    if (abort === undefined) return
+    session.inFlight.delete(id)
+    session.cancelled.add(id)
+    abort(typeof params?.reason === 'string' ? params.reason : 'cancelled by the client')
+  }
+
+  const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     switch (req.method) {
       case 'tools/call':
         return callTool(req, session)
@@ -171,30 +199,68 @@ const build = <U extends AnyTool>(
     }
   }
 
-  const dispatch = (message: unknown, session: Session): Task<O.Option<Outgoing>> => async () => {
+  /** The dispatcher proper; synchronous unless a handler is asynchronous. */
+  const respond = (message: unknown, session: Session): Eventually<O.Option<Outgoing>> => {
     const decoded = decode(message)
     if (E.isLeft(decoded)) return decoded.left.answer ? O.some(failure(decoded.left.id, decoded.left.error)) : O.none
     const m = decoded.right
     if (m.kind === 'notification') {
       if (m.method === 'notifications/initialized') session.initialized = true
+      else if (m.method === 'notifications/cancelled') cancel(m.params, session)
       return O.none
     }
     if (m.kind === 'response') return O.none
-    let out: E.Either<RpcError, unknown>
+    const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
+      session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
+    // the one place where anything thrown below the dispatcher becomes an error shape
+    const crashed = (e: unknown): O.Option<Outgoing> =>
+      reply(E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`)))
     try {
-      out = await answer(m, session)
+      const out = answer(m, session)
+      return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
     } catch (e) {
-      // the one place where anything thrown below the dispatcher becomes an error shape
-      out = E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`))
+      return crashed(e)
     }
-    return O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
   }
 
-  const dispatchText = (text: string, session: Session): Task<O.Option<string>> => async () => {
+  /** A batch (2025-03-26 and earlier): every member answered, the answers in one array. */
+  const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<O.Option<Reply>> => {
+    const answers = batch.map((m) =>
+      isObject(m) && m.method === 'initialize'
+        ? O.some(failure(isRequestId(m.id) ? m.id : null, rpcError('InvalidRequest', 'Invalid Request: initialize must not be part of a batch')))
+        : respond(m, session),
+    )
+    const collect = (settled: ReadonlyArray<O.Option<Outgoing>>): O.Option<Reply> => {
+      const replies = settled.filter(O.isSome).map((o) => o.value)
+      return replies.length === 0 ? O.none : O.some(replies)
+    }
+    return answers.some(isThenable) ? Promise.all(answers).then(collect) : collect(answers as ReadonlyArray<O.Option<Outgoing>>)
+  }
+
+  const respondAny = (message: unknown, session: Session): Eventually<O.Option<Reply>> =>
+    Array.isArray(message) && message.length > 0 && batchesAllowed(session.protocolVersion)
+      ? respondBatch(message, session)
+      : respond(message, session)
+
+  const encodeOption = (out: O.Option<Reply>): O.Option<string> => {
+    if (O.isNone(out)) return O.none
+    try {
+      return O.some(encode(out.value))
+    } catch (e) {
+      // a result that JSON cannot carry (a BigInt, a cycle) must still get an answer
+      const error = rpcError('InternalError', `Internal error: the response cannot be serialised: ${e instanceof Error ? e.message : String(e)}`)
+      const lone = out.value
+      return O.some(encode(failure(!Array.isArray(lone) && 'id' in lone ? (lone as Outgoing).id : null, error)))
+    }
+  }
+
+  const dispatch = (message: unknown, session: Session): Task<O.Option<Reply>> => () =>
+    toPromise(respondAny(message, session))
+
+  const dispatchText = (text: string, session: Session): Task<O.Option<string>> => () => {
     const parsed = parse(text)
-    if (E.isLeft(parsed)) return O.some(encode(failure(null, parsed.left)))
-    const out = await dispatch(parsed.right, session)()
-    return O.isSome(out) ? O.some(encode(out.value)) : O.none
+    if (E.isLeft(parsed)) return Promise.resolve(O.some(encode(failure(null, parsed.left))))
+    return toPromise(map(respondAny(parsed.right, session), encodeOption))
   }
 
   return { info, options, tools, dispatch, dispatchText }

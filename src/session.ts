@@ -8,6 +8,7 @@
  * const s = newSession()            // before initialize
  * const h = newSession('2025-06-18') // from an MCP-Protocol-Version header
  */
+import type { RequestId } from './jsonrpc.js'
 import { latestVersion, type ProtocolVersion } from './protocol/versions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -31,6 +32,10 @@ export interface Session {
   clientCapabilities: { readonly [key: string]: unknown } | undefined
   /** True once the client sent `notifications/initialized`. */
   initialized: boolean
+  /** Asynchronous calls still running, by request id: how to abort each. */
+  readonly inFlight: Map<RequestId, (reason?: unknown) => void>
+  /** Ids cancelled by the client whose answers must not be sent. */
+  readonly cancelled: Set<RequestId>
 }
 
 // ---------------------------------------------------------------------------------------
@@ -42,4 +47,6 @@ export const newSession = (protocolVersion: ProtocolVersion = latestVersion): Se
   clientInfo: undefined,
   clientCapabilities: undefined,
   initialized: false,
+  inFlight: new Map(),
+  cancelled: new Set(),
 })

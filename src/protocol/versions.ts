@@ -26,3 +26,6 @@ export const isSupportedVersion = (v: unknown): v is ProtocolVersion =>
 
 /** The revision to answer an `initialize` with: the requested one if spoken, else our latest. */
 export const negotiate = (requested: unknown): ProtocolVersion => (isSupportedVersion(requested) ? requested : latestVersion)
+
+/** True for revisions that still allowed JSON-RPC batches (removed in 2025-06-18). */
+export const batchesAllowed = (v: ProtocolVersion): boolean => v === '2025-03-26' || v === '2024-11-05'

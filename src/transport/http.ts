@@ -34,6 +34,8 @@ export interface HttpOptions {
   readonly allowedHosts?: ReadonlyArray<string>
   /** Origin header values allowed (exact); loopback origins when absent. */
   readonly allowedOrigins?: ReadonlyArray<string>
+  /** Answer CORS preflights and name allowed origins in answers, for browser clients (default true). */
+  readonly cors?: boolean
 }
 
 /** Options of `serveHttp`. */
@@ -86,19 +88,25 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
   const protect = options.dnsRebindingProtection ?? true
   const hostAllowed = options.allowedHosts === undefined ? isLoopbackHost : listed(options.allowedHosts)
-  const originAllowed = options.allowedOrigins === undefined ? isLoopbackOrigin : listed(options.allowedOrigins)
+  const originAllowed = options.allowedOrigins === undefined ? isLoopbackOrigin : exactly(options.allowedOrigins)
 
-  const handle = async (
-    req: HttpRequestHead,
-    readBody: (limit: number) => Promise<BodyRead>,
-  ): Promise<HttpReply> => {
+  const cors = options.cors ?? true
+
+  const handle = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
+    const origin = req.header('origin')
     if (protect) {
       const host = req.header('host')
       if (host === undefined || !hostAllowed(host)) return refuse(403, `Forbidden: host ${JSON.stringify(host ?? '')} is not allowed`)
-      const origin = req.header('origin')
       if (origin !== undefined && !originAllowed(origin)) return refuse(403, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`)
     }
-    if (req.method !== 'POST') return refuse(405, 'Method Not Allowed: this endpoint accepts POST only', { allow: 'POST' })
+    // a browser may only read the answer when it names the (already vetted) origin
+    const reply = cors && origin !== undefined ? withCors(origin) : (r: HttpReply): HttpReply => r
+    if (req.method === 'OPTIONS') return reply(preflight(req))
+    return reply(await answer(req, readBody))
+  }
+
+  const answer = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
+    if (req.method !== 'POST') return refuse(405, 'Method Not Allowed: this endpoint accepts POST only', { allow: allowed })
     const accept = req.header('accept')
     if (accept !== undefined && !acceptsJson(accept))
       return refuse(406, 'Not Acceptable: the Accept header must allow application/json')
@@ -114,6 +122,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
     return { status: isUnaddressedError(out.value) ? 400 : 200, headers: jsonHeaders, body: out.value }
   }
+
   return handle
 }
 
@@ -121,10 +130,10 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
 export const toFetchHandler = <U extends AnyTool>(server: Server<U>, options: HttpOptions = {}) => {
   const core = httpCore(server, options)
   return async (request: Request): Promise<Response> => {
-    const reply = await core({ method: request.method, header: (n) => request.headers.get(n) ?? undefined }, (limit) =>
-      readWebBody(request, limit),
-    )
-    return new Response(reply.status === 202 ? null : reply.body, { status: reply.status, headers: reply.headers })
+    // a Request built in code has no Host header: its URL says which host it is for
+    const header = (n: string): string | undefined => request.headers.get(n) ?? (n === 'host' ? hostOfUrl(request.url) : undefined)
+    const reply = await core({ method: request.method, header }, (limit) => readWebBody(request, limit))
+    return new Response(reply.body === '' ? null : reply.body, { status: reply.status, headers: reply.headers })
   }
 }
 
@@ -178,6 +187,37 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
 
 const jsonHeaders = { 'content-type': 'application/json' }
 
+/** The methods this endpoint answers (OPTIONS for CORS preflights). */
+const allowed = 'POST, OPTIONS'
+
+/** Request headers a browser client may send. */
+const corsRequestHeaders = 'content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id'
+
+/** A CORS preflight: which methods and headers a cross-origin POST may use. */
+const preflight = (req: HttpRequestHead): HttpReply => ({
+  status: 204,
+  headers: {
+    allow: allowed,
+    'access-control-allow-methods': allowed,
+    'access-control-allow-headers': req.header('access-control-request-headers') ?? corsRequestHeaders,
+    'access-control-max-age': '600',
+  },
+  body: '',
+})
+
+/** Adds the CORS answer headers for an origin that passed the origin check. */
+const withCors =
+  (origin: string) =>
+  (r: HttpReply): HttpReply => ({
+    ...r,
+    headers: {
+      ...r.headers,
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+      vary: 'origin',
+    },
+  })
+
 /** A refusal before any message was read: a JSON-RPC error with id null, as the SDKs send. */
 const refuse = (status: number, message: string, extra: { readonly [name: string]: string } = {}): HttpReply => ({
   status,
@@ -213,13 +253,30 @@ const listed = (allowed: ReadonlyArray<string>) => {
   return (value: string): boolean => set.has(value.toLowerCase()) || set.has(hostnameOf(value))
 }
 
+/** Origins compare whole (scheme, host and port): another port is another origin. */
+const exactly = (allowed: ReadonlyArray<string>) => {
+  const set = new Set(allowed.map((a) => a.toLowerCase()))
+  return (value: string): boolean => set.has(value.toLowerCase())
+}
+
 const acceptsJson = (accept: string): boolean =>
   accept.split(',').some((part) => {
-    const type = (part.split(';')[0] ?? '').trim().toLowerCase()
-    return type === 'application/json' || type === 'application/*' || type === '*/*'
+    const [range = '', ...params] = part.split(';')
+    const type = range.trim().toLowerCase()
+    // `q=0` means "not acceptable"
+    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0{0,3})?\s*$/i.test(p))
+    return !refused && (type === 'application/json' || type === 'application/*' || type === '*/*')
   })
 
 const isJsonType = (type: string): boolean => (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json'
+
+const hostOfUrl = (url: string): string | undefined => {
+  try {
+    return new URL(url).host || undefined
+  } catch {
+    return undefined
+  }
+}
 
 const pathOf = (url: string | undefined): string => {
   const u = url ?? '/'

@@ -14,7 +14,7 @@
 import type { Readable, Writable } from 'node:stream'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
-import { encode, failure, rpcError } from '../jsonrpc.js'
+import { encode, failure, isRequestId, rpcError, type RequestId } from '../jsonrpc.js'
 import type { Server } from '../server.js'
 import { newSession } from '../session.js'
 
@@ -67,6 +67,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   let inFlight = 0
   let ended = false
   let outputBlocked = false
+  // writes the output has accepted but not yet handed on: `done` waits for them
+  let unflushed = 0
   let queued: string[] = []
   let flushScheduled = false
   let finish: () => void = () => {}
@@ -74,24 +76,37 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
     finish = resolve
   })
 
+  let reading = true
   const updateFlow = (): void => {
     if (ended) return
-    if (outputBlocked || inFlight >= maxInFlight) input.pause()
-    else input.resume()
+    const wanted = !outputBlocked && inFlight < maxInFlight
+    if (wanted === reading) return
+    reading = wanted
+    if (wanted) input.resume()
+    else input.pause()
   }
 
   const settleIfDone = (): void => {
-    if (!ended || inFlight > 0 || queued.length > 0 || outputBlocked) return
+    if (!ended || inFlight > 0 || queued.length > 0 || outputBlocked || unflushed > 0) return
     cleanup()
     finish()
   }
 
+  // once the output failed (the client went away: EPIPE), answers have nowhere to go
+  let broken = false
+
   const flush = (): void => {
     flushScheduled = false
+    if (broken) queued = []
     if (queued.length === 0) return
     const text = queued.join('')
     queued = []
-    if (!output.write(text)) {
+    unflushed++
+    const accepted = output.write(text, () => {
+      unflushed--
+      settleIfDone()
+    })
+    if (!accepted) {
       outputBlocked = true
       updateFlow()
       output.once('drain', () => {
@@ -116,45 +131,61 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
     if (line.trim() === '') return
     inFlight++
     updateFlow()
-    server
-      .dispatchText(line, session)()
-      .then((out) => {
-        if (O.isSome(out)) send(out.value)
-      })
-      .catch((e: unknown) => send(encode(failure(null, rpcError('InternalError', `Internal error: ${String(e)}`)))))
-      .finally(() => {
-        inFlight--
-        updateFlow()
-        settleIfDone()
-      })
+    server.dispatchText(line, session)().then(answered, crashed)
   }
 
-  const tooLong = (): void =>
-    send(encode(failure(null, rpcError('InvalidRequest', `Invalid Request: message exceeds the limit of ${maxLineBytes} bytes`))))
+  const answered = (out: O.Option<string>): void => {
+    if (O.isSome(out)) send(out.value)
+    inFlight--
+    updateFlow()
+    settleIfDone()
+  }
+
+  const crashed = (e: unknown): void =>
+    answered(O.some(encode(failure(null, rpcError('InternalError', `Internal error: ${String(e)}`)))))
+
+  // an over-long line is skipped up to its newline; its edges are kept to find its id
+  let overflowHead = ''
+  let overflowTail: Buffer = Buffer.alloc(0)
+
+  const startOverflow = (first: Buffer, seen: ReadonlyArray<Buffer>): void => {
+    discarding = true
+    overflowHead = first.subarray(0, edgeBytes).toString('utf8')
+    overflowTail = Buffer.concat(seen.map((b) => b.subarray(-edgeBytes))).subarray(-edgeBytes)
+  }
+
+  const endOverflow = (): void => {
+    discarding = false
+    const id = idOfOversized(overflowHead, overflowTail.toString('utf8'))
+    overflowHead = ''
+    overflowTail = Buffer.alloc(0)
+    send(encode(failure(id, rpcError('InvalidRequest', `Invalid Request: message exceeds the limit of ${maxLineBytes} bytes`))))
+  }
 
   const onData = (chunk: Buffer | string): void => {
     let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     let nl = buf.indexOf(10)
     while (nl !== -1) {
-      if (discarding) discarding = false
-      else if (pendingBytes + nl > maxLineBytes) tooLong()
-      else {
-        const head = buf.subarray(0, nl)
-        const bytes = pendingBytes === 0 ? head : Buffer.concat([...pending, head])
-        handleLine(stripCR(bytes.toString('utf8')))
-      }
+      const head = buf.subarray(0, nl)
+      if (!discarding && pendingBytes + nl > maxLineBytes) startOverflow(pending[0] ?? head, [...pending, head])
+      else if (discarding) overflowTail = Buffer.concat([overflowTail, head.subarray(-edgeBytes)]).subarray(-edgeBytes)
+      if (discarding) endOverflow()
+      else handleLine(stripCR((pendingBytes === 0 ? head : Buffer.concat([...pending, head])).toString('utf8')))
       pending = []
       pendingBytes = 0
       buf = buf.subarray(nl + 1)
       nl = buf.indexOf(10)
     }
-    if (buf.length === 0 || discarding) return
+    if (buf.length === 0) return
+    if (discarding) {
+      overflowTail = Buffer.concat([overflowTail, buf.subarray(-edgeBytes)]).subarray(-edgeBytes)
+      return
+    }
     if (pendingBytes + buf.length > maxLineBytes) {
-      // answer at once and skip to the next newline; the server goes on
-      tooLong()
+      // stop buffering at once; the answer goes out when the line ends, and the server goes on
+      startOverflow(pending[0] ?? buf, [...pending, buf])
       pending = []
       pendingBytes = 0
-      discarding = true
       return
     }
     pending.push(buf)
@@ -163,7 +194,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
 
   const onEnd = (): void => {
     if (ended) return
-    if (pendingBytes > 0 && !discarding) handleLine(stripCR(Buffer.concat(pending).toString('utf8')))
+    if (discarding) endOverflow()
+    else if (pendingBytes > 0) handleLine(stripCR(Buffer.concat(pending).toString('utf8')))
     pending = []
     pendingBytes = 0
     ended = true
@@ -175,11 +207,24 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
     onEnd()
   }
 
+  const onInputError = (): void => onSignal()
+
+  const onOutputError = (): void => {
+    broken = true
+    queued = []
+    unflushed = 0
+    outputBlocked = false
+    onSignal()
+    settleIfDone()
+  }
+
   const handleSignals = options.handleSignals ?? input === process.stdin
   const cleanup = (): void => {
     input.off('data', onData)
     input.off('end', onEnd)
     input.off('close', onEnd)
+    input.off('error', onInputError)
+    output.off('error', onOutputError)
     if (handleSignals) {
       process.off('SIGTERM', onSignal)
       process.off('SIGINT', onSignal)
@@ -191,6 +236,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   input.on('data', onData)
   input.on('end', onEnd)
   input.on('close', onEnd)
+  input.on('error', onInputError)
+  output.on('error', onOutputError)
   if (handleSignals) {
     process.on('SIGTERM', onSignal)
     process.on('SIGINT', onSignal)
@@ -208,6 +255,30 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** How much of each end of an over-long line is kept to look for its id. */
+const edgeBytes = 4096
+
+const quotedOrInteger = '(-?\\d+|"(?:[^"\\\\]|\\\\.)*")'
+/** `{"id": 7, ...` or `{"jsonrpc": "2.0", "id": 7, ...`: the id as the first member. */
+const leadingId = new RegExp(`^\\s*\\{\\s*(?:"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*)?"id"\\s*:\\s*${quotedOrInteger}`)
+/** `..., "id": 7}`: the id as the last member of the top-level object. */
+const trailingId = new RegExp(`,\\s*"id"\\s*:\\s*${quotedOrInteger}\\s*\\}\\s*$`)
+
+/**
+ * The id of a line too long to parse, when it can be read safely: only where it must be the
+ * top-level id (first or last member). Otherwise null, as for any unreadable request.
+ */
+const idOfOversized = (head: string, tail: string): RequestId | null => {
+  const found = leadingId.exec(head)?.[1] ?? trailingId.exec(tail)?.[1]
+  if (found === undefined) return null
+  try {
+    const id: unknown = JSON.parse(found)
+    return isRequestId(id) ? id : null
+  } catch {
+    return null
+  }
+}
 
 const stripCR = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line)
 

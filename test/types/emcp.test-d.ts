@@ -1,11 +1,143 @@
-import { expectError, expectType } from 'tsd'
-import { emcp } from 'emcp'
+/**
+ * Type tests of `emcp` (src/emcp.ts): the contract value keeps its name as a literal, its
+ * argument type comes from the input schema (json-schema-to-ts for literals, `t.TypeOf` for
+ * io-ts codecs), its result type from the output schema, and invalid names do not compile.
+ */
+import * as t from 'io-ts'
+import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
+import {
+  DateFromISOString,
+  emcp,
+  type AnyTool,
+  type InputOf,
+  type NameOf,
+  type OutputOf,
+  type Tool,
+  type ToolContent,
+  type ValidName,
+} from 'emcp'
+
+// ---------------------------------------------------------------------------------------
+// JSON Schema literals: argument and result types
 
 const add = emcp({
   name: 'add',
+  description: 'Add two numbers.',
   input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false },
   output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'], additionalProperties: false },
+  annotations: { readOnlyHint: true, idempotentHint: true },
 })
 expectType<'add'>(add.name)
 expectType<{ a: number; b: number }>(add._I)
+expectType<{ sum: number }>(add._O)
+expectType<true>(add._S)
+expectType<Tool<'add', { a: number; b: number }, { sum: number }, true>>(add)
+expectAssignable<AnyTool>(add)
+
+// the helpers read the cached types back
+expectType<'add'>({} as NameOf<typeof add>)
+expectType<{ a: number; b: number }>({} as InputOf<typeof add>)
+expectType<{ sum: number }>({} as OutputOf<typeof add>)
+
+// required / optional properties, integer, boolean, enum, array, nested object
+const search = emcp({
+  name: 'search',
+  input: {
+    type: 'object',
+    properties: {
+      query: { type: 'string' },
+      limit: { type: 'integer' },
+      exact: { type: 'boolean' },
+      sort: { enum: ['asc', 'desc'] },
+      tags: { type: 'array', items: { type: 'string' } },
+      range: {
+        type: 'object',
+        properties: { from: { type: 'number' }, to: { type: 'number' } },
+        required: ['from'],
+        additionalProperties: false,
+      },
+    },
+    required: ['query', 'sort'],
+    additionalProperties: false,
+  },
+})
+expectType<string>(search._I.query)
+expectType<number | undefined>(search._I.limit)
+expectType<boolean | undefined>(search._I.exact)
+expectType<'asc' | 'desc'>(search._I.sort)
+expectType<string[] | undefined>(search._I.tags)
+expectType<{ from: number; to?: number } | undefined>(search._I.range)
+// a property the schema does not declare is not there (additionalProperties: false)
+expectError(search._I.nope)
+
+// without `additionalProperties: false` the object stays open, as JSON Schema says
+const echo = emcp({ name: 'echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+expectType<{ [x: string]: unknown; text: string }>(echo._I)
+
+// no output schema: the handler returns content, and the tool is marked unstructured
+expectType<ToolContent>(echo._O)
+expectType<false>(echo._S)
+expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, false>>(echo)
+
+// an input slot must describe an object
+expectError(emcp({ name: 'scalar', input: { type: 'string' } }))
+expectError(emcp({ name: 'scalar', input: { type: 'array', items: { type: 'number' } } }))
+// so must an output slot
+expectError(emcp({ name: 'scalar', input: { type: 'object' }, output: { type: 'number' } }))
+// the input slot is required
+expectError(emcp({ name: 'no_input' }))
+
+// ---------------------------------------------------------------------------------------
+// io-ts codecs: the handler sees decoded values (a DateFromISOString field is a Date)
+
+const Weekday = t.keyof({ Monday: null, Tuesday: null })
+const addDays = emcp({
+  name: 'add_days',
+  input: t.type({ date: DateFromISOString, days: t.Int }),
+  output: t.type({ date: DateFromISOString, weekday: Weekday }),
+})
+expectType<'add_days'>(addDays.name)
+expectType<Date>(addDays._I.date)
+expectType<t.Branded<number, t.IntBrand>>(addDays._I.days)
+expectNotAssignable<string>(addDays._I.date)
+expectType<{ date: Date; weekday: 'Monday' | 'Tuesday' }>(addDays._O)
+expectType<true>(addDays._S)
+
+const partial = emcp({ name: 'partial', input: t.partial({ since: DateFromISOString, n: t.number }) })
+expectType<Date | undefined>(partial._I.since)
+expectType<number | undefined>(partial._I.n)
+expectType<ToolContent>(partial._O)
+
+// a codec whose decoded type is not an object is still a codec; the schema rules are checked at run time
+expectAssignable<AnyTool>(emcp({ name: 'strings', input: t.type({ xs: t.array(t.string) }) }))
+expectType<string[]>(emcp({ name: 'strings', input: t.type({ xs: t.array(t.string) }) })._I.xs)
+
+// ---------------------------------------------------------------------------------------
+// names: 1 to 128 of A-Z a-z 0-9 _ - .
+
+expectType<'Get_weather-v2.1'>(emcp({ name: 'Get_weather-v2.1', input: { type: 'object' } }).name)
+const name128 =
+  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_' as const // 128 characters
+expectType<typeof name128>(emcp({ name: name128, input: { type: 'object' } }).name)
+
+// a space, a slash, an @, a colon, a non-ASCII letter
 expectError(emcp({ name: 'bad name', input: { type: 'object' } }))
+expectError(emcp({ name: 'a/b', input: { type: 'object' } }))
+expectError(emcp({ name: 'user@host', input: { type: 'object' } }))
+expectError(emcp({ name: 'ns:tool', input: { type: 'object' } }))
+expectError(emcp({ name: 'café', input: { type: 'object' } }))
+// empty
+expectError(emcp({ name: '', input: { type: 'object' } }))
+// 129 characters
+expectError(emcp({ name: `${name128}x`, input: { type: 'object' } }))
+expectError(emcp({ name: `${name128}${name128}`, input: { type: 'object' } }))
+
+// the check as a type: valid names come back, invalid ones become a message
+expectType<'ok.name'>({} as ValidName<'ok.name'>)
+expectType<'invalid tool name "bad name": " " is not allowed (use A-Z a-z 0-9 _ - .)'>({} as ValidName<'bad name'>)
+expectType<'invalid tool name: it must not be empty'>({} as ValidName<''>)
+expectType<`invalid tool name "${typeof name128}x": longer than 128 characters`>({} as ValidName<`${typeof name128}x`>)
+// a name only known at run time is checked at run time (by mcpServer)
+expectType<string>({} as ValidName<string>)
+declare const dynamicName: string
+expectType<string>(emcp({ name: dynamicName, input: { type: 'object' } }).name)

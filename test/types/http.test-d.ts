@@ -1,0 +1,56 @@
+/**
+ * Type tests of `emcp/http` (src/transport/http.ts): the Node server, the Web-standard
+ * handler, the Node listener and the transport core, all over a built server.
+ */
+import type { IncomingMessage, Server as NodeServer, ServerResponse } from 'node:http'
+import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
+import { emcp, mcpServer } from 'emcp'
+import {
+  httpCore,
+  serveHttp,
+  toFetchHandler,
+  toNodeListener,
+  type BodyRead,
+  type HttpOptions,
+  type HttpReply,
+  type HttpRequestHead,
+  type RunningHttp,
+  type ServeHttpOptions,
+} from 'emcp/http'
+
+const echo = emcp({ name: 'echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+const builder = mcpServer([echo], { name: 'echo', version: '1' })
+const server = builder.implement({ echo: ({ text }) => text })
+
+// the Node server
+expectType<Promise<RunningHttp>>(serveHttp(server))
+expectType<Promise<RunningHttp>>(serveHttp(server, { port: 0, host: '127.0.0.1', path: '/mcp', allowedHosts: ['example.com'] }))
+const handle = async (): Promise<void> => {
+  const running = await serveHttp(server, { port: 0 })
+  expectType<string>(running.url)
+  expectType<number>(running.port)
+  expectType<NodeServer>(running.server)
+  expectType<Promise<void>>(running.close())
+}
+void handle
+
+// the Web-standard handler and the Node listener
+expectType<(request: Request) => Promise<Response>>(toFetchHandler(server))
+expectType<(req: IncomingMessage, res: ServerResponse) => void>(toNodeListener(server, { path: '/mcp' }))
+
+// the core
+const core = httpCore(server, { maxBodyBytes: 1024 })
+expectType<(req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>) => Promise<HttpReply>>(core)
+expectAssignable<BodyRead>('too-large')
+expectAssignable<BodyRead>({ text: '{}' })
+expectNotAssignable<BodyRead>('empty')
+
+// only a built server; options are typed
+expectError(serveHttp(builder))
+expectError(toFetchHandler(echo))
+expectError(serveHttp(server, { port: '3000' }))
+expectError(serveHttp(server, { dnsRebindingProtection: 'off' }))
+expectError(toFetchHandler(server, { allowedOrigins: 'https://example.com' }))
+expectAssignable<HttpOptions>({ maxBodyBytes: 1, dnsRebindingProtection: false, allowedHosts: [], allowedOrigins: [] })
+expectAssignable<ServeHttpOptions>({ port: 3000 })
+expectNotAssignable<HttpOptions>({ maxBodyBytes: '4MiB' })
