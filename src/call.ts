@@ -58,8 +58,9 @@ export interface Callable {
 export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) => unknown): Callable => ({
   tool,
   handler,
-  input: validatorOf(tool.input as SchemaSpec),
-  output: tool.output === undefined ? undefined : validatorOf(tool.output as SchemaSpec),
+  // validate against the schemas clients are shown, which may add to a derived one
+  input: validatorOf(tool.input as SchemaSpec, tool.inputSchema),
+  output: tool.output === undefined ? undefined : validatorOf(tool.output as SchemaSpec, tool.outputSchema),
 })
 
 // ---------------------------------------------------------------------------------------

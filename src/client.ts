@@ -119,8 +119,10 @@ export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: Cl
 
   const callResult = async (name: string, args: unknown): Promise<CallToolResult> => {
     const input = byName.get(name)?.input
-    const wire = isCodec(input) ? (input as Codec).encode(args) : args
-    return (await request('tools/call', { name, arguments: wire as { readonly [key: string]: unknown } })) as CallToolResult
+    const encoded: unknown = isCodec(input) ? (input as Codec).encode(args) : args
+    // a copy as JSON would carry it: the server may fill in defaults, and the caller's object stays theirs
+    const wire = JSON.parse(JSON.stringify(encoded ?? {})) as { readonly [key: string]: unknown }
+    return (await request('tools/call', { name, arguments: wire })) as CallToolResult
   }
 
   const call = async (name: string, args: unknown): Promise<unknown> => {

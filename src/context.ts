@@ -23,7 +23,7 @@ export interface ToolContext {
   readonly meta: { readonly [key: string]: unknown } | undefined
   /** The conversation the call belongs to (revision, client info and capabilities). */
   readonly session: Readonly<Session>
-  /** Fires when the call is abandoned (cancellation, shutdown). */
+  /** Fires when the client cancels the call (`notifications/cancelled`). */
   readonly signal: AbortSignal
 }
 

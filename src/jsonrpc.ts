@@ -158,7 +158,8 @@ const invalid = (message: string, id: RequestId | null = null, answer = true): E
  * the id cannot be read); a malformed response is dropped, never answered.
  */
 export const decode = (u: unknown): E.Either<Undecodable, Message> => {
-  if (Array.isArray(u)) return invalid('batches (JSON arrays) are not supported')
+  if (Array.isArray(u))
+    return invalid(u.length === 0 ? 'an empty array is not a message' : 'batches (JSON arrays) are not supported at this protocol revision')
   if (!isObject(u)) return invalid('a message must be a JSON object')
   const hasId = 'id' in u
   const id = hasId && isRequestId(u.id) ? u.id : null

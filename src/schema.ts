@@ -85,11 +85,11 @@ export const isCodec = (s: unknown): s is Codec =>
 export const jsonSchemaOf = (s: SchemaSpec): JsonSchema => (isCodec(s) ? codecToJsonSchema(s) : (s as JsonSchema))
 
 /**
- * A validator for a schema slot. Compilation is deferred to the first use, so a server with
- * thousands of tools starts without compiling any of them.
+ * A validator for a schema slot: `schema` (by default the slot's own) is what the wire value
+ * is checked against. Compilation is deferred to the first use, so a server with thousands of
+ * tools starts without compiling any of them.
  */
-export const validatorOf = (spec: JsonSchema | Codec): Validator => {
-  const schema = jsonSchemaOf(spec as SchemaSpec)
+export const validatorOf = (spec: JsonSchema | Codec, schema: JsonSchema = jsonSchemaOf(spec as SchemaSpec)): Validator => {
   let forInput: ValidateFunction | undefined
   let forOutput: ValidateFunction | undefined
   // arguments get the schema's `default`s filled in (the static type promises them);

@@ -226,7 +226,7 @@ const build = <U extends AnyTool>(
   /** A batch (2025-03-26 and earlier): every member answered, the answers in one array. */
   const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<O.Option<Reply>> => {
     const answers = batch.map((m) =>
-      isObject(m) && m.method === 'initialize'
+      isObject(m) && m.method === 'initialize' && 'id' in m
         ? O.some(failure(isRequestId(m.id) ? m.id : null, rpcError('InvalidRequest', 'Invalid Request: initialize must not be part of a batch')))
         : respond(m, session),
     )

@@ -433,3 +433,15 @@ describe('call: failures below the handler', () => {
     expect(good).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'fine' }] } })
   })
 })
+
+describe('call: the object root added to a derived schema is enforced', () => {
+  it('refuses a non-object structured result of a codec union that also allows objects', async () => {
+    const loose = emcp({ name: 'loose', description: 'Returns what it is told to.', input: { type: 'object' }, output: t.union([t.type({ a: t.number }), t.string]) })
+    const server = mcpServer([loose], { name: 'l', version: '1' }).implement({ loose: () => 'just a string' })
+    const out = await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'loose', arguments: {} } }, newSession())()
+    const m = O.toUndefined(out) as { result: CallToolResult }
+    expect(m.result.isError).toBe(true)
+    expect(m.result.structuredContent).toBeUndefined()
+    expect((m.result.content[0] as { text: string }).text).toContain('(root): must be object')
+  })
+})

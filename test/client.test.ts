@@ -138,3 +138,18 @@ describe('client: the session it opens', () => {
     expect(JSON.parse((r.content[0] as { text: string }).text).version).toBe('2025-11-25')
   })
 })
+
+describe('client: arguments travel as JSON would carry them', () => {
+  it('leaves the caller’s object untouched when the server fills in schema defaults', async () => {
+    const repeat = emcp({
+      name: 'repeat',
+      description: 'Repeats a word.',
+      input: { type: 'object', properties: { word: { type: 'string' }, times: { type: 'integer', default: 2 } }, required: ['word'] },
+    })
+    const server = mcpServer([repeat], { name: 'r', version: '1' }).implement({ repeat: ({ word, times }) => word.repeat(times) })
+    const args = Object.freeze({ word: 'ab' })
+    const result = await inMemoryClient(server).callResult('repeat', args as { word: string; times: number })
+    expect(result.content).toEqual([text('abab')])
+    expect(args).toEqual({ word: 'ab' })
+  })
+})

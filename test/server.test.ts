@@ -334,6 +334,16 @@ describe('server: batches', () => {
     expect(answers[1]).toMatchObject({ id: 2, result: {} })
   })
 
+  it('treats an initialize without an id inside a batch as a notification: no answer', async () => {
+    const out = await calculator.dispatch([{ jsonrpc: '2.0', method: 'initialize', params: hello }, ping(3)], at('2025-03-26'))()
+    expect(O.isSome(out) && JSON.parse(encode(out.value))).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }])
+  })
+
+  it('names an empty array as such (-32600)', async () => {
+    const out = await calculator.dispatch([], at('2025-11-25'))()
+    expect(O.isSome(out) && JSON.parse(encode(out.value)).error.message).toContain('an empty array is not a message')
+  })
+
   it('sends nothing for a batch of notifications only', async () => {
     const out = await calculator.dispatch([{ jsonrpc: '2.0', method: 'notifications/initialized' }], at('2025-03-26'))()
     expect(O.isNone(out)).toBe(true)

@@ -99,14 +99,15 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
       if (host === undefined || !hostAllowed(host)) return refuse(403, `Forbidden: host ${JSON.stringify(host ?? '')} is not allowed`)
       if (origin !== undefined && !originAllowed(origin)) return refuse(403, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`)
     }
-    // a browser may only read the answer when it names the (already vetted) origin
-    const reply = cors && origin !== undefined ? withCors(origin) : (r: HttpReply): HttpReply => r
-    if (req.method === 'OPTIONS') return reply(preflight(req))
+    // a browser may read the answer only when it names the origin, and only allowed ones are
+    // named (even with the rebinding checks off, or any web page could read the server)
+    const reply = cors && origin !== undefined && originAllowed(origin) ? withCors(origin) : (r: HttpReply): HttpReply => r
+    if (cors && req.method === 'OPTIONS') return reply(preflight(req))
     return reply(await answer(req, readBody))
   }
 
   const answer = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
-    if (req.method !== 'POST') return refuse(405, 'Method Not Allowed: this endpoint accepts POST only', { allow: allowed })
+    if (req.method !== 'POST') return refuse(405, 'Method Not Allowed: this endpoint accepts POST only', { allow: cors ? allowed : 'POST' })
     const accept = req.header('accept')
     if (accept !== undefined && !acceptsJson(accept))
       return refuse(406, 'Not Acceptable: the Accept header must allow application/json')
@@ -259,14 +260,18 @@ const exactly = (allowed: ReadonlyArray<string>) => {
   return (value: string): boolean => set.has(value.toLowerCase())
 }
 
-const acceptsJson = (accept: string): boolean =>
-  accept.split(',').some((part) => {
+/** True when the Accept header admits JSON; `application/json;q=0` refuses it whatever wildcards say. */
+const acceptsJson = (accept: string): boolean => {
+  let admitted = false
+  for (const part of accept.split(',')) {
     const [range = '', ...params] = part.split(';')
     const type = range.trim().toLowerCase()
-    // `q=0` means "not acceptable"
     const refused = params.some((p) => /^\s*q\s*=\s*0(\.0{0,3})?\s*$/i.test(p))
-    return !refused && (type === 'application/json' || type === 'application/*' || type === '*/*')
-  })
+    if (type === 'application/json' && refused) return false
+    if (!refused && (type === 'application/json' || type === 'application/*' || type === '*/*')) admitted = true
+  }
+  return admitted
+}
 
 const isJsonType = (type: string): boolean => (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json'
 

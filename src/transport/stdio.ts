@@ -148,9 +148,9 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   let overflowHead = ''
   let overflowTail: Buffer = Buffer.alloc(0)
 
-  const startOverflow = (first: Buffer, seen: ReadonlyArray<Buffer>): void => {
+  const startOverflow = (seen: ReadonlyArray<Buffer>): void => {
     discarding = true
-    overflowHead = first.subarray(0, edgeBytes).toString('utf8')
+    overflowHead = firstBytes(seen, edgeBytes).toString('utf8')
     overflowTail = Buffer.concat(seen.map((b) => b.subarray(-edgeBytes))).subarray(-edgeBytes)
   }
 
@@ -167,7 +167,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
     let nl = buf.indexOf(10)
     while (nl !== -1) {
       const head = buf.subarray(0, nl)
-      if (!discarding && pendingBytes + nl > maxLineBytes) startOverflow(pending[0] ?? head, [...pending, head])
+      if (!discarding && pendingBytes + nl > maxLineBytes) startOverflow([...pending, head])
       else if (discarding) overflowTail = Buffer.concat([overflowTail, head.subarray(-edgeBytes)]).subarray(-edgeBytes)
       if (discarding) endOverflow()
       else handleLine(stripCR((pendingBytes === 0 ? head : Buffer.concat([...pending, head])).toString('utf8')))
@@ -183,7 +183,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
     }
     if (pendingBytes + buf.length > maxLineBytes) {
       // stop buffering at once; the answer goes out when the line ends, and the server goes on
-      startOverflow(pending[0] ?? buf, [...pending, buf])
+      startOverflow([...pending, buf])
       pending = []
       pendingBytes = 0
       return
@@ -278,6 +278,18 @@ const idOfOversized = (head: string, tail: string): RequestId | null => {
   } catch {
     return null
   }
+}
+
+/** The first `n` bytes of a sequence of chunks, however small the chunks are. */
+const firstBytes = (chunks: ReadonlyArray<Buffer>, n: number): Buffer => {
+  const taken: Buffer[] = []
+  let size = 0
+  for (const c of chunks) {
+    if (size >= n) break
+    taken.push(c.subarray(0, n - size))
+    size += Math.min(c.length, n - size)
+  }
+  return Buffer.concat(taken)
 }
 
 const stripCR = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line)

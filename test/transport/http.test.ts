@@ -501,3 +501,26 @@ describe('http: request details', () => {
     expect(res.status).toBe(406)
   })
 })
+
+describe('http: CORS stays closed where it must', () => {
+  it('answers OPTIONS with 405 (Allow: POST) when cors is false', async () => {
+    const res = await toFetchHandler(server, { cors: false })(new Request('http://127.0.0.1/mcp', { method: 'OPTIONS', headers: { origin: 'http://localhost:1' } }))
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe('POST')
+  })
+
+  it('never names a foreign origin, even with dnsRebindingProtection off', async () => {
+    const res = await toFetchHandler(server, { dnsRebindingProtection: false })(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { ...json, origin: 'https://evil.example' }, body: ping }),
+    )
+    expect(res.status).toBe(200)
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it('treats application/json;q=0 as refused even beside */*', async () => {
+    const res = await toFetchHandler(server)(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json;q=0, */*' }, body: ping }),
+    )
+    expect(res.status).toBe(406)
+  })
+})

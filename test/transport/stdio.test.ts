@@ -189,6 +189,14 @@ describe('stdio: framing (MCP: messages are delimited by newlines)', () => {
     expect(c).toEqual({ jsonrpc: '2.0', id: 9, result: {} })
   })
 
+  it('reads the leading id of an over-long line even when its first chunk is tiny', async () => {
+    const { input, output } = start({ maxLineBytes: 64 })
+    input.write('{"jsonr')
+    input.write(`pc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"${'w'.repeat(200)}"}}}\n`)
+    await until(() => output.messages().length === 1)
+    expect(output.messages()[0]).toMatchObject({ id: 7, error: { code: -32600 } })
+  })
+
   it('accepts a line of exactly maxLineBytes', async () => {
     const line = request(1, 'ping')
     const { input, output } = start({ maxLineBytes: Buffer.byteLength(line) })
