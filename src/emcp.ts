@@ -106,21 +106,32 @@ type NameChar =
   | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
   | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_' | '-' | '.'
 
-/** Walks the name once; `L` counts characters up to the 128 limit. */
-type CheckName<N extends string, S extends string, L extends 0[]> = S extends `${infer C}${infer R}`
-  ? C extends NameChar
-    ? L['length'] extends 127
-      ? R extends ''
-        ? N
-        : `invalid tool name "${N}": longer than 128 characters`
-      : CheckName<N, R, [...L, 0]>
-    : `invalid tool name "${N}": "${C}" is not allowed (use A-Z a-z 0-9 _ - .)`
-  : L['length'] extends 0
-    ? 'invalid tool name: it must not be empty'
+/** Seven valid characters: appended to the name so that it splits into whole chunks of 8. */
+type Pad = '_______'
+
+/** Checks the (padded) name 8 characters at a time; `L` counts the chunks, 16 at most (128 characters). */
+type CheckName<N extends string, S extends string, L extends 0[]> =
+  S extends `${infer A}${infer B}${infer C}${infer D}${infer E}${infer F}${infer G}${infer H}${infer R}`
+    ? L['length'] extends 16
+      ? `invalid tool name "${N}": longer than 128 characters`
+      : [A | B | C | D | E | F | G | H] extends [NameChar]
+        ? CheckName<N, R, [...L, 0]>
+        : BadChar<N, S>
     : N
 
+/** Finds the first character that is not allowed (only walked when there is one). */
+type BadChar<N extends string, S extends string> = S extends `${infer C}${infer R}`
+  ? C extends NameChar
+    ? BadChar<N, R>
+    : `invalid tool name "${N}": "${C}" is not allowed (use A-Z a-z 0-9 _ - .)`
+  : N
+
 /** `N` when it is a valid tool name, otherwise a message saying why not. */
-export type ValidName<N extends string> = string extends N ? N : CheckName<N, N, []>
+export type ValidName<N extends string> = {} extends Record<N, 0>
+  ? N // not one literal (`string`, or a pattern such as `tool_${string}`): checked at run time
+  : N extends ''
+    ? 'invalid tool name: it must not be empty'
+    : CheckName<N, `${N}${Pad}`, []>
 
 // ---------------------------------------------------------------------------------------
 // constructors

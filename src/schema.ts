@@ -15,7 +15,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import type { JSONSchema } from 'json-schema-to-ts'
+import type { FastFromSchema } from './fast-schema.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -33,7 +34,7 @@ export type Codec = t.Type<any, any, unknown>
 export type SchemaSpec = SchemaLiteral | Codec
 
 /** The static type a schema slot describes (the decoded type, for codecs). */
-export type TypeOfSpec<S> = S extends Codec ? t.TypeOf<S> : S extends SchemaLiteral ? FromSchema<S> : unknown
+export type TypeOfSpec<S> = S extends Codec ? t.TypeOf<S> : S extends SchemaLiteral ? FastFromSchema<S> : unknown
 
 /** One validation failure: where (a JSON pointer into the value) and what. */
 export interface Issue {

@@ -74,10 +74,13 @@ export interface Server<U extends AnyTool = AnyTool> {
   readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
 }
 
+/** A handler whose key names no tool gets a type that says so (object literals and variables alike). */
+export type NoExtraHandlers<H, K> = { readonly [P in Exclude<keyof H, K>]: `no tool is named "${P & string}"` }
+
 /** A sum of tools waiting for its handlers. */
 export interface ServerBuilder<U extends AnyTool> {
   /** Supplies one handler per tool; a missing or extra key does not compile. */
-  readonly implement: (handlers: Handlers<U>) => Server<U>
+  readonly implement: <H extends Handlers<U>>(handlers: H & NoExtraHandlers<H, U['name']>) => Server<U>
 }
 
 // ---------------------------------------------------------------------------------------
@@ -99,7 +102,7 @@ export const mcpServer = <const T extends readonly AnyTool[]>(
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0))
     throw new TypeError(`emcp: pageSize must be a positive integer, got ${String(options.pageSize)}`)
   return {
-    implement: (handlers) => build(list, checked.right, handlers as Record<string, unknown>, info, options),
+    implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
   }
 }
 

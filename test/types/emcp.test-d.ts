@@ -141,3 +141,9 @@ expectType<`invalid tool name "${typeof name128}x": longer than 128 characters`>
 expectType<string>({} as ValidName<string>)
 declare const dynamicName: string
 expectType<string>(emcp({ name: dynamicName, input: { type: 'object' } }).name)
+
+// a name that is not one literal (a pattern or plain string) is left to the run-time check
+declare const generated: `tool_${string}`
+expectType<`tool_${string}`>(emcp({ name: generated, input: { type: 'object' } }).name)
+declare const anyName: string
+expectType<string>(emcp({ name: anyName, input: { type: 'object' } }).name)

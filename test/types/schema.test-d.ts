@@ -53,6 +53,14 @@ expectType<number[]>({} as Kinds['nums'])
 expectType<{ deep: { v: 1 } }>({} as Kinds['nested'])
 expectType<string | null>({} as Kinds['either'])
 
+// a property with a `default` is required in the handler's view: input validation fills it in
+const paged = {
+  type: 'object',
+  properties: { limit: { type: 'integer', default: 10 }, cursor: { type: 'string' } },
+  additionalProperties: false,
+} as const
+expectType<{ limit: number; cursor?: string }>({} as TypeOfSpec<typeof paged>)
+
 // ---------------------------------------------------------------------------------------
 // TypeOfSpec: io-ts codecs (the decoded type)
 

@@ -88,6 +88,11 @@ expectError(mcpServer([add], info).implement({}))
 expectError(
   mcpServer([add], info).implement({ add: ({ a, b }) => ({ sum: a + b }), multiply: ({ a, b }: { a: number; b: number }) => ({ product: a * b }) }),
 )
+// an extra handler in a variable (not only in an object literal)
+const handlersWithExtra = { add: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }), multiply: () => 'x' }
+expectError(mcpServer([add], info).implement(handlersWithExtra))
+const exactHandlers = { add: ({ a, b }: { a: number; b: number }) => ({ sum: a + b }) }
+expectType<Server<typeof add>>(mcpServer([add], info).implement(exactHandlers))
 // a misspelt one: both missing and extra
 expectError(mcpServer([echo], info).implement({ ecco: ({ text }: { text: string }) => text }))
 // a handler that is not a function
