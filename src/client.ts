@@ -16,7 +16,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { CallToolResult } from './content.js'
-import type { AnyTool } from './emcp.js'
+import type { AnyTool, ListedTool } from './emcp.js'
 import { unwrap, type Outgoing, type RpcErrorObject } from './jsonrpc.js'
 import { latestVersion } from './protocol/versions.js'
 import { formatIssues, isCodec, type Codec } from './schema.js'
@@ -29,18 +29,6 @@ import type { ToolNamed } from './sum.js'
 
 /** What `call` resolves to: the typed structured output, or the whole result for plain tools. */
 export type ResultOf<T extends AnyTool> = T['_S'] extends true ? T['_O'] : CallToolResult
-
-/** A tool as `tools/list` describes it. */
-export interface ListedTool {
-  readonly name: string
-  readonly title?: string
-  readonly description?: string
-  readonly inputSchema: { readonly [key: string]: unknown }
-  readonly outputSchema?: { readonly [key: string]: unknown }
-  readonly annotations?: { readonly [key: string]: unknown }
-  readonly icons?: ReadonlyArray<{ readonly [key: string]: unknown }>
-  readonly _meta?: { readonly [key: string]: unknown }
-}
 
 /** The typed client of a server whose tools are the union `U`. */
 export interface Client<U extends AnyTool> {

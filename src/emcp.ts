@@ -42,38 +42,42 @@ export type InputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
 /** An output slot: a JSON Schema literal of an object, or an io-ts codec. */
 export type OutputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
 
-/** What `emcp` takes. */
-export interface ToolDef<N, IS, OS> {
-  /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
-  readonly name: N
+/** What describes a tool to people and models, besides its name and schemas. */
+export interface ToolMeta {
   /** A short human-readable name. */
   readonly title?: string
   /** What the tool does; models read this to decide when to call it. */
   readonly description?: string
+  readonly annotations?: ToolAnnotations
+  readonly icons?: ReadonlyArray<Icon>
+  readonly _meta?: { readonly [key: string]: unknown }
+}
+
+/** What `emcp` takes. */
+export interface ToolDef<N, IS, OS> extends ToolMeta {
+  /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
+  readonly name: N
   /** The arguments: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
   readonly input: IS
   /** The structured result: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
   readonly output?: OS
-  readonly annotations?: ToolAnnotations
-  readonly icons?: ReadonlyArray<Icon>
-  readonly _meta?: { readonly [key: string]: unknown }
+}
+
+/** A tool as `tools/list` describes it on the wire. */
+export interface ListedTool extends ToolMeta {
+  readonly name: string
+  /** The JSON Schema of the arguments. */
+  readonly inputSchema: JsonSchema
+  /** The JSON Schema of the structured result, when the tool has one. */
+  readonly outputSchema?: JsonSchema
 }
 
 /**
  * A tool contract. `N` is the name, `I` the handler's argument type, `O` the handler's
  * result type; `S` says whether the tool has an output schema (structured results).
  */
-export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean> {
+export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean> extends ListedTool {
   readonly name: N
-  readonly title?: string
-  readonly description?: string
-  /** The JSON Schema of the arguments, as listed to clients. */
-  readonly inputSchema: JsonSchema
-  /** The JSON Schema of the structured result, when the tool has one. */
-  readonly outputSchema?: JsonSchema
-  readonly annotations?: ToolAnnotations
-  readonly icons?: ReadonlyArray<Icon>
-  readonly _meta?: { readonly [key: string]: unknown }
   /** The input slot as given (a schema literal or a codec). */
   readonly input: unknown
   /** The output slot as given, when there is one. */

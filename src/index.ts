@@ -14,7 +14,7 @@
  * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 })
  */
 export { emcp } from './emcp.js'
-export type { AnyTool, Icon, InputOf, InputSpec, NameOf, OutputOf, OutputSpec, Tool, ToolAnnotations, ToolDef, ValidName } from './emcp.js'
+export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './emcp.js'
 export { mcpServer } from './server.js'
 export type { Server, ServerBuilder, ServerInfo, ServerOptions } from './server.js'
 export { sumOf } from './sum.js'
@@ -36,7 +36,7 @@ export type {
 export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema.js'
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema.js'
 export { inMemoryClient, RpcCallError, ToolCallError } from './client.js'
-export type { Client, ClientOptions, ListedTool, ResultOf } from './client.js'
+export type { Client, ClientOptions, ResultOf } from './client.js'
 export { newSession } from './session.js'
 export type { ClientInfo, Session } from './session.js'
 export { batchesAllowed, latestVersion, negotiate, supportedVersions } from './protocol/versions.js'

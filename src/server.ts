@@ -16,7 +16,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, runCall, type Callable, type Handlers } from './call.js'
 import { callContext } from './context.js'
-import type { AnyTool, Icon } from './emcp.js'
+import type { AnyTool, Icon, ListedTool } from './emcp.js'
 import type { CallToolResult } from './content.js'
 import {
   decode,
@@ -281,8 +281,8 @@ const stripUndefined = (o: Record<string, unknown>): Record<string, unknown> => 
   return o
 }
 
-/** The wire form of a tool in `tools/list`. */
-const listed = (t: AnyTool): Record<string, unknown> =>
+/** The wire form of a tool in `tools/list`: its contract without the schema slots. */
+const listed = (t: AnyTool): ListedTool =>
   stripUndefined({
     name: t.name,
     title: t.title,
@@ -292,7 +292,7 @@ const listed = (t: AnyTool): Record<string, unknown> =>
     annotations: t.annotations,
     icons: t.icons,
     _meta: t._meta,
-  })
+  }) as unknown as ListedTool
 
 const cursorPrefix = 'emcp-page:'
 

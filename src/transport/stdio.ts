@@ -219,29 +219,22 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   }
 
   const handleSignals = options.handleSignals ?? input === process.stdin
+  // every listener this transport adds, so that cleanup removes exactly those
+  const listeners: ReadonlyArray<readonly [NodeJS.EventEmitter, string, (...args: any[]) => void]> = [
+    [input, 'data', onData],
+    [input, 'end', onEnd],
+    [input, 'close', onEnd],
+    [input, 'error', onInputError],
+    [output, 'error', onOutputError],
+    ...(handleSignals ? ([[process, 'SIGTERM', onSignal], [process, 'SIGINT', onSignal]] as const) : []),
+  ]
   const cleanup = (): void => {
-    input.off('data', onData)
-    input.off('end', onEnd)
-    input.off('close', onEnd)
-    input.off('error', onInputError)
-    output.off('error', onOutputError)
-    if (handleSignals) {
-      process.off('SIGTERM', onSignal)
-      process.off('SIGINT', onSignal)
-    }
+    for (const [emitter, event, listener] of listeners) emitter.off(event, listener)
     if (input === process.stdin) input.pause()
     restoreConsole()
   }
 
-  input.on('data', onData)
-  input.on('end', onEnd)
-  input.on('close', onEnd)
-  input.on('error', onInputError)
-  output.on('error', onOutputError)
-  if (handleSignals) {
-    process.on('SIGTERM', onSignal)
-    process.on('SIGINT', onSignal)
-  }
+  for (const [emitter, event, listener] of listeners) emitter.on(event, listener)
   input.resume()
 
   return {
