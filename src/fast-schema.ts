@@ -72,12 +72,33 @@ type Req<S> = S extends { readonly required: ReadonlyArray<infer R> } ? R : neve
 /** Properties with a `default` are required in the handler's view: input validation fills them in. */
 type Defaulted<P> = { [K in keyof P]: P[K] extends { readonly default: unknown } ? K : never }[keyof P]
 
+/** A schema without `default` (the index signature keeps it from being a weak type). */
+type NoDefault = { readonly default?: undefined; readonly [keyword: string]: unknown }
+
+/** The keys the handler always gets; one relation check spares the per-key walk when nothing has a default. */
+type Given<P, S> = [P[keyof P]] extends [NoDefault] ? Req<S> : Req<S> | Defaulted<P>
+
 /** A `required` name missing from `properties` goes the general way (json-schema-to-ts has its own answer). */
 type ObjectOf<S> = S extends { readonly properties: infer P }
-  ? [Req<S>] extends [keyof P] ? Props<P, Req<S> | Defaulted<P>, Rest<S>> : Slow<S>
+  ? [Req<S>] extends [keyof P] ? Props<P, Given<P, S>, Rest<S>> : Slow<S>
   : S extends { readonly required: unknown } ? Slow<S> : Rest<S>
 
-type Props<P, R, X> = Flat<{ -readonly [K in keyof P as K & R]: Node<P[K]> } & { -readonly [K in keyof P as Exclude<K, R>]?: Node<P[K]> } & X>
+/**
+ * A closed object whose properties are all required, or all optional, is one mapped type
+ * over `properties` (the common cases, and the cheapest for handler bodies to read); any
+ * other mix is built in parts and flattened.
+ */
+type Props<P, R, X> = {} extends X
+  ? [keyof X] extends [never]
+    ? [Exclude<keyof P, R>] extends [never]
+      ? { -readonly [K in keyof P]: Node<P[K]> }
+      : [R & keyof P] extends [never]
+        ? { -readonly [K in keyof P]?: Node<P[K]> }
+        : Mixed<P, R, X>
+    : Mixed<P, R, X>
+  : Mixed<P, R, X>
+
+type Mixed<P, R, X> = Flat<{ -readonly [K in keyof P as K & R]: Node<P[K]> } & { -readonly [K in keyof P as Exclude<K, R>]?: Node<P[K]> } & X>
 
 /** One object type instead of an intersection (wrapped in a conditional so that messages show the object, not `Flat<...>`). */
 type Flat<X> = X extends unknown ? { [K in keyof X]: X[K] } : never
