@@ -20,7 +20,9 @@ export type { Server, ServerBuilder, ServerInfo, ServerOptions } from './server.
 export { sumOf } from './sum.js'
 export type { CheckedList, DuplicateNames, NamesOf, SumError, ToolList, ToolNamed } from './sum.js'
 export type { Handler, HandlerResult, Handlers } from './call.js'
-export type { ToolContext } from './context.js'
+export type { ElicitProperty, ElicitResult, ElicitSchema, Root, SamplingMessage, SamplingRequest, SamplingResult, ToolContext } from './context.js'
+export { ClientError, outbound } from './outbound.js'
+export type { Outbound, RequestOptions, ServerMessage } from './outbound.js'
 export { text, toolError, ToolError } from './content.js'
 export type {
   AudioContent,
@@ -37,8 +39,8 @@ export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSc
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema.js'
 export { inMemoryClient, RpcCallError, ToolCallError } from './client.js'
 export type { Client, ClientOptions, ResultOf } from './client.js'
-export { newSession } from './session.js'
-export type { ClientInfo, Session } from './session.js'
+export { logLevels, newSession } from './session.js'
+export type { ClientInfo, LogLevel, Session } from './session.js'
 export { batchesAllowed, latestVersion, negotiate, supportedVersions } from './protocol/versions.js'
 export type { ProtocolVersion } from './protocol/versions.js'
 export { decode, encode, errorCodes, parse } from './jsonrpc.js'

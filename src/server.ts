@@ -35,7 +35,7 @@ import {
 } from './jsonrpc.js'
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
 import { batchesAllowed, negotiate } from './protocol/versions.js'
-import type { Session } from './session.js'
+import { logLevels, type LogLevel, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
 // ---------------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ const build = <U extends AnyTool>(
   for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
   const pages = listPages(tools, options.pageSize)
   const serverInfo = stripUndefined({ ...info })
-  const capabilities = { tools: { listChanged: false } }
+  const capabilities = { tools: { listChanged: false }, logging: {} }
 
   const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const p = req.params
@@ -172,6 +172,15 @@ const build = <U extends AnyTool>(
     return (result as Promise<CallToolResult>).then(settled)
   }
 
+  /** `logging/setLevel`: the least severe level the client wants from now on. */
+  const setLevel = (req: Request, session: Session): E.Either<RpcError, unknown> => {
+    const level = req.params?.level
+    if (!(logLevels as ReadonlyArray<unknown>).includes(level))
+      return E.left(rpcError('InvalidParams', `logging/setLevel: params.level must be one of ${logLevels.join(', ')}`))
+    session.logLevel = level as LogLevel
+    return E.right({})
+  }
+
   /** `notifications/cancelled`: abort the call's signal; its answer will not be sent. */
   const cancel = (params: Params | undefined, session: Session): void => {
     const id = params?.requestId
@@ -191,6 +200,8 @@ const build = <U extends AnyTool>(
         return listTools(req)
       case 'ping':
         return E.right({})
+      case 'logging/setLevel':
+        return setLevel(req, session)
       case 'initialize':
         return initialize(req, session)
       default:
@@ -212,7 +223,11 @@ const build = <U extends AnyTool>(
       else if (m.method === 'notifications/cancelled') cancel(m.params, session)
       return O.none
     }
-    if (m.kind === 'response') return O.none
+    if (m.kind === 'response') {
+      // the answer to one of our own requests (sampling, elicitation, roots)
+      session.outbound?.settle(m)
+      return O.none
+    }
     const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
       session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
     // the one place where anything thrown below the dispatcher becomes an error shape

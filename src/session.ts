@@ -9,6 +9,7 @@
  * const h = newSession('2025-06-18') // from an MCP-Protocol-Version header
  */
 import type { RequestId } from './jsonrpc.js'
+import type { Outbound } from './outbound.js'
 import { latestVersion, type ProtocolVersion } from './protocol/versions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -21,6 +22,12 @@ export interface ClientInfo {
   readonly title?: string
   readonly [key: string]: unknown
 }
+
+/** Log levels (RFC 5424), least severe first. */
+export const logLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
+
+/** A log level. */
+export type LogLevel = (typeof logLevels)[number]
 
 /** The state of one conversation; the dispatcher updates it on `initialize`. */
 export interface Session {
@@ -36,17 +43,26 @@ export interface Session {
   readonly inFlight: Map<RequestId, (reason?: unknown) => void>
   /** Ids cancelled by the client whose answers must not be sent. */
   readonly cancelled: Set<RequestId>
+  /** The way to the client for notifications and requests; none on stateless HTTP. */
+  readonly outbound: Outbound | undefined
+  /** The least severe level the client wants (`logging/setLevel`); all levels until it says. */
+  logLevel: LogLevel | undefined
 }
 
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** A new session, optionally already at a known revision (stateless HTTP). */
-export const newSession = (protocolVersion: ProtocolVersion = latestVersion): Session => ({
+/**
+ * A new session, optionally already at a known revision (stateless HTTP), and with the
+ * transport's channel to the client when it has one.
+ */
+export const newSession = (protocolVersion: ProtocolVersion = latestVersion, outbound?: Outbound): Session => ({
   protocolVersion,
   clientInfo: undefined,
   clientCapabilities: undefined,
   initialized: false,
   inFlight: new Map(),
   cancelled: new Set(),
+  outbound,
+  logLevel: undefined,
 })

@@ -70,7 +70,7 @@ describe('server: initialize', () => {
     const m = await ask(calculator, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } })
     expect(m.result).toEqual({
       protocolVersion: '2025-11-25',
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, logging: {} },
       serverInfo: { name: 'calculator', version: '1.0.0', title: 'Calculator' },
       instructions: 'Use add for sums, add_days for calendar arithmetic, echo to test the connection.',
     })

@@ -16,6 +16,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { encode, failure, isRequestId, rpcError, type RequestId } from '../jsonrpc.js'
 import type { Server } from '../server.js'
+import { outbound } from '../outbound.js'
 import { newSession } from '../session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -58,7 +59,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const output = options.output ?? process.stdout
   const maxLineBytes = options.maxLineBytes ?? 32 * 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 1024
-  const session = newSession()
+  const session = newSession(undefined, outbound((message) => send(JSON.stringify(message))))
   const restoreConsole = (options.redirectConsole ?? output === process.stdout) ? redirectConsole() : () => {}
 
   let pending: Buffer[] = []
@@ -194,6 +195,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
 
   const onEnd = (): void => {
     if (ended) return
+    // no answer to our own requests can arrive any more: let the handlers waiting on them go on
+    session.outbound?.close('the client closed the connection')
     if (discarding) endOverflow()
     else if (pendingBytes > 0) handleLine(stripCR(Buffer.concat(pending).toString('utf8')))
     pending = []
@@ -230,6 +233,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   ]
   const cleanup = (): void => {
     for (const [emitter, event, listener] of listeners) emitter.off(event, listener)
+    session.outbound?.close('the stdio connection ended')
     if (input === process.stdin) input.pause()
     restoreConsole()
   }

@@ -171,6 +171,12 @@ const expectMethodSemantics = (m: Obj, a: WireResponse): void => {
       check((a.result?.serverInfo as Obj | undefined)?.name === 'calculator', 'initialize names the server', ctx)
       check(isObject((a.result?.capabilities as Obj | undefined)?.tools), 'initialize declares tools', ctx)
       return
+    case 'logging/setLevel': {
+      const levels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']
+      if (levels.includes(params?.level as string)) check(a.result !== undefined && Object.keys(a.result).length === 0, 'a known level is set', ctx)
+      else check(a.error?.code === -32602, 'an unknown level gets -32602', ctx)
+      return
+    }
     case 'tools/call':
       expectToolCall(params, a)
       return

@@ -354,3 +354,48 @@ describe('stdio: console', () => {
     expect(console.log).toBe(original)
   })
 })
+
+describe('stdio: notifications and requests to the client on the one stream (MCP: answers matched by id)', () => {
+  const ask = emcp({ name: 'ask', description: 'Asks for a name, with progress.', input: { type: 'object' } })
+  const asking = mcpServer([ask], { name: 'asking', version: '1' }).implement({
+    ask: async (_a, ctx) => {
+      ctx.progress(1, 2)
+      const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
+      ctx.progress(2, 2)
+      return r.action === 'accept' ? `hello ${r.content.name}` : r.action
+    },
+  })
+
+  it('interleaves progress, an elicitation request and the final answer, and matches the client’s answer by id', async () => {
+    const input = new PassThrough()
+    const output = new Sink()
+    const handle = startStdio(asking, { input, output, redirectConsole: false, handleSignals: false })
+    input.write(request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } }) + '\n')
+    await until(() => output.messages().length === 1)
+    input.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {}, _meta: { progressToken: 7 } } }) + '\n')
+    await until(() => output.messages().some((m) => m.method === 'elicitation/create'))
+    const elicitation = output.messages().find((m) => m.method === 'elicitation/create')
+    expect(typeof elicitation.id).toBe('string')
+    input.write(JSON.stringify({ jsonrpc: '2.0', id: elicitation.id, result: { action: 'accept', content: { name: 'Ada' } } }) + '\n')
+    await until(() => output.messages().some((m) => m.id === 2))
+    const after = output.messages().slice(1)
+    expect(after.map((m) => m.method ?? `answer ${m.id}`)).toEqual(['notifications/progress', 'elicitation/create', 'notifications/progress', 'answer 2'])
+    expect(textOf(after[3])).toBe('hello Ada')
+    input.end()
+    await handle.done
+  })
+
+  it('lets a handler waiting on the client go on when input ends (the request is rejected)', async () => {
+    const input = new PassThrough()
+    const output = new Sink()
+    const handle = startStdio(asking, { input, output, redirectConsole: false, handleSignals: false })
+    input.write(request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } }) + '\n')
+    input.write(callLine(2, 'ask', {}) + '\n')
+    await until(() => output.messages().some((m) => m.method === 'elicitation/create'))
+    input.end()
+    await handle.done
+    const answer = output.messages().find((m) => m.id === 2)
+    expect(answer.result.isError).toBe(true)
+    expect(textOf(answer)).toContain('closed the connection')
+  })
+})
