@@ -108,6 +108,8 @@ export interface CallControl {
   readonly ctx: ToolContext
   /** Aborts the call's signal, now or (if nobody has read it yet) when it is first read. */
   readonly abort: (reason?: unknown) => void
+  /** Marks the call answered: progress for it is no longer sent. */
+  readonly end: () => void
 }
 
 // ---------------------------------------------------------------------------------------
@@ -125,13 +127,18 @@ export const callContext = (
   let controller: AbortController | undefined
   let lastProgress = -Infinity
   const signal = (): AbortSignal => (controller ??= new AbortController()).signal
-  // requests to the client end with the call: cancelling the call cancels them
-  const withSignal = (options: RequestOptions | undefined): RequestOptions => ({ signal: signal(), ...options })
+  let ended = false
+  // requests to the client end with the call: cancelling the call cancels them, whatever
+  // signal the handler adds of its own
+  const withSignal = (options: RequestOptions | undefined): RequestOptions => {
+    const own = options?.signal
+    return { ...options, signal: own === undefined ? signal() : AbortSignal.any([signal(), own]) }
+  }
 
   const ask = async (capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions) => {
     const out = session.outbound
     if (out === undefined)
-      throw new Error(`${method} needs a transport that can send requests to the client (stdio or a stateful HTTP session)`)
+      throw new Error(`${method} needs a transport that can send requests to the client (stdio; stateless HTTP cannot)`)
     if (!hasCapability(session, capability))
       throw new Error(`the client did not declare the "${capability}" capability, so ${method} cannot be sent`)
     return out.request(method, params, withSignal(options))
@@ -146,7 +153,8 @@ export const callContext = (
     },
     progress: (progress, total, message) => {
       const token = meta?.progressToken
-      if ((typeof token !== 'string' && typeof token !== 'number') || session.outbound === undefined) return
+      // progress may only refer to a call still running
+      if (ended || (typeof token !== 'string' && typeof token !== 'number') || session.outbound === undefined) return
       if (!(progress > lastProgress)) return
       lastProgress = progress
       session.outbound.notify('notifications/progress', {
@@ -183,7 +191,16 @@ export const callContext = (
       return result.roots ?? []
     },
   }
-  return { ctx, abort: (reason) => (controller ??= new AbortController()).abort(reason) }
+  return {
+    ctx,
+    abort: (reason) => {
+      ended = true
+      ;(controller ??= new AbortController()).abort(reason)
+    },
+    end: () => {
+      ended = true
+    },
+  }
 }
 
 // ---------------------------------------------------------------------------------------

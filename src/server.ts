@@ -162,10 +162,14 @@ const build = <U extends AnyTool>(
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
     const control = callContext(req.id, metaOf(p), session)
     const result = runCall(c, args, control.ctx)
-    if (!isThenable(result)) return E.right(result)
+    if (!isThenable(result)) {
+      control.end()
+      return E.right(result)
+    }
     // only calls that outlive this turn can be cancelled, so only they are tracked
     session.inFlight.set(req.id, control.abort)
     const settled = (r: CallToolResult): E.Either<RpcError, unknown> => {
+      control.end()
       session.inFlight.delete(req.id)
       return E.right(r)
     }

@@ -209,3 +209,46 @@ describe('context: requests to the client', () => {
     expect(textOf(await pending)).toBe('file:///a m1')
   })
 })
+
+describe('context: the call’s lifetime bounds what the handler sends', () => {
+  const tick = () => new Promise((r) => setTimeout(r, 10))
+
+  it('cancelling the call cancels a request to the client even when the handler passed its own signal', async () => {
+    const sent: ServerMessage[] = []
+    const session = newSession('2025-11-25', outbound((m) => sent.push(m)))
+    session.clientCapabilities = { roots: {} }
+    const own = new AbortController()
+    const t = emcp({ name: 't', description: 'Lists roots.', input: { type: 'object' } })
+    const server = mcpServer([t], { name: 's', version: '1' }).implement({
+      t: async (_a, ctx) => (await ctx.roots({ signal: own.signal })).length.toString(),
+    })
+    void server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: {} } }, session)()
+    await tick()
+    await server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, session)()
+    await tick()
+    expect(sent.map((m) => m.method)).toEqual(['roots/list', 'notifications/cancelled'])
+  })
+
+  it('sends no progress for a call that was cancelled or has been answered (MCP: progress refers to an active request)', async () => {
+    const sent: ServerMessage[] = []
+    const session = newSession('2025-11-25', outbound((m) => sent.push(m)))
+    const contexts: ToolContext[] = []
+    const t = emcp({ name: 't', description: 'Waits forever.', input: { type: 'object' } })
+    const quick = emcp({ name: 'quick', description: 'Answers at once.', input: { type: 'object' } })
+    const server = mcpServer([t, quick], { name: 's', version: '1' }).implement({
+      t: (_a, c) => {
+        contexts.push(c)
+        return new Promise<string>(() => {})
+      },
+      quick: (_a, c) => {
+        contexts.push(c)
+        return 'done'
+      },
+    })
+    void server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: {}, _meta: { progressToken: 'p' } } }, session)()
+    await server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, session)()
+    await server.dispatch({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'quick', arguments: {}, _meta: { progressToken: 'q' } } }, session)()
+    for (const c of contexts) c.progress(1, 2)
+    expect(sent).toEqual([])
+  })
+})

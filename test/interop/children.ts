@@ -79,8 +79,16 @@ export interface Connection {
 
 const newClient = (): Client => new Client({ name: 'emcp-interop', version: '0.0.0' })
 
-/** Spawns `node <script> ...args` through the SDK's StdioClientTransport and connects. */
-export const connectStdio = async (script: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Connection> => {
+/**
+ * Spawns `node <script> ...args` through the SDK's StdioClientTransport and connects
+ * `client` (by default one that declares no capabilities).
+ */
+export const connectStdio = async (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+  client: Client = newClient(),
+): Promise<Connection> => {
   const transport = new StdioClientTransport({ command: process.execPath, args: [script, ...args], env, cwd: root, stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -89,7 +97,6 @@ export const connectStdio = async (script: string, args: ReadonlyArray<string>, 
   // the SDK tells HTTP transports the negotiated version through this optional hook
   let negotiated: string | undefined
   Object.assign(transport, { setProtocolVersion: (v: string) => (negotiated = v) })
-  const client = newClient()
   await client.connect(transport)
   // the SDK keeps the process private; the tests need its exit code
   const child = (transport as unknown as { _process?: ChildProcess })._process
