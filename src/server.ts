@@ -14,7 +14,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
-import { callable, runCall, type Callable, type Handlers } from './call.js'
+import { callable, runCall, type Callable, type Handler, type Handlers } from './call.js'
 import { callContext } from './context.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
 import type { CallToolResult } from './content.js'
@@ -34,6 +34,8 @@ import {
   type RpcError,
 } from './jsonrpc.js'
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
+import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
+import { hub as newHub, type Hub } from './hub.js'
 import { batchesAllowed, negotiate } from './protocol/versions.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
@@ -57,14 +59,32 @@ export interface ServerOptions {
   readonly instructions?: string
   /** Tools per `tools/list` page; all in one page when absent. */
   readonly pageSize?: number
+  /** Protocol features beside tools: resources, prompts, completion, your own. */
+  readonly features?: ReadonlyArray<FeatureFactory>
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
 export interface Server<U extends AnyTool = AnyTool> {
   readonly info: ServerInfo
   readonly options: ServerOptions
-  /** The contracts, in the order given. */
+  /** The contracts served now (enabled or not), in the order given, then as added. */
   readonly tools: ReadonlyArray<U>
+  /** The sessions the server can notify (stdio, stateful HTTP). */
+  readonly hub: Hub
+  /**
+   * Adds a tool at run time and tells connected clients (`notifications/tools/list_changed`).
+   * The returned server is this one, typed with the new tool.
+   */
+  readonly addTool: <T extends AnyTool>(tool: T, handler: Handler<T>) => Server<U | T>
+  /** Removes a tool at run time; false when there was none of that name. */
+  readonly removeTool: (name: string) => boolean
+  // method syntax keeps Server<U> assignable to Server<AnyTool> (parameters are bivariant)
+  /** Lists and serves a disabled tool again. */
+  enableTool(name: U['name']): void
+  /** Keeps a tool declared but neither listed nor callable, until enabled again. */
+  disableTool(name: U['name']): void
+  /** Forgets a session whose transport closed (its subscriptions, its place in the hub). */
+  readonly release: (session: Session) => void
   /**
    * Answers one parsed JSON-RPC message; `None` for notifications and responses. An array
    * is a batch: answered as an array in sessions at 2025-03-26 or earlier, refused after.
@@ -122,11 +142,24 @@ const build = <U extends AnyTool>(
   for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
 
+  // the tool registry: changed only by addTool/removeTool/enable/disable, which also
+  // recompute the list pages, so that requests never do
   const callables = new Map<string, Callable>()
   for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
-  const pages = listPages(tools, options.pageSize)
+  const disabled = new Set<string>()
+  let current: ReadonlyArray<U> = [...tools]
+  let pages = listPages(current, options.pageSize)
+  const hub = newHub()
+  const toolsChanged = (): void => {
+    pages = listPages(current.filter((t) => !disabled.has(t.name)), options.pageSize)
+    hub.broadcast('notifications/tools/list_changed')
+  }
+
+  const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
+  const featureMethods = new Map<string, MethodHandler>()
+  for (const f of features) for (const [method, handler] of Object.entries(f.methods)) featureMethods.set(method, handler)
   const serverInfo = stripUndefined({ ...info })
-  const capabilities = { tools: { listChanged: false }, logging: {} }
+  const capabilities = Object.assign({}, ...features.map((f) => f.capabilities), { tools: { listChanged: true }, logging: {} })
 
   const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const p = req.params
@@ -137,6 +170,7 @@ const build = <U extends AnyTool>(
     session.protocolVersion = negotiate(p.protocolVersion)
     session.clientInfo = isObject(p.clientInfo) ? (p.clientInfo as Session['clientInfo']) : undefined
     session.clientCapabilities = isObject(p.capabilities) ? p.capabilities : {}
+    hub.add(session)
     const result: Record<string, unknown> = { protocolVersion: session.protocolVersion, capabilities, serverInfo }
     if (options.instructions !== undefined) result.instructions = options.instructions
     return E.right(result)
@@ -158,6 +192,7 @@ const build = <U extends AnyTool>(
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
     const c = callables.get(name)
     if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${name}`))
+    if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
     const control = callContext(req.id, metaOf(p), session)
@@ -208,12 +243,15 @@ const build = <U extends AnyTool>(
         return setLevel(req, session)
       case 'initialize':
         return initialize(req, session)
-      default:
+      default: {
+        const handler = featureMethods.get(req.method)
+        if (handler !== undefined) return handler(req, session)
         return E.left(
           req.method.startsWith('notifications/')
             ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
             : rpcError('MethodNotFound', `Method not found: ${req.method}`),
         )
+      }
     }
   }
 
@@ -285,7 +323,53 @@ const build = <U extends AnyTool>(
     return toPromise(map(respondAny(parsed.right, session), encodeOption))
   }
 
-  return { info, options, tools, dispatch, dispatchText }
+  const addTool = <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
+    const checked = sumOf([...current, tool] as ReadonlyArray<AnyTool>)
+    if (E.isLeft(checked)) throw new TypeError(`emcp: cannot add tool: ${checked.left.map((e) => e.message).join('; ')}`)
+    if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
+    callables.set(tool.name, callable(tool, handler as Callable['handler']))
+    current = [...current, tool as unknown as U]
+    toolsChanged()
+    return server as unknown as Server<U | T>
+  }
+
+  const removeTool = (name: string): boolean => {
+    if (!callables.delete(name)) return false
+    disabled.delete(name)
+    current = current.filter((t) => t.name !== name)
+    toolsChanged()
+    return true
+  }
+
+  const setEnabled = (name: string, enabled: boolean): void => {
+    if (!callables.has(name)) throw new TypeError(`emcp: no tool is named ${name}`)
+    if (enabled === !disabled.has(name)) return
+    if (enabled) disabled.delete(name)
+    else disabled.add(name)
+    toolsChanged()
+  }
+
+  const release = (session: Session): void => {
+    hub.remove(session)
+    for (const f of features) f.release?.(session)
+  }
+
+  const server: Server<U> = {
+    info,
+    options,
+    get tools() {
+      return current
+    },
+    hub,
+    dispatch,
+    dispatchText,
+    addTool,
+    removeTool,
+    enableTool: (name) => setEnabled(name, true),
+    disableTool: (name) => setEnabled(name, false),
+    release,
+  }
+  return server
 }
 
 const isObject = (u: unknown): u is Params => typeof u === 'object' && u !== null && !Array.isArray(u)

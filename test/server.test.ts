@@ -70,7 +70,7 @@ describe('server: initialize', () => {
     const m = await ask(calculator, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } })
     expect(m.result).toEqual({
       protocolVersion: '2025-11-25',
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       serverInfo: { name: 'calculator', version: '1.0.0', title: 'Calculator' },
       instructions: 'Use add for sums, add_days for calendar arithmetic, echo to test the connection.',
     })
@@ -378,5 +378,57 @@ describe('server: schema defaults', () => {
     expect(m.result.content[0].text).toBe('Hello, Ada')
     const given = await ask(server, 'tools/call', { name: 'greet', arguments: { name: 'Ada', greeting: 'Hi' } })
     expect(given.result.content[0].text).toBe('Hi, Ada')
+  })
+})
+
+describe('server: dynamic tools (notifications/tools/list_changed)', () => {
+  const hello = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } }
+  const base = emcp({ name: 'base', description: 'Always there.', input: { type: 'object' } })
+  const extra = emcp({
+    name: 'extra',
+    description: 'Added at run time.',
+    input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false },
+    output: { type: 'object', properties: { twice: { type: 'number' } }, required: ['twice'], additionalProperties: false },
+  })
+
+  const setup = async () => {
+    const server = mcpServer([base], { name: 'dyn', version: '1' }).implement({ base: () => 'ok' })
+    const sent: unknown[] = []
+    const { outbound } = await import('../src/index.js')
+    const session = newSession(undefined, outbound((m) => sent.push(m)))
+    await server.dispatch({ jsonrpc: '2.0', id: 0, method: 'initialize', params: hello }, session)()
+    return { server, sent, session }
+  }
+  const names = async (server: Server, session: Session) => (await ask(server, 'tools/list', undefined, session)).result.tools.map((t: { name: string }) => t.name)
+
+  it('adds a typed tool, lists it, serves it, and tells connected clients', async () => {
+    const { server, sent, session } = await setup()
+    const grown = server.addTool(extra, ({ n }) => ({ twice: n * 2 }))
+    expect(await names(grown, session)).toEqual(['base', 'extra'])
+    expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }])
+    const { inMemoryClient } = await import('../src/index.js')
+    expect((await inMemoryClient(grown).call('extra', { n: 4 })).twice).toBe(8)
+  })
+
+  it('disables (not listed, -32602 when called), enables again, and removes a tool', async () => {
+    const { server, sent, session } = await setup()
+    server.disableTool('base')
+    expect(await names(server, session)).toEqual([])
+    const refused = await ask(server, 'tools/call', { name: 'base', arguments: {} }, session)
+    expect(refused.error).toMatchObject({ code: -32602, message: 'Tool base is disabled' })
+    server.enableTool('base')
+    expect(await names(server, session)).toEqual(['base'])
+    expect(server.removeTool('base')).toBe(true)
+    expect(server.removeTool('base')).toBe(false)
+    expect(await names(server, session)).toEqual([])
+    expect(sent).toHaveLength(3)
+  })
+
+  it('refuses to add a duplicate or invalid name, or a tool without a handler', async () => {
+    const { server } = await setup()
+    expect(() => server.addTool(base, () => 'again')).toThrow(/duplicate tool name: base/)
+    expect(() => server.addTool({ ...extra, name: 'bad name' } as AnyTool, () => 'x')).toThrow(/invalid tool name/)
+    expect(() => server.addTool(extra, undefined as never)).toThrow(/missing handler/)
+    expect(() => server.enableTool('nope' as never)).toThrow(/no tool is named nope/)
   })
 })

@@ -234,6 +234,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const cleanup = (): void => {
     for (const [emitter, event, listener] of listeners) emitter.off(event, listener)
     session.outbound?.close('the stdio connection ended')
+    server.release(session)
     if (input === process.stdin) input.pause()
     restoreConsole()
   }
