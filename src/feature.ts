@@ -28,6 +28,21 @@ export type Answer = Eventually<E.Either<RpcError, unknown>>
 /** Answers one request of a session. */
 export type MethodHandler = (req: Request, session: Session) => Answer
 
+/** What `completion/complete` asks: which prompt or template, which argument, what is typed so far. */
+export interface CompletionRequest {
+  readonly ref: { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string }
+  readonly argument: { readonly name: string; readonly value: string }
+  /** Arguments already resolved (2025-06-18 and later). */
+  readonly context?: { readonly arguments?: { readonly [name: string]: string } }
+}
+
+/** Suggestions for one argument: at most 100 values, with the total when there are more. */
+export interface Completion {
+  readonly values: ReadonlyArray<string>
+  readonly total?: number
+  readonly hasMore?: boolean
+}
+
 /** A feature: its methods and its capabilities. */
 export interface Feature {
   /** Merged into the server's capabilities in the `initialize` result. */
@@ -36,6 +51,12 @@ export interface Feature {
   readonly methods: { readonly [method: string]: MethodHandler }
   /** Drops whatever the feature keeps for a session that went away (e.g. subscriptions). */
   readonly release?: (session: Session) => void
+  /**
+   * Completes an argument of something this feature owns; `undefined` when the reference is
+   * not its own (the server then asks the next feature). A server with any completing feature
+   * declares `completions` and answers `completion/complete`.
+   */
+  readonly complete?: (request: CompletionRequest, session: Session) => Eventually<Completion | undefined>
 }
 
 /** Builds a feature once the server exists, with the hub it may notify through. */

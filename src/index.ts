@@ -18,7 +18,7 @@ export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, O
 export { mcpServer } from './server.js'
 export { hub } from './hub.js'
 export type { Hub } from './hub.js'
-export type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
+export type { Answer, Completion, CompletionRequest, Feature, FeatureFactory, MethodHandler } from './feature.js'
 export type { Server, ServerBuilder, ServerInfo, ServerOptions } from './server.js'
 export { sumOf } from './sum.js'
 export type { CheckedList, DuplicateNames, NamesOf, SumError, ToolList, ToolNamed } from './sum.js'

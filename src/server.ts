@@ -34,7 +34,7 @@ import {
   type RpcError,
 } from './jsonrpc.js'
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
-import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
+import type { Completion, CompletionRequest, Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
 import { batchesAllowed, negotiate } from './protocol/versions.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -158,8 +158,15 @@ const build = <U extends AnyTool>(
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
   const featureMethods = new Map<string, MethodHandler>()
   for (const f of features) for (const [method, handler] of Object.entries(f.methods)) featureMethods.set(method, handler)
+  const completers = features.filter((f) => f.complete !== undefined)
+  if (completers.length > 0) featureMethods.set('completion/complete', (req, session) => complete(completers, req, session))
   const serverInfo = stripUndefined({ ...info })
-  const capabilities = Object.assign({}, ...features.map((f) => f.capabilities), { tools: { listChanged: true }, logging: {} })
+  const capabilities = Object.assign(
+    {},
+    ...features.map((f) => f.capabilities),
+    completers.length > 0 ? { completions: {} } : {},
+    { tools: { listChanged: true }, logging: {} },
+  )
 
   const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const p = req.params
@@ -370,6 +377,31 @@ const build = <U extends AnyTool>(
     release,
   }
   return server
+}
+
+/** `completion/complete`: the first feature that owns the reference answers; at most 100 values. */
+const complete = (completers: ReadonlyArray<Feature>, req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
+  const p = req.params
+  const ref = p?.ref as CompletionRequest['ref'] | undefined
+  const argument = p?.argument as CompletionRequest['argument'] | undefined
+  const validRef =
+    isObject(ref) &&
+    ((ref.type === 'ref/prompt' && typeof ref.name === 'string') || (ref.type === 'ref/resource' && typeof ref.uri === 'string'))
+  if (!validRef || !isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string')
+    return E.left(rpcError('InvalidParams', 'completion/complete: params.ref (ref/prompt with a name, or ref/resource with a uri) and params.argument (name, value) are required'))
+  const request = { ref, argument, context: isObject(p?.context) ? (p.context as CompletionRequest['context']) : undefined }
+  const ask = (i: number): Eventually<E.Either<RpcError, unknown>> => {
+    const f = completers[i]
+    if (f?.complete === undefined)
+      return E.left(rpcError('InvalidParams', `completion/complete: no ${ref.type === 'ref/prompt' ? `prompt named ${ref.name}` : `resource template ${ref.uri}`}`))
+    return map(f.complete(request, session), (c) => (c === undefined ? ask(i + 1) : E.right({ completion: capped(c) })))
+  }
+  return ask(0)
+}
+
+const capped = (c: Completion): Completion => {
+  if (c.values.length <= 100) return c
+  return { values: c.values.slice(0, 100), total: c.total ?? c.values.length, hasMore: true }
 }
 
 const isObject = (u: unknown): u is Params => typeof u === 'object' && u !== null && !Array.isArray(u)

@@ -37,3 +37,38 @@ describe('feature: methods and capabilities beside tools', () => {
     expect(released).toContain(s)
   })
 })
+
+describe('feature: completion/complete through the features that own the reference', () => {
+  const cities = ['Oslo', 'Osaka', 'Ottawa', 'Paris']
+  const prompts: FeatureFactory = () => ({
+    capabilities: { prompts: {} },
+    methods: {},
+    complete: (r) => (r.ref.type === 'ref/prompt' && r.ref.name === 'trip' ? { values: cities.filter((c) => c.startsWith(r.argument.value)) } : undefined),
+  })
+  const many: FeatureFactory = () => ({
+    capabilities: {},
+    methods: {},
+    complete: async (r) => (r.ref.type === 'ref/resource' ? { values: Array.from({ length: 150 }, (_, i) => `v${i}`) } : undefined),
+  })
+  const server = mcpServer([noop], { name: 'c', version: '1' }, { features: [prompts, many] }).implement({ noop: () => 'ok' })
+  const client = inMemoryClient(server)
+
+  it('declares completions and answers from the feature that owns the prompt', async () => {
+    expect(await client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'trip' }, argument: { name: 'city', value: 'O' } })).toEqual({
+      completion: { values: ['Oslo', 'Osaka', 'Ottawa'] },
+    })
+  })
+
+  it('caps the values at 100 with the total and hasMore (MCP: maximum 100 items)', async () => {
+    const r = (await client.request('completion/complete', { ref: { type: 'ref/resource', uri: 'file:///{x}' }, argument: { name: 'x', value: '' } })) as {
+      completion: { values: string[]; total: number; hasMore: boolean }
+    }
+    expect(r.completion.values).toHaveLength(100)
+    expect(r.completion).toMatchObject({ total: 150, hasMore: true })
+  })
+
+  it('refuses an unknown reference or malformed params with -32602', async () => {
+    await expect(client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } })).rejects.toMatchObject({ code: -32602 })
+    await expect(client.request('completion/complete', { ref: { type: 'ref/other' }, argument: { name: 'a', value: '' } })).rejects.toMatchObject({ code: -32602 })
+  })
+})
