@@ -68,6 +68,7 @@ export type RpcErrorTag =
   | 'UnknownTool'
   | 'InvalidCursor'
   | 'InternalError'
+  | 'ResourceNotFound'
   | 'Refused'
 
 /** A protocol-level failure: a tag, a readable message, and optional data for the client. */
@@ -86,6 +87,8 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   UnknownTool: -32602,
   InvalidCursor: -32602,
   InternalError: -32603,
+  // MCP 2025-11-25: resources/read of a uri the server does not have
+  ResourceNotFound: -32002,
   // an HTTP-level refusal (bad header, wrong method) before any message was read
   Refused: -32000,
 }

@@ -27,6 +27,7 @@ describe('jsonrpc: the errorCodes table', () => {
       UnknownTool: -32602,
       InvalidCursor: -32602,
       InternalError: -32603,
+      ResourceNotFound: -32002,
       Refused: -32000,
     })
   })
