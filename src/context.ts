@@ -49,8 +49,17 @@ export interface SamplingResult {
   readonly stopReason?: string
 }
 
-/** A property of an elicitation form: primitives only, as MCP allows. */
-export type ElicitProperty = { readonly type: 'string' | 'number' | 'integer' | 'boolean'; readonly [keyword: string]: unknown }
+/**
+ * A property of an elicitation form, as MCP allows: a primitive, or (2025-11-25, SEP-1330) a
+ * multi-select array whose `items` carry an `enum` or `anyOf` of `const`/`title` pairs.
+ */
+export type ElicitProperty =
+  | { readonly type: 'string' | 'number' | 'integer' | 'boolean'; readonly [keyword: string]: unknown }
+  | {
+      readonly type: 'array'
+      readonly items: { readonly type?: 'string'; readonly [keyword: string]: unknown }
+      readonly [keyword: string]: unknown
+    }
 
 /** The form an elicitation asks the user to fill (a flat object of primitives). */
 export interface ElicitSchema {

@@ -14,12 +14,18 @@
  */
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
-import { encode, failure, rpcError } from '../jsonrpc.js'
-import { assumedHttpVersion, isSupportedVersion, supportedVersions } from '../protocol/versions.js'
+import { encode, failure, parse, rpcError } from '../jsonrpc.js'
+import { assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession } from '../session.js'
+import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
+
+export { httpSessions, type HttpSession, type HttpSessions, type SessionOptions } from './http-sessions.js'
+export { memoryEventStore, type EventStore, type Replay } from './event-store.js'
+export { sseStream, type SseOptions, type SseStream } from './sse.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -36,6 +42,11 @@ export interface HttpOptions {
   readonly allowedOrigins?: ReadonlyArray<string>
   /** Answer CORS preflights and name allowed origins in answers, for browser clients (default true). */
   readonly cors?: boolean
+  /**
+   * Stateful mode: sessions named by `MCP-Session-Id`, SSE streams (GET and per request),
+   * DELETE to end a session. Off by default: each POST then stands alone.
+   */
+  readonly sessions?: boolean | SessionOptions
 }
 
 /** Options of `serveHttp`. */
@@ -65,13 +76,15 @@ export interface HttpRequestHead {
   readonly method: string
   /** A header's value by lower-case name, or undefined. */
   readonly header: (name: string) => string | undefined
+  /** Fires when the client goes away before the answer is complete. */
+  readonly signal?: AbortSignal
 }
 
-/** The core's decision: a status, headers and a body. */
+/** The core's decision: a status, headers and a body (text, or an SSE stream's chunks). */
 export interface HttpReply {
   readonly status: number
   readonly headers: { readonly [name: string]: string }
-  readonly body: string
+  readonly body: string | AsyncIterable<string>
 }
 
 /** The body as read by an adapter: its text, or the sign that it was over the limit. */
@@ -106,8 +119,16 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     return reply(await answer(req, readBody))
   }
 
+  const sessions = options.sessions === undefined || options.sessions === false ? undefined : httpSessions(server as unknown as Server, options.sessions === true ? {} : options.sessions)
+  const notAllowed = (): HttpReply =>
+    refuse(405, `Method Not Allowed: this endpoint accepts ${sessions === undefined ? 'POST only' : 'POST, GET and DELETE'}`, {
+      allow: [sessions === undefined ? 'POST' : 'POST, GET, DELETE', ...(cors ? ['OPTIONS'] : [])].join(', '),
+    })
+
   const answer = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
-    if (req.method !== 'POST') return refuse(405, 'Method Not Allowed: this endpoint accepts POST only', { allow: cors ? allowed : 'POST' })
+    if (sessions !== undefined && req.method === 'GET') return openStream(sessions, req)
+    if (sessions !== undefined && req.method === 'DELETE') return endSession(sessions, req)
+    if (req.method !== 'POST') return notAllowed()
     const accept = req.header('accept')
     if (accept !== undefined && !acceptsJson(accept))
       return refuse(406, 'Not Acceptable: the Accept header must allow application/json')
@@ -119,12 +140,86 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
       return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supportedVersions.join(', ')})`)
     const body = await readBody(maxBodyBytes)
     if (body === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`, { connection: 'close' })
+    if (sessions !== undefined) return post(sessions, req, body.text, version)
     const out = await server.dispatchText(body.text, newSession(version ?? assumedHttpVersion))()
     if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
     return { status: isUnaddressedError(out.value) ? 400 : 200, headers: jsonHeaders, body: out.value }
   }
 
-  return handle
+  /** A POST in stateful mode: initialize opens a session; anything else needs one. */
+  const post = async (registry: HttpSessions, req: HttpRequestHead, text: string, version: ProtocolVersion | undefined): Promise<HttpReply> => {
+    const parsed = parse(text)
+    if (E.isLeft(parsed)) return { status: 400, headers: jsonHeaders, body: encode(failure(null, parsed.left)) }
+    const message = parsed.right
+    const sid = req.header('mcp-session-id')
+    if (sid === undefined) {
+      if (!isInitialize(message)) return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
+      const entry = registry.open(version ?? latestVersion)
+      if (entry === undefined) return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
+      const out = await server.dispatch(message, entry.session)()
+      const reply = O.isSome(out) ? encode(out.value) : ''
+      // a failed initialize opens nothing
+      if (entry.session.clientCapabilities === undefined) {
+        registry.end(entry.id)
+        return { status: 200, headers: jsonHeaders, body: reply }
+      }
+      return { status: 200, headers: { ...jsonHeaders, 'mcp-session-id': entry.id }, body: reply }
+    }
+    const entry = registry.get(sid)
+    if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
+    if (!hasRequest(message)) {
+      await server.dispatch(message, entry.session)()
+      return { status: 202, headers: {}, body: '' }
+    }
+    const accept = req.header('accept') ?? ''
+    if (!/text\/event-stream/i.test(accept) || !streamsWorthIt(message)) {
+      const out = await server.dispatch(message, entry.session)()
+      return O.isNone(out) ? { status: 202, headers: {}, body: '' } : { status: 200, headers: jsonHeaders, body: encode(out.value) }
+    }
+    // an SSE stream carries the request's notifications and requests to the client, then its answer
+    const stream = registry.stream(entry, 'request')
+    if (stream === 'unknown-event') return refuse(500, 'Internal Server Error: no stream')
+    req.signal?.addEventListener('abort', () => stream.close(), { once: true })
+    registry
+      .within(entry, stream, () => server.dispatch(message, entry.session)())
+      .then(
+        (out) => {
+          if (O.isSome(out)) stream.send(encode(out.value))
+          stream.close()
+        },
+        () => stream.close(),
+      )
+    return { status: 200, headers: sseHeaders, body: stream.body }
+  }
+
+  /** GET in stateful mode: the session's standalone stream, or a resumed one (Last-Event-ID). */
+  const openStream = (registry: HttpSessions, req: HttpRequestHead): HttpReply => {
+    const accept = req.header('accept') ?? ''
+    if (!/text\/event-stream/i.test(accept)) return refuse(406, 'Not Acceptable: a GET must accept text/event-stream')
+    const sid = req.header('mcp-session-id')
+    if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
+    const entry = registry.get(sid)
+    if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
+    const last = req.header('last-event-id')
+    if (last === undefined && entry.standalone !== undefined && !entry.standalone.closed())
+      return refuse(409, 'Conflict: this session already has an open GET stream')
+    const stream = registry.stream(entry, 'standalone', last)
+    if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${JSON.stringify(last)}`)
+    req.signal?.addEventListener('abort', () => stream.close(), { once: true })
+    return { status: 200, headers: sseHeaders, body: stream.body }
+  }
+
+  /** DELETE in stateful mode: the client ends its session. */
+  const endSession = (registry: HttpSessions, req: HttpRequestHead): HttpReply => {
+    const sid = req.header('mcp-session-id')
+    if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
+    return registry.end(sid)
+      ? { status: 200, headers: {}, body: '' }
+      : refuse(404, 'Not Found: this session does not exist or has ended')
+  }
+
+  Object.assign(handle, { sessions })
+  return handle as typeof handle & { readonly sessions: HttpSessions | undefined }
 }
 
 /** A Web-standard handler: `(Request) => Promise<Response>`, for any runtime with fetch types. */
@@ -133,8 +228,8 @@ export const toFetchHandler = <U extends AnyTool>(server: Server<U>, options: Ht
   return async (request: Request): Promise<Response> => {
     // a Request built in code has no Host header: its URL says which host it is for
     const header = (n: string): string | undefined => request.headers.get(n) ?? (n === 'host' ? hostOfUrl(request.url) : undefined)
-    const reply = await core({ method: request.method, header }, (limit) => readWebBody(request, limit))
-    return new Response(reply.body === '' ? null : reply.body, { status: reply.status, headers: reply.headers })
+    const reply = await core({ method: request.method, header, signal: request.signal }, (limit) => readWebBody(request, limit))
+    return new Response(webBody(reply.body), { status: reply.status, headers: reply.headers })
   }
 }
 
@@ -142,13 +237,18 @@ export const toFetchHandler = <U extends AnyTool>(server: Server<U>, options: Ht
 export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: HttpOptions & { readonly path?: string } = {}) => {
   const core = httpCore(server, options)
   const path = options.path
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (path !== undefined && pathOf(req.url) !== path) {
       send(res, refuse(404, `Not Found: the MCP endpoint is ${path}`))
       req.resume()
       return
     }
-    core({ method: req.method ?? 'GET', header: (n) => headerOf(req, n) }, (limit) => readNodeBody(req, limit)).then(
+    // the client going away before the answer is complete ends any stream it was reading
+    const gone = new AbortController()
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort()
+    })
+    core({ method: req.method ?? 'GET', header: (n) => headerOf(req, n), signal: gone.signal }, (limit) => readNodeBody(req, limit)).then(
       (reply) => {
         send(res, reply)
         if (reply.status === 413) req.destroy()
@@ -156,13 +256,15 @@ export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: Ht
       (e: unknown) => send(res, refuse(500, `Internal Server Error: ${String(e)}`)),
     )
   }
+  return Object.assign(listener, { sessions: core.sessions })
 }
 
 /** Serves `server` over HTTP on 127.0.0.1 (by default) at `/mcp`. */
 export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHttpOptions = {}): Promise<RunningHttp> => {
   const host = options.host ?? '127.0.0.1'
   const path = options.path ?? '/mcp'
-  const node = createServer(toNodeListener(server, { ...options, path }))
+  const listener = toNodeListener(server, { ...options, path })
+  const node = createServer(listener)
   return new Promise((resolve, reject) => {
     node.once('error', reject)
     node.listen(options.port ?? 3000, host, () => {
@@ -175,6 +277,7 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
         server: node,
         close: () =>
           new Promise<void>((done) => {
+            listener.sessions?.close()
             node.close(() => done())
             node.closeIdleConnections()
           }),
@@ -187,6 +290,20 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
 // internals
 
 const jsonHeaders = { 'content-type': 'application/json' }
+
+const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' }
+
+const isObj = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const isInitialize = (m: unknown): boolean => isObj(m) && m.method === 'initialize'
+
+/** True when the message (or a member of the batch) is a request, which gets an answer. */
+const hasRequest = (m: unknown): boolean =>
+  Array.isArray(m) ? m.some(hasRequest) : isObj(m) && typeof m.method === 'string' && 'id' in m
+
+/** Only calls can send progress, logs or requests to the client along the way: the rest answer as JSON. */
+const streamsWorthIt = (m: unknown): boolean =>
+  Array.isArray(m) ? m.some(streamsWorthIt) : isObj(m) && m.method === 'tools/call'
 
 /** The methods this endpoint answers (OPTIONS for CORS preflights). */
 const allowed = 'POST, OPTIONS'
@@ -295,8 +412,38 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
 }
 
 const send = (res: ServerResponse, reply: HttpReply): void => {
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) })
-  res.end(reply.body)
+  const body = reply.body
+  if (typeof body === 'string') {
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) })
+    res.end(body)
+    return
+  }
+  res.writeHead(reply.status, reply.headers)
+  res.flushHeaders()
+  void (async () => {
+    try {
+      for await (const chunk of body) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r))
+    } finally {
+      res.end()
+    }
+  })()
+}
+
+/** A Web body: text as is, an SSE stream as a ReadableStream of its chunks. */
+const webBody = (body: string | AsyncIterable<string>): BodyInit | null => {
+  if (typeof body === 'string') return body === '' ? null : body
+  const chunks = body[Symbol.asyncIterator]()
+  const encoder = new TextEncoder()
+  return new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      const next = await chunks.next()
+      if (next.done === true) controller.close()
+      else controller.enqueue(encoder.encode(next.value))
+    },
+    cancel: async () => {
+      await chunks.return?.()
+    },
+  })
 }
 
 const readNodeBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>

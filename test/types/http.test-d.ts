@@ -16,6 +16,8 @@ import {
   type HttpRequestHead,
   type RunningHttp,
   type ServeHttpOptions,
+  memoryEventStore,
+  type HttpSessions,
 } from 'emcp/http'
 
 const echo = emcp({ name: 'echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
@@ -36,11 +38,17 @@ void handle
 
 // the Web-standard handler and the Node listener
 expectType<(request: Request) => Promise<Response>>(toFetchHandler(server))
-expectType<(req: IncomingMessage, res: ServerResponse) => void>(toNodeListener(server, { path: '/mcp' }))
+const listener = toNodeListener(server, { path: '/mcp' })
+expectAssignable<(req: IncomingMessage, res: ServerResponse) => void>(listener)
+expectType<HttpSessions | undefined>(listener.sessions)
 
 // the core
 const core = httpCore(server, { maxBodyBytes: 1024 })
-expectType<(req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>) => Promise<HttpReply>>(core)
+expectAssignable<(req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>) => Promise<HttpReply>>(core)
+expectType<HttpSessions | undefined>(core.sessions)
+// stateful mode: sessions on, with limits and an event store
+expectType<Promise<RunningHttp>>(serveHttp(server, { port: 0, sessions: { maxSessions: 10, idleMs: 60_000, eventStore: memoryEventStore({ maxEvents: 100 }) } }))
+expectError(serveHttp(server, { sessions: { maxSessions: '10' } }))
 expectAssignable<BodyRead>('too-large')
 expectAssignable<BodyRead>({ text: '{}' })
 expectNotAssignable<BodyRead>('empty')

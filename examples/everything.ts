@@ -1,0 +1,369 @@
+/**
+ * The conformance server: every tool that the official MCP conformance suite
+ * (`@modelcontextprotocol/conformance`, server scenarios) calls, written with emcp. Each tool
+ * does exactly what its scenario expects; docs/conformance.md lists the scenarios, what each
+ * one checks, and which pass today.
+ *
+ *   PORT=3000 node dist/examples/everything.js     # HTTP on http://127.0.0.1:3000/mcp
+ *   node dist/examples/everything.js --stdio       # the same server over stdio
+ *
+ * `npm run conformance` builds this file, serves it on a free port and runs the suite
+ * against it. Logging, progress, sampling and elicitation need a channel to the client:
+ * stdio has one; over HTTP they need a session with a stream (stateless HTTP has none).
+ */
+import { emcp, mcpServer, type ContentBlock } from '../src/index.js'
+import { serveHttp } from '../src/transport/http.js'
+import { serveStdio } from '../src/transport/stdio.js'
+
+// ---------------------------------------------------------------------------------------
+// test data
+
+/** A 1x1 red PNG, base64. */
+export const testImageBase64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
+
+/** A minimal WAV file (one silent 16-bit sample at 8 kHz), base64. */
+export const testAudioBase64 = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA='
+
+/** The input of the tools that take no arguments. */
+const noArguments = { type: 'object', properties: {}, additionalProperties: false } as const
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+// ---------------------------------------------------------------------------------------
+// content tools
+
+export const simpleText = emcp({
+  name: 'test_simple_text',
+  description: 'Return one text block (conformance: tools-call-simple-text).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const imageContent = emcp({
+  name: 'test_image_content',
+  description: 'Return one image block, a 1x1 red PNG (conformance: tools-call-image).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const audioContent = emcp({
+  name: 'test_audio_content',
+  description: 'Return one audio block, a minimal WAV file (conformance: tools-call-audio).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const embeddedResource = emcp({
+  name: 'test_embedded_resource',
+  description: 'Return one embedded text resource (conformance: tools-call-embedded-resource).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const multipleContentTypes = emcp({
+  name: 'test_multiple_content_types',
+  description: 'Return a text, an image and an embedded resource block together (conformance: tools-call-mixed-content).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const resourceLink = emcp({
+  name: 'test_resource_link',
+  description: 'Return a link to the resource test://static-text (not called by the suite; shows the resource_link block).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const errorHandling = emcp({
+  name: 'test_error_handling',
+  description: 'Always fail: the result has isError true and says why (conformance: tools-call-error).',
+  input: noArguments,
+})
+
+// ---------------------------------------------------------------------------------------
+// tools that talk to the client while they run
+
+export const toolWithLogging = emcp({
+  name: 'test_tool_with_logging',
+  description: 'Send three info log messages 50 ms apart while running (conformance: tools-call-with-logging).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const toolWithProgress = emcp({
+  name: 'test_tool_with_progress',
+  description: 'Report progress 0, 50 and 100 of 100, 50 ms apart, when the call carries a progress token (conformance: tools-call-with-progress).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+export const sampling = emcp({
+  name: 'test_sampling',
+  description: "Ask the client's model to answer a prompt (sampling/createMessage) and return its answer (conformance: tools-call-sampling).",
+  input: {
+    type: 'object',
+    properties: { prompt: { type: 'string', description: 'The prompt to send to the LLM' } },
+    required: ['prompt'],
+    additionalProperties: false,
+  },
+  annotations: { openWorldHint: true },
+})
+
+export const elicitation = emcp({
+  name: 'test_elicitation',
+  description: 'Ask the user for a username and an email address (elicitation/create) and return the answer (conformance: tools-call-elicitation).',
+  input: {
+    type: 'object',
+    properties: { message: { type: 'string', description: 'The message to show the user' } },
+    required: ['message'],
+    additionalProperties: false,
+  },
+})
+
+export const elicitationDefaults = emcp({
+  name: 'test_elicitation_sep1034_defaults',
+  description: 'Ask the user to fill a form whose fields all have defaults: string, integer, number, enum, boolean (conformance: elicitation-sep1034-defaults).',
+  input: noArguments,
+})
+
+export const elicitationEnums = emcp({
+  name: 'test_elicitation_sep1330_enums',
+  description: 'Ask the user to fill a form with the SEP-1330 enum variants (conformance: elicitation-sep1330-enums).',
+  input: noArguments,
+})
+
+export const reconnection = emcp({
+  name: 'test_reconnection',
+  description: 'Answer after a short pause; the suite uses it to watch how the HTTP transport streams the answer (conformance: server-sse-polling).',
+  input: noArguments,
+  annotations: { readOnlyHint: true },
+})
+
+// ---------------------------------------------------------------------------------------
+// schema tools
+
+export const jsonSchema202012 = emcp({
+  name: 'json_schema_2020_12_tool',
+  description: 'Tool with JSON Schema 2020-12 features: $schema, $defs with a $ref, additionalProperties (conformance: json-schema-2020-12).',
+  input: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    $defs: {
+      address: {
+        type: 'object',
+        properties: { street: { type: 'string' }, city: { type: 'string' } },
+      },
+    },
+    properties: {
+      name: { type: 'string' },
+      address: { $ref: '#/$defs/address' },
+    },
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true },
+})
+
+// ---------------------------------------------------------------------------------------
+// the forms the elicitation tools show
+
+/** `test_elicitation`: the answer is typed `{ username: string; email: string }`. */
+const userForm = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', description: "User's response" },
+    email: { type: 'string', description: "User's email address" },
+  },
+  required: ['username', 'email'],
+} as const
+
+/** SEP-1034: a default for every primitive type. */
+const defaultsForm = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'User name', default: 'John Doe' },
+    age: { type: 'integer', description: 'User age', default: 30 },
+    score: { type: 'number', description: 'User score', default: 95.5 },
+    status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+    verified: { type: 'boolean', description: 'Verification status', default: true },
+  },
+  required: [],
+} as const
+
+/** SEP-1330: every enum variant of 2025-11-25, single-select and multi-select, titled or not. */
+const enumsForm = {
+  type: 'object',
+  properties: {
+    untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+    titledSingle: {
+      type: 'string',
+      description: 'Select one option with titles',
+      oneOf: [
+        { const: 'value1', title: 'First Option' },
+        { const: 'value2', title: 'Second Option' },
+        { const: 'value3', title: 'Third Option' },
+      ],
+    },
+    legacyEnum: {
+      type: 'string',
+      description: 'Select one option (legacy)',
+      enum: ['opt1', 'opt2', 'opt3'],
+      enumNames: ['Option One', 'Option Two', 'Option Three'],
+    },
+    untitledMulti: {
+      type: 'array',
+      description: 'Select multiple options',
+      minItems: 1,
+      maxItems: 3,
+      items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+    },
+    titledMulti: {
+      type: 'array',
+      description: 'Select multiple options with titles',
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: 'value1', title: 'First Choice' },
+          { const: 'value2', title: 'Second Choice' },
+          { const: 'value3', title: 'Third Choice' },
+        ],
+      },
+    },
+  },
+  required: [],
+} as const
+
+/** The text of a sampling answer (one block or several). */
+const textOf = (content: ContentBlock | ReadonlyArray<ContentBlock>): string =>
+  (Array.isArray(content) ? content : [content])
+    .map((b: ContentBlock) => (b.type === 'text' ? b.text : `[${b.type}]`))
+    .join('\n')
+
+// ---------------------------------------------------------------------------------------
+// the server
+
+/** The conformance server, ready for any transport. */
+export const everything = mcpServer(
+  [
+    simpleText,
+    imageContent,
+    audioContent,
+    embeddedResource,
+    multipleContentTypes,
+    resourceLink,
+    errorHandling,
+    toolWithLogging,
+    toolWithProgress,
+    sampling,
+    elicitation,
+    elicitationDefaults,
+    elicitationEnums,
+    reconnection,
+    jsonSchema202012,
+  ],
+  { name: 'emcp-everything', version: '1.0.0', title: 'emcp conformance server' },
+  { instructions: 'The server the MCP conformance suite runs against: one test_* tool per scenario.' },
+).implement({
+  test_simple_text: () => 'This is a simple text response for testing.',
+
+  test_image_content: () => [{ type: 'image', data: testImageBase64, mimeType: 'image/png' }],
+
+  test_audio_content: () => [{ type: 'audio', data: testAudioBase64, mimeType: 'audio/wav' }],
+
+  test_embedded_resource: () => [
+    {
+      type: 'resource',
+      resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+    },
+  ],
+
+  test_multiple_content_types: () => [
+    { type: 'text', text: 'Multiple content types test:' },
+    { type: 'image', data: testImageBase64, mimeType: 'image/png' },
+    {
+      type: 'resource',
+      resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) },
+    },
+  ],
+
+  test_resource_link: () => [
+    { type: 'resource_link', uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', description: 'A static text resource' },
+  ],
+
+  test_error_handling: () => {
+    throw new Error('This tool intentionally returns an error for testing')
+  },
+
+  test_tool_with_logging: async (_args, ctx) => {
+    ctx.log('info', 'Tool execution started')
+    await sleep(50)
+    ctx.log('info', 'Tool processing data')
+    await sleep(50)
+    ctx.log('info', 'Tool execution completed')
+    return 'Tool with logging executed successfully'
+  },
+
+  test_tool_with_progress: async (_args, ctx) => {
+    ctx.progress(0, 100, 'Completed step 0 of 100')
+    await sleep(50)
+    ctx.progress(50, 100, 'Completed step 50 of 100')
+    await sleep(50)
+    ctx.progress(100, 100, 'Completed step 100 of 100')
+    return `progress token: ${String(ctx.meta?.progressToken ?? 'none')}`
+  },
+
+  test_sampling: async ({ prompt }, ctx) => {
+    const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 })
+    return `LLM response: ${textOf(answer.content)}`
+  },
+
+  test_elicitation: async ({ message }, ctx) => {
+    const answer = await ctx.elicit({ message, requestedSchema: userForm })
+    return `User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`
+  },
+
+  test_elicitation_sep1034_defaults: async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: 'Please review and update the form fields with defaults', requestedSchema: defaultsForm })
+    return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`
+  },
+
+  test_elicitation_sep1330_enums: async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: 'Please select options from the enum fields', requestedSchema: enumsForm })
+    return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`
+  },
+
+  test_reconnection: async () => {
+    await sleep(100)
+    return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.'
+  },
+
+  json_schema_2020_12_tool: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+})
+
+export default everything
+
+// ---------------------------------------------------------------------------------------
+// run
+
+const main = async (): Promise<void> => {
+  if (process.argv.includes('--stdio')) {
+    await serveStdio(everything)
+    return
+  }
+  const port = Number(process.env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`)
+  const running = await serveHttp(everything, { port, host: '127.0.0.1', sessions: true })
+  console.log(`everything MCP server listening on ${running.url}`)
+  const stop = (): void => {
+    void running.close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e)
+    process.exit(1)
+  })

@@ -1,0 +1,340 @@
+// `npm run conformance`: the official MCP conformance suite against examples/everything.ts.
+//
+//   1. builds (npm run build);
+//   2. makes sure the tool folder .cache/tools holds @modelcontextprotocol/conformance at the
+//      pinned version and a Node 22 binary (the suite needs Node 22; the npm package
+//      node-<platform>-<arch>@22, newest 22.x at first install), installing them with
+//      `npm install --prefix .cache/tools --no-save` only when absent: neither is a
+//      dependency of emcp, and a filled cache works offline;
+//   3. serves dist/examples/everything.js on a free port of 127.0.0.1;
+//   4. runs `conformance server --url http://localhost:PORT/mcp --suite all`, streaming its
+//      output (per-scenario results are also written to .cache/conformance/results/);
+//   5. stops the server and ends with `conformance: N passed, M failed`, parsed from the
+//      suite's own summary; the exit code is non-zero on any failure.
+//
+// Extra arguments go to the suite instead of `--suite all`, e.g.
+//   npm run conformance -- --scenario tools-call-with-progress
+// Every step is bounded in time (CONFORMANCE_TIMEOUT_MS for the suite, default 300000) and
+// every child process is ended when this script ends.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createConnection, createServer } from 'node:net'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const suitePackage = '@modelcontextprotocol/conformance'
+const suiteVersion = '0.1.16'
+const nodeMajor = 22
+const nodePackage = `node-${process.platform}-${process.arch}`
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const tools = join(root, '.cache', 'tools')
+const work = join(root, '.cache', 'conformance')
+
+const minutes = (n) => n * 60_000
+const suiteTimeout = Number(process.env.CONFORMANCE_TIMEOUT_MS ?? minutes(5))
+const isWindows = process.platform === 'win32'
+const npm = isWindows ? 'npm.cmd' : 'npm'
+
+const shown = (p) => relative(root, p) || '.'
+const say = (line) => console.log(`conformance: ${line}`)
+
+// ---------------------------------------------------------------------------------------
+// children: every process started here is ended when this script ends
+
+const children = new Set()
+
+/** Ends a child and everything it started (its process group), by its id. */
+const stop = (child, signal = 'SIGTERM') => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  try {
+    if (isWindows) child.kill(signal)
+    else process.kill(-child.pid, signal)
+  } catch {
+    // already gone
+  }
+}
+
+const stopAll = () => {
+  for (const child of children) stop(child, 'SIGKILL')
+}
+
+process.on('exit', stopAll)
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.once(signal, () => {
+    stopAll()
+    process.exit(130)
+  })
+
+/**
+ * Runs a command in its own process group; resolves with its exit code (and its output when
+ * `capture` is set) once it ended, or ends it after `timeoutMs`.
+ */
+const run = (cmd, args, { timeoutMs, capture = false, env = process.env, onOutput } = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, detached: !isWindows, stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    let output = ''
+    let timedOut = false
+    const take = (sink) => (chunk) => {
+      const text = chunk.toString()
+      if (capture) output += text
+      onOutput?.(text)
+      sink.write(text)
+    }
+    child.stdout.on('data', take(process.stdout))
+    child.stderr.on('data', take(process.stderr))
+    const timer = setTimeout(() => {
+      timedOut = true
+      console.error(`conformance: ${cmd} ${args.join(' ')} took longer than ${timeoutMs} ms; ending it`)
+      stop(child)
+      setTimeout(() => stop(child, 'SIGKILL'), 5_000).unref()
+    }, timeoutMs)
+    const finish = (code) => {
+      clearTimeout(timer)
+      children.delete(child)
+      resolve({ code: timedOut ? 124 : code, output, timedOut })
+    }
+    child.on('error', (e) => {
+      console.error(`conformance: cannot run ${cmd}: ${e.message}`)
+      finish(127)
+    })
+    child.on('close', (code, signal) => finish(code ?? (signal === null ? 1 : 128)))
+  })
+
+/** The final line, then the exit. */
+const finish = (passed, failed, code = failed > 0 ? 1 : 0) => {
+  console.log(`\nconformance: ${passed} passed, ${failed} failed`)
+  process.exit(code)
+}
+
+// ---------------------------------------------------------------------------------------
+// the tool folder
+
+const suiteDir = join(tools, 'node_modules', ...suitePackage.split('/'))
+
+const installedVersion = (dir) => {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
+  } catch {
+    return undefined
+  }
+}
+
+/** The Node binary the suite runs on: this one if it is 22 or later, else the cached one. */
+const node22 = () => {
+  if (Number(process.versions.node.split('.')[0]) >= nodeMajor) return { path: process.execPath, needed: false }
+  const dir = join(tools, 'node_modules', nodePackage)
+  const bin = join(dir, 'bin', isWindows ? 'node.exe' : 'node')
+  const version = installedVersion(dir)
+  const ok = existsSync(bin) && version !== undefined && Number(version.split('.')[0]) === nodeMajor
+  return { path: bin, needed: true, ok }
+}
+
+const suiteBin = () => {
+  const pkg = JSON.parse(readFileSync(join(suiteDir, 'package.json'), 'utf8'))
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.conformance ?? Object.values(pkg.bin ?? {})[0])
+  if (typeof bin !== 'string') throw new Error(`${suitePackage} declares no bin`)
+  return join(suiteDir, bin)
+}
+
+const ensureTools = async () => {
+  const node = node22()
+  const suiteOk = installedVersion(suiteDir) === suiteVersion
+  if (suiteOk && (!node.needed || node.ok)) {
+    say(`using the cached ${suitePackage}@${suiteVersion}${node.needed ? ` and ${nodePackage}@${installedVersion(dirname(dirname(node.path)))}` : ''} in ${shown(tools)}`)
+    return node.path
+  }
+  const specs = [`${suitePackage}@${suiteVersion}`, ...(node.needed ? [`${nodePackage}@${nodeMajor}`] : [])]
+  say(`installing ${specs.join(' and ')} into ${shown(tools)} (not a dependency of emcp)`)
+  mkdirSync(tools, { recursive: true })
+  const r = await run(npm, ['install', '--prefix', tools, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+    timeoutMs: minutes(5),
+  })
+  const after = node22()
+  if (r.code !== 0 || installedVersion(suiteDir) !== suiteVersion || (after.needed && !after.ok)) {
+    console.error(`conformance: installing ${specs.join(' ')} failed (exit ${r.code})`)
+    finish(0, 1)
+  }
+  return after.path
+}
+
+// ---------------------------------------------------------------------------------------
+// the server
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
+
+const accepts = (port) =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port })
+    const done = (ok) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.once('connect', () => done(true))
+    socket.once('error', () => done(false))
+    socket.setTimeout(1_000, () => done(false))
+  })
+
+/** Starts the everything server on `port`; resolves once it accepts connections. */
+const startServer = async (port) => {
+  const entry = join(root, 'dist', 'examples', 'everything.js')
+  if (!existsSync(entry)) {
+    console.error(`conformance: ${shown(entry)} is missing after the build`)
+    finish(0, 1)
+  }
+  const child = spawn(process.execPath, [entry], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port) },
+    detached: !isWindows,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.add(child)
+  const prefix = (sink) => (chunk) => {
+    for (const line of chunk.toString().split('\n')) if (line !== '') sink.write(`[server] ${line}\n`)
+  }
+  child.stdout.on('data', prefix(process.stdout))
+  child.stderr.on('data', prefix(process.stderr))
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      console.error(`conformance: the server exited (${child.exitCode ?? child.signalCode}) before accepting connections`)
+      finish(0, 1)
+    }
+    if (await accepts(port)) return child
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  console.error('conformance: the server did not accept connections within 20 s')
+  finish(0, 1)
+}
+
+/** Stops the server: SIGTERM, then SIGKILL after 5 s. */
+const stopServer = (child) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const timer = setTimeout(() => stop(child, 'SIGKILL'), 5_000)
+    child.once('close', () => {
+      clearTimeout(timer)
+      children.delete(child)
+      resolve()
+    })
+    stop(child)
+  })
+
+// ---------------------------------------------------------------------------------------
+// the summary
+
+// eslint-disable-next-line no-control-regex
+const plain = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
+
+/**
+ * The suite's own tally: `Total: N passed, M failed` after a suite, or
+ * `Passed: N/D, M failed, W warnings` after a single scenario.
+ */
+const tallyOf = (output) => {
+  const text = plain(output)
+  const total = [...text.matchAll(/^Total: (\d+) passed, (\d+) failed\s*$/gm)].at(-1)
+  if (total !== undefined) return { passed: Number(total[1]), failed: Number(total[2]) }
+  const single = [...text.matchAll(/^Passed: (\d+)\/\d+, (\d+) failed/gm)].at(-1)
+  if (single !== undefined) return { passed: Number(single[1]), failed: Number(single[2]) }
+  return undefined
+}
+
+/**
+ * In suite mode the suite prints only a tally per scenario; the reasons are in the
+ * checks.json it saved per scenario. Prints every failed check and every warning.
+ */
+const printReasons = (resultsDir) => {
+  let dirs = []
+  try {
+    dirs = readdirSync(resultsDir)
+  } catch {
+    return
+  }
+  const runs = dirs
+    .map((d) => {
+      const m = /^server-(.+)-(\d{4}-\d{2}-\d{2}T[\d-]+Z)$/.exec(d)
+      return m === null ? undefined : { dir: d, scenario: m[1], at: m[2] }
+    })
+    .filter((r) => r !== undefined)
+    .sort((a, b) => a.at.localeCompare(b.at))
+  const lines = { FAILURE: [], WARNING: [] }
+  for (const r of runs) {
+    let checks = []
+    try {
+      checks = JSON.parse(readFileSync(join(resultsDir, r.dir, 'checks.json'), 'utf8'))
+    } catch {
+      continue
+    }
+    for (const c of checks) {
+      if (!(c.status in lines)) continue
+      const why = c.errorMessage ?? c.details?.message ?? c.description
+      lines[c.status].push(`  ${r.scenario} ${c.name}: ${why}`)
+    }
+  }
+  if (lines.FAILURE.length > 0) console.log(`\nFailed checks:\n${lines.FAILURE.join('\n')}`)
+  if (lines.WARNING.length > 0) console.log(`\nWarnings (not counted as failures):\n${lines.WARNING.join('\n')}`)
+}
+
+// ---------------------------------------------------------------------------------------
+// main
+
+const main = async () => {
+  say('building (npm run build)')
+  const built = await run(npm, ['run', 'build', '--silent'], { timeoutMs: minutes(5) })
+  if (built.code !== 0) {
+    console.error(`conformance: the build failed (exit ${built.code})`)
+    finish(0, 1)
+  }
+
+  const node = await ensureTools()
+  const bin = suiteBin()
+  // the suite's client is the official SDK, at whatever 1.x its range resolved to when installed
+  const sdk =
+    installedVersion(join(suiteDir, 'node_modules', '@modelcontextprotocol', 'sdk')) ??
+    installedVersion(join(tools, 'node_modules', '@modelcontextprotocol', 'sdk'))
+  say(`the suite's client: @modelcontextprotocol/sdk@${sdk ?? 'unknown'}`)
+
+  const port = await freePort()
+  const server = await startServer(port)
+  const url = `http://localhost:${port}/mcp`
+  say(`serving dist/examples/everything.js at ${url}`)
+
+  rmSync(join(work, 'results'), { recursive: true, force: true })
+  mkdirSync(work, { recursive: true })
+  const extra = process.argv.slice(2)
+  const selection = extra.length > 0 ? extra : ['--suite', 'all']
+  const args = [bin, 'server', '--url', url, ...selection, '--output-dir', join(work, 'results')]
+  say(`running ${suitePackage}@${suiteVersion} ${['server', '--url', url, ...selection].join(' ')}`)
+  const suite = await run(node, args, {
+    timeoutMs: suiteTimeout,
+    capture: true,
+    // the suite talks to localhost only: no proxy in the way
+    env: { ...process.env, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1', FORCE_COLOR: '0' },
+  })
+  await stopServer(server)
+  printReasons(join(work, 'results'))
+
+  const tally = tallyOf(suite.output)
+  if (tally === undefined) {
+    console.error(`conformance: the suite printed no summary (exit ${suite.code}${suite.timedOut ? ', timed out' : ''})`)
+    finish(0, 1)
+  }
+  // a suite that reports no failure but exits non-zero still failed
+  const failed = tally.failed === 0 && suite.code !== 0 ? 1 : tally.failed
+  finish(tally.passed, failed)
+}
+
+main().catch((e) => {
+  console.error(`conformance: ${e instanceof Error ? e.stack : String(e)}`)
+  stopAll()
+  finish(0, 1)
+})

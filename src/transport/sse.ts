@@ -1,0 +1,96 @@
+/**
+ * One Server-Sent Events stream: a queue of events, each with an id, drained by whoever
+ * writes the HTTP response. It opens with a priming event (an id, empty data, and a `retry`
+ * hint) so that a client can reconnect with `Last-Event-ID`, and every event goes to the
+ * event store first, so that it can be replayed after a reconnect.
+ *
+ * @example
+ * import { sseStream } from 'emcp/http'
+ * const s = sseStream('stream-1')
+ * s.send('{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}')
+ * s.close()
+ * for await (const chunk of s.body) process.stdout.write(chunk)
+ */
+import { memoryEventStore, type EventStore } from './event-store.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** A stream of events for one HTTP response. */
+export interface SseStream {
+  /** The stream's id: event ids are `<id>/<n>`. */
+  readonly id: string
+  /** Queues one event whose data is a JSON-RPC message's text. */
+  readonly send: (data: string) => void
+  /** Ends the stream once what is queued has been written. */
+  readonly close: () => void
+  /** True once closed (by us or because the client went away). */
+  readonly closed: () => boolean
+  /** The text of the response body, chunk by chunk; ends when the stream is closed. */
+  readonly body: AsyncIterable<string>
+}
+
+/** Options of a stream. */
+export interface SseOptions {
+  /** Where events are kept for replay (default: a stream-local store that keeps nothing). */
+  readonly store?: EventStore
+  /** The reconnection delay suggested to the client, in milliseconds (default 1000). */
+  readonly retryMs?: number
+  /** Events already stored to send first (a resumed stream). */
+  readonly replay?: ReadonlyArray<{ readonly id: string; readonly data: string }>
+  /** Called once when the stream closes. */
+  readonly onClose?: () => void
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** A new stream with its priming event queued. */
+export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
+  const store = options.store ?? memoryEventStore({ maxEvents: 0 })
+  const queue: string[] = [`id: ${store.prime(id)}\nretry: ${options.retryMs ?? 1000}\ndata:\n\n`]
+  for (const e of options.replay ?? []) queue.push(frame(e.id, e.data))
+  let closed = false
+  let wake: (() => void) | undefined
+
+  const close = (): void => {
+    if (closed) return
+    closed = true
+    wake?.()
+    options.onClose?.()
+  }
+
+  const body: AsyncIterable<string> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async (): Promise<IteratorResult<string>> => {
+        while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (wake = resolve))
+        wake = undefined
+        // everything queued goes out in one chunk
+        if (queue.length > 0) return { done: false, value: queue.splice(0).join('') }
+        return { done: true, value: undefined }
+      },
+      return: async (): Promise<IteratorResult<string>> => {
+        close()
+        return { done: true, value: undefined }
+      },
+    }),
+  }
+
+  return {
+    id,
+    send: (data) => {
+      if (closed) return
+      queue.push(frame(store.append(id, data), data))
+      wake?.()
+    },
+    close,
+    closed: () => closed,
+    body,
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** One `message` event; JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
+const frame = (id: string, data: string): string => `id: ${id}\nevent: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
