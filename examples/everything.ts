@@ -11,7 +11,7 @@
  * against it. Logging, progress, sampling and elicitation need a channel to the client:
  * stdio has one; over HTTP they need a session with a stream (stateless HTTP has none).
  */
-import { emcp, mcpServer, type ContentBlock } from '../src/index.js'
+import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate, type ContentBlock } from '../src/index.js'
 import { serveHttp } from '../src/transport/http.js'
 import { serveStdio } from '../src/transport/stdio.js'
 
@@ -243,6 +243,81 @@ const textOf = (content: ContentBlock | ReadonlyArray<ContentBlock>): string =>
 // ---------------------------------------------------------------------------------------
 // the server
 
+// ---------------------------------------------------------------------------------------
+// resources and prompts (conformance: resources-*, prompts-*, completion-complete)
+
+/** The resources the suite reads and watches; `conformanceResources.updated(uri)` notifies subscribers. */
+export const conformanceResources = resources(
+  [
+    resource({
+      uri: 'test://static-text',
+      name: 'static-text',
+      description: 'A static text resource for testing.',
+      mimeType: 'text/plain',
+      read: () => 'This is the content of the static text resource.',
+    }),
+    resource({
+      uri: 'test://static-binary',
+      name: 'static-binary',
+      description: 'A static binary resource (a 1x1 PNG) for testing.',
+      mimeType: 'image/png',
+      read: () => Buffer.from(testImageBase64, 'base64'),
+    }),
+    resource({
+      uri: 'test://watched-resource',
+      name: 'watched-resource',
+      description: 'A resource clients may subscribe to.',
+      mimeType: 'text/plain',
+      read: () => 'Watched resource content.',
+    }),
+    resourceTemplate({
+      uriTemplate: 'test://template/{id}/data',
+      name: 'template-data',
+      description: 'Data for an id, from a URI template.',
+      mimeType: 'application/json',
+      read: ({ id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+      complete: { id: (value) => ['123', '456', '789'].filter((v) => v.startsWith(value)) },
+    }),
+  ],
+  { subscribe: true },
+)
+
+/** The prompts the suite gets, one per content kind it checks. */
+export const conformancePrompts = prompts([
+  prompt({
+    name: 'test_simple_prompt',
+    description: 'A simple prompt without arguments.',
+    get: () => 'This is a simple prompt for testing.',
+  }),
+  prompt({
+    name: 'test_prompt_with_arguments',
+    description: 'A prompt with two required arguments.',
+    arguments: {
+      arg1: { description: 'First test argument', required: true },
+      arg2: { description: 'Second test argument', required: true },
+    },
+    get: ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
+    complete: { arg1: (value) => ['testValue1', 'testValue2'].filter((v) => v.startsWith(value)) },
+  }),
+  prompt({
+    name: 'test_prompt_with_embedded_resource',
+    description: 'A prompt that embeds a resource.',
+    arguments: { resourceUri: { description: 'The URI of the resource to embed', required: true } },
+    get: ({ resourceUri }) => [
+      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+    ],
+  }),
+  prompt({
+    name: 'test_prompt_with_image',
+    description: 'A prompt with an image.',
+    get: () => [
+      { role: 'user', content: { type: 'image', data: testImageBase64, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    ],
+  }),
+])
+
 /** The conformance server, ready for any transport. */
 export const everything = mcpServer(
   [
@@ -263,7 +338,10 @@ export const everything = mcpServer(
     jsonSchema202012,
   ],
   { name: 'emcp-everything', version: '1.0.0', title: 'emcp conformance server' },
-  { instructions: 'The server the MCP conformance suite runs against: one test_* tool per scenario.' },
+  {
+    instructions: 'The server the MCP conformance suite runs against: one test_* tool per scenario.',
+    features: [conformanceResources, conformancePrompts],
+  },
 ).implement({
   test_simple_text: () => 'This is a simple text response for testing.',
 

@@ -81,7 +81,7 @@ export interface Root {
 
 /** The second argument of every handler. */
 export interface ToolContext {
-  /** The JSON-RPC id of the `tools/call` request. */
+  /** The JSON-RPC id of the request being answered. */
   readonly requestId: RequestId
   /** The request's `_meta` (e.g. a progress token), if any. */
   readonly meta: { readonly [key: string]: unknown } | undefined

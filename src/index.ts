@@ -48,3 +48,44 @@ export { batchesAllowed, latestVersion, negotiate, supportedVersions } from './p
 export type { ProtocolVersion } from './protocol/versions.js'
 export { decode, encode, errorCodes, parse } from './jsonrpc.js'
 export type { Message, Notification, Outgoing, Reply, Request, RequestId, RpcError, RpcErrorObject, RpcErrorTag } from './jsonrpc.js'
+export { expand, match, uriTemplate } from './uri-template.js'
+export type { UriParams, UriTemplate } from './uri-template.js'
+export { resource, resources, resourceTemplate } from './resources.js'
+export type {
+  AnyResource,
+  BlobResourceContents,
+  Completer,
+  CompletionContext,
+  ListedResource,
+  ListedResourceTemplate,
+  ReadResourceResult,
+  ReadResult,
+  Resource,
+  ResourceContents,
+  ResourceContext,
+  ResourceDef,
+  ResourceMeta,
+  ResourcesFeature,
+  ResourcesOptions,
+  ResourceTemplate,
+  ResourceTemplateDef,
+  TextResourceContents,
+} from './resources.js'
+export { prompt, prompts } from './prompts.js'
+export type {
+  AnyPrompt,
+  CheckedPrompts,
+  GetPromptResult,
+  ListedPrompt,
+  ListedPromptArgument,
+  Prompt,
+  PromptArgs,
+  PromptArgumentSpec,
+  PromptArgumentsSpec,
+  PromptContext,
+  PromptDef,
+  PromptMessage,
+  PromptResult,
+  PromptsFeature,
+  PromptsOptions,
+} from './prompts.js'

@@ -157,7 +157,11 @@ const build = <U extends AnyTool>(
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
   const featureMethods = new Map<string, MethodHandler>()
-  for (const f of features) for (const [method, handler] of Object.entries(f.methods)) featureMethods.set(method, handler)
+  for (const f of features)
+    for (const [method, handler] of Object.entries(f.methods)) {
+      if (featureMethods.has(method)) throw new TypeError(`emcp: two features answer ${method}`)
+      featureMethods.set(method, handler)
+    }
   const completers = features.filter((f) => f.complete !== undefined)
   if (completers.length > 0) featureMethods.set('completion/complete', (req, session) => complete(completers, req, session))
   const serverInfo = stripUndefined({ ...info })

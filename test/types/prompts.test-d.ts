@@ -1,0 +1,73 @@
+/**
+ * Type tests of prompts (src/prompts.ts): `get` receives the arguments typed from the
+ * literal declaration (`required: true` gives a string, anything else an optional string);
+ * an undeclared argument, a completer for one, or a duplicate prompt name do not compile.
+ */
+import { expectAssignable, expectError, expectType } from 'tsd'
+import {
+  emcp,
+  mcpServer,
+  prompt,
+  prompts,
+  type AnyPrompt,
+  type FeatureFactory,
+  type Prompt,
+  type PromptArgs,
+  type PromptContext,
+  type PromptsFeature,
+} from 'emcp'
+
+const trip = prompt({
+  name: 'trip',
+  arguments: { city: { description: 'Where to', required: true }, days: { description: 'How long' }, note: { required: false } },
+  get: (args, ctx) => {
+    expectType<{ readonly city: string; readonly days?: string; readonly note?: string }>(args)
+    expectType<PromptContext>(ctx)
+    return `Plan ${args.days ?? 'a few'} days in ${args.city}`
+  },
+  complete: {
+    city: (value, context) => {
+      expectType<string>(value)
+      expectType<string | undefined>(context.arguments.days)
+      return ['Oslo', 'Osaka'].filter((c) => c.startsWith(value))
+    },
+  },
+})
+expectAssignable<Prompt<'trip'>>(trip)
+expectAssignable<AnyPrompt>(trip)
+expectType<{ readonly a: string }>({} as PromptArgs<{ a: { required: true } }>)
+
+// no arguments: get receives an empty object
+const hello = prompt({ name: 'hello', get: (args) => (expectType<{}>(args), 'Hello!') })
+
+// every message shape and content kind
+prompt({
+  name: 'mixed',
+  get: async () => ({
+    description: 'all kinds',
+    messages: [
+      { role: 'user', content: { type: 'text', text: 'hi' } },
+      { role: 'assistant', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'audio', data: 'AA==', mimeType: 'audio/wav' } },
+      { role: 'user', content: { type: 'resource_link', uri: 'docs://a', name: 'a' } },
+      { role: 'user', content: { type: 'resource', resource: { uri: 'docs://a', text: 'a' } } },
+    ],
+  }),
+})
+prompt({ name: 'single', get: () => ({ role: 'assistant', content: { type: 'text', text: 'ok' } }) })
+
+// wrong keys and wrong shapes do not compile
+expectError(prompt({ name: 'p', arguments: { a: { required: true } }, get: ({ b }) => b }))
+expectError(prompt({ name: 'p', arguments: { a: {} }, get: () => '', complete: { b: () => [] } }))
+expectError(prompt({ name: 'p', get: () => ({ role: 'system', content: { type: 'text', text: 'x' } }) }))
+expectError(prompt({ name: 'p', get: () => 42 }))
+expectError(prompt({ name: 'p', arguments: { a: { required: 'yes' } }, get: () => '' }))
+
+// a duplicate name does not compile; the result is a feature and a handle
+expectError(prompts([trip, trip]))
+const ps = prompts([trip, hello], { pageSize: 5 })
+expectType<PromptsFeature>(ps)
+expectAssignable<FeatureFactory>(ps)
+expectType<boolean>(ps.remove('trip'))
+const noop = emcp({ name: 'noop', input: { type: 'object' } })
+mcpServer([noop], { name: 's', version: '1' }, { features: [ps] }).implement({ noop: () => 'ok' })
