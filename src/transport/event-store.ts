@@ -26,7 +26,7 @@ export interface EventStore {
   readonly prime: (streamId: string) => string
   /** Keeps one event of a stream and returns its id. */
   readonly append: (streamId: string, data: string) => string
-  /** The stream an event id belongs to and its events after it; undefined when unknown or evicted. */
+  /** The stream an event id belongs to and its events after it; undefined when unknown, or when events after it were dropped. */
   readonly after: (lastEventId: string) => Replay | undefined
 }
 
@@ -38,6 +38,8 @@ export const memoryEventStore = (options: { readonly maxEvents?: number } = {}):
   const maxEvents = options.maxEvents ?? 10_000
   const events = new Map<string, { readonly streamId: string; readonly seq: number; readonly data: string }>()
   const next = new Map<string, number>()
+  // per stream, the highest sequence number dropped: a replay from before it would skip events
+  const dropped = new Map<string, number>()
 
   const idOf = (streamId: string): { id: string; seq: number } => {
     const seq = next.get(streamId) ?? 0
@@ -45,22 +47,36 @@ export const memoryEventStore = (options: { readonly maxEvents?: number } = {}):
     return { id: `${streamId}/${seq}`, seq }
   }
 
+  const drop = (id: string): void => {
+    const e = events.get(id)
+    if (e === undefined) return
+    events.delete(id)
+    dropped.set(e.streamId, Math.max(dropped.get(e.streamId) ?? -1, e.seq))
+  }
+
   return {
     prime: (streamId) => idOf(streamId).id,
     append: (streamId, data) => {
       const { id, seq } = idOf(streamId)
-      if (maxEvents <= 0) return id
+      if (maxEvents <= 0) {
+        dropped.set(streamId, seq)
+        return id
+      }
       events.set(id, { streamId, seq, data })
       // a Map iterates in insertion order: the first key is the oldest event
-      while (events.size > maxEvents) events.delete(events.keys().next().value as string)
+      while (events.size > maxEvents) drop(events.keys().next().value as string)
       return id
     },
     after: (lastEventId) => {
       const slash = lastEventId.lastIndexOf('/')
       if (slash <= 0) return undefined
       const streamId = lastEventId.slice(0, slash)
-      const seq = Number(lastEventId.slice(slash + 1))
-      if (!Number.isInteger(seq) || !next.has(streamId)) return undefined
+      const digits = lastEventId.slice(slash + 1)
+      if (!/^(0|[1-9][0-9]*)$/.test(digits)) return undefined
+      const seq = Number(digits)
+      // only ids this store gave out, and only while nothing after them was dropped
+      if (seq >= (next.get(streamId) ?? 0)) return undefined
+      if ((dropped.get(streamId) ?? -1) > seq) return undefined
       const later: Array<{ id: string; data: string }> = []
       for (const [id, e] of events) if (e.streamId === streamId && e.seq > seq) later.push({ id, data: e.data })
       return { streamId, events: later }

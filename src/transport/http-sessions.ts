@@ -46,21 +46,33 @@ export interface HttpSession {
   standalone: SseStream | undefined
   /** Streams of requests in flight (they keep the session busy). */
   readonly streams: Set<SseStream>
+  /** What each stream id of this session is for; a resumed stream keeps its role. */
+  readonly kinds: Map<string, 'request' | 'standalone'>
+  /** Request streams whose answer was sent: a resumed one closes after its replay. */
+  readonly finished: Set<string>
+  /** The open stream of each stream id (a resumed stream replaces a cut one). */
+  readonly live: Map<string, SseStream>
   lastSeen: number
 }
 
 /** The registry of one endpoint. */
 export interface HttpSessions {
-  /** Opens a session (on initialize); undefined when the limit is reached and none is idle. */
-  readonly open: (protocolVersion: ProtocolVersion) => HttpSession | undefined
+  /** Opens a session for an initialize; it counts against the limit only once admitted. */
+  readonly open: (protocolVersion: ProtocolVersion) => HttpSession
+  /** Admits an initialized session, making room if needed; false (and ended) when none can be made. */
+  readonly admit: (entry: HttpSession) => boolean
   /** The session of an id, touched; undefined when unknown or ended. */
   readonly get: (id: string) => HttpSession | undefined
   /** Ends a session (DELETE, eviction, idle time). */
   readonly end: (id: string) => boolean
-  /** A new SSE stream of a session; `request` streams carry what their request's handler sends. */
+  /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`). */
   readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => SseStream | 'unknown-event'
-  /** Runs `f` so that what the server sends meanwhile goes to `stream`. */
-  readonly within: <A>(entry: HttpSession, stream: SseStream, f: () => A) => A
+  /** Sends on a stream id: on its open stream, or into the event store for a later resume. */
+  readonly deliver: (entry: HttpSession, streamId: string, data: string) => void
+  /** A request stream's answer went out: close it (and any stream that resumes it later). */
+  readonly finish: (entry: HttpSession, streamId: string) => void
+  /** Runs `f` so that what the server sends meanwhile goes to the stream `streamId`. */
+  readonly within: <A>(entry: HttpSession, streamId: string, f: () => A) => A
   /** How many sessions are open. */
   readonly size: () => number
   /** Ends every session and stops the idle timer. */
@@ -76,48 +88,64 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const idleMs = options.idleMs ?? 30 * 60_000
   const store = options.eventStore ?? memoryEventStore()
   const entries = new Map<string, HttpSession>()
-  const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly stream: SseStream }>()
+  const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>()
 
   const end = (id: string): boolean => {
     const entry = entries.get(id)
     if (entry === undefined) return false
     entries.delete(id)
-    entry.standalone?.close()
-    for (const s of entry.streams) s.close()
+    for (const s of [...entry.live.values()]) s.close()
     entry.session.outbound?.close('the HTTP session ended')
     server.release(entry.session)
     return true
   }
 
-  const isIdle = (e: HttpSession): boolean => e.streams.size === 0 && e.standalone === undefined
+  const isIdle = (e: HttpSession): boolean => e.live.size === 0
 
-  const open = (protocolVersion: ProtocolVersion): HttpSession | undefined => {
-    if (entries.size >= maxSessions) {
-      // make room: the least recently used session that has nothing open
-      let oldest: HttpSession | undefined
-      for (const e of entries.values()) if (isIdle(e) && (oldest === undefined || e.lastSeen < oldest.lastSeen)) oldest = e
-      if (oldest === undefined) return undefined
-      end(oldest.id)
-    }
-    const id = randomUUID()
+  const deliver = (entry: HttpSession, streamId: string, data: string): void => {
+    const s = entry.live.get(streamId)
+    if (s !== undefined && !s.closed()) s.send(data)
+    // the client's connection was cut: keep the event for when it resumes
+    else store.append(streamId, data)
+  }
+
+  const open = (protocolVersion: ProtocolVersion): HttpSession => {
     const entry: HttpSession = {
-      id,
+      id: randomUUID(),
       session: undefined as unknown as Session,
       standalone: undefined,
       streams: new Set(),
+      kinds: new Map(),
+      finished: new Set(),
+      live: new Map(),
       lastSeen: Date.now(),
     }
     const send = (message: unknown): void => {
       const text = JSON.stringify(message)
       const here = current.getStore()
       // a message sent while answering one of this session's requests goes on that request's stream
-      if (here !== undefined && here.entry === entry && !here.stream.closed()) here.stream.send(text)
+      if (here !== undefined && here.entry === entry && !entry.finished.has(here.streamId)) deliver(entry, here.streamId, text)
       else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
       // otherwise no stream is open to carry it: MCP lets the server drop it
     }
     ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send))
-    entries.set(id, entry)
     return entry
+  }
+
+  const admit = (entry: HttpSession): boolean => {
+    if (entries.size >= maxSessions) {
+      // make room: the least recently used session that has nothing open
+      let oldest: HttpSession | undefined
+      for (const e of entries.values()) if (isIdle(e) && (oldest === undefined || e.lastSeen < oldest.lastSeen)) oldest = e
+      if (oldest === undefined) {
+        entry.session.outbound?.close('too many sessions')
+        server.release(entry.session)
+        return false
+      }
+      end(oldest.id)
+    }
+    entries.set(entry.id, entry)
+    return true
   }
 
   const get = (id: string): HttpSession | undefined => {
@@ -129,25 +157,39 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const stream = (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string): SseStream | 'unknown-event' => {
     let streamId = `${entry.id}.${randomUUID()}`
     let replay: ReadonlyArray<{ id: string; data: string }> = []
+    let role = kind
     if (resumeAfter !== undefined) {
       const r = store.after(resumeAfter)
-      if (r === undefined || !r.streamId.startsWith(`${entry.id}.`)) return 'unknown-event'
+      const known = r === undefined ? undefined : entry.kinds.get(r.streamId)
+      if (r === undefined || known === undefined) return 'unknown-event'
       streamId = r.streamId
       replay = r.events
+      role = known
     }
+    entry.kinds.set(streamId, role)
     const s: SseStream = sseStream(streamId, {
       store,
       retryMs: options.retryMs,
       replay,
       onClose: () => {
         entry.streams.delete(s)
+        if (entry.live.get(streamId) === s) entry.live.delete(streamId)
         if (entry.standalone === s) entry.standalone = undefined
         entry.lastSeen = Date.now()
       },
     })
-    if (kind === 'standalone') entry.standalone = s
+    entry.live.get(streamId)?.close()
+    entry.live.set(streamId, s)
+    if (role === 'standalone') entry.standalone = s
     else entry.streams.add(s)
+    // a resumed request stream whose answer already went out ends after its replay
+    if (role === 'request' && entry.finished.has(streamId)) s.close()
     return s
+  }
+
+  const finish = (entry: HttpSession, streamId: string): void => {
+    entry.finished.add(streamId)
+    entry.live.get(streamId)?.close()
   }
 
   const sweep = setInterval(
@@ -161,10 +203,13 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
 
   return {
     open,
+    admit,
     get,
     end,
     stream,
-    within: (entry, s, f) => current.run({ entry, stream: s }, f),
+    deliver,
+    finish,
+    within: (entry, streamId, f) => current.run({ entry, streamId }, f),
     size: () => entries.size,
     close: () => {
       clearInterval(sweep)

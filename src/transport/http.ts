@@ -115,7 +115,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     // a browser may read the answer only when it names the origin, and only allowed ones are
     // named (even with the rebinding checks off, or any web page could read the server)
     const reply = cors && origin !== undefined && originAllowed(origin) ? withCors(origin) : (r: HttpReply): HttpReply => r
-    if (cors && req.method === 'OPTIONS') return reply(preflight(req))
+    if (cors && req.method === 'OPTIONS') return reply(preflight(req, sessions === undefined ? allowed : 'POST, GET, DELETE, OPTIONS'))
     return reply(await answer(req, readBody))
   }
 
@@ -155,14 +155,11 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (sid === undefined) {
       if (!isInitialize(message)) return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
       const entry = registry.open(version ?? latestVersion)
-      if (entry === undefined) return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
       const out = await server.dispatch(message, entry.session)()
       const reply = O.isSome(out) ? encode(out.value) : ''
-      // a failed initialize opens nothing
-      if (entry.session.clientCapabilities === undefined) {
-        registry.end(entry.id)
-        return { status: 200, headers: jsonHeaders, body: reply }
-      }
+      // a failed initialize opens nothing (and so makes no room either)
+      if (entry.session.clientCapabilities === undefined) return { status: 200, headers: jsonHeaders, body: reply }
+      if (!registry.admit(entry)) return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
       return { status: 200, headers: { ...jsonHeaders, 'mcp-session-id': entry.id }, body: reply }
     }
     const entry = registry.get(sid)
@@ -180,14 +177,15 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const stream = registry.stream(entry, 'request')
     if (stream === 'unknown-event') return refuse(500, 'Internal Server Error: no stream')
     req.signal?.addEventListener('abort', () => stream.close(), { once: true })
+    // the answer goes to the stream id, not this connection: a client cut off resumes and gets it
     registry
-      .within(entry, stream, () => server.dispatch(message, entry.session)())
+      .within(entry, stream.id, () => server.dispatch(message, entry.session)())
       .then(
         (out) => {
-          if (O.isSome(out)) stream.send(encode(out.value))
-          stream.close()
+          if (O.isSome(out)) registry.deliver(entry, stream.id, encode(out.value))
+          registry.finish(entry, stream.id)
         },
-        () => stream.close(),
+        () => registry.finish(entry, stream.id),
       )
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
@@ -280,6 +278,9 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
             listener.sessions?.close()
             node.close(() => done())
             node.closeIdleConnections()
+            // ended streams finish writing a moment later: their keep-alive connections then idle
+            setImmediate(() => node.closeIdleConnections())
+            setTimeout(() => node.closeIdleConnections(), 50).unref()
           }),
       })
     })
@@ -311,12 +312,12 @@ const allowed = 'POST, OPTIONS'
 /** Request headers a browser client may send. */
 const corsRequestHeaders = 'content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id'
 
-/** A CORS preflight: which methods and headers a cross-origin POST may use. */
-const preflight = (req: HttpRequestHead): HttpReply => ({
+/** A CORS preflight: which methods and headers a cross-origin request may use. */
+const preflight = (req: HttpRequestHead, methods: string): HttpReply => ({
   status: 204,
   headers: {
-    allow: allowed,
-    'access-control-allow-methods': allowed,
+    allow: methods,
+    'access-control-allow-methods': methods,
     'access-control-allow-headers': req.header('access-control-request-headers') ?? corsRequestHeaders,
     'access-control-max-age': '600',
   },
