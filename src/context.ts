@@ -15,7 +15,9 @@
  * })
  */
 import type { ContentBlock } from './content.js'
-import type { RequestId } from './jsonrpc.js'
+import { isThenable, type Eventually } from './eventually.js'
+import { isObject } from './json-object.js'
+import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -210,6 +212,32 @@ export const callContext = (
       ended = true
     },
   }
+}
+
+/**
+ * Runs a handler (a tool's, or a feature's) with its context. While an asynchronous handler
+ * runs, `notifications/cancelled` for its request aborts `ctx.signal` (the dispatcher looks
+ * calls up in `session.inFlight`); when it ends, progress for it stops. A throw propagates.
+ */
+export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolContext) => Eventually<A>): Eventually<A> => {
+  const meta = req.params?._meta
+  const control = callContext(req.id, isObject(meta) ? meta : undefined, session)
+  let out: Eventually<A>
+  try {
+    out = f(control.ctx)
+  } catch (e) {
+    control.end()
+    throw e
+  }
+  if (!isThenable(out)) {
+    control.end()
+    return out
+  }
+  session.inFlight.set(req.id, control.abort)
+  return (out as Promise<A>).finally(() => {
+    control.end()
+    session.inFlight.delete(req.id)
+  })
 }
 
 // ---------------------------------------------------------------------------------------

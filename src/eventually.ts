@@ -28,3 +28,7 @@ export const map = <A, B>(a: Eventually<A>, f: (a: A) => Eventually<B>): Eventua
 
 /** A promise of the value, resolved at once when it is already here. */
 export const toPromise = <A>(a: Eventually<A>): Promise<A> => (isThenable(a) ? (a as Promise<A>) : Promise.resolve(a))
+
+/** Every value of a list of eventual values, in order; synchronous when all are. */
+export const all = <A>(xs: ReadonlyArray<Eventually<A>>): Eventually<ReadonlyArray<A>> =>
+  xs.some(isThenable) ? Promise.all(xs) : (xs as ReadonlyArray<A>)

@@ -47,3 +47,23 @@ export const hub = (): Hub => {
     size: () => sessions.size,
   }
 }
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** The hubs of the servers a feature is plugged into, held weakly: a dropped server is forgotten. */
+export const hubsOf = () => {
+  const refs = new Set<WeakRef<Hub>>()
+  return {
+    add: (hub: Hub): void => {
+      refs.add(new WeakRef(hub))
+    },
+    broadcast: (...args: Parameters<Hub['broadcast']>): void => {
+      for (const ref of refs) {
+        const hub = ref.deref()
+        if (hub === undefined) refs.delete(ref)
+        else hub.broadcast(...args)
+      }
+    },
+  }
+}

@@ -51,11 +51,10 @@ export type { Message, Notification, Outgoing, Reply, Request, RequestId, RpcErr
 export { expand, match, uriTemplate } from './uri-template.js'
 export type { UriParams, UriTemplate } from './uri-template.js'
 export { resource, resources, resourceTemplate } from './resources.js'
+export type { Completer, CompletionContext } from './completion.js'
 export type {
   AnyResource,
   BlobResourceContents,
-  Completer,
-  CompletionContext,
   ListedResource,
   ListedResourceTemplate,
   ReadResourceResult,

@@ -27,19 +27,11 @@ import { map, type Eventually } from './eventually.js'
 import type { Completion, CompletionRequest, Feature, FeatureFactory } from './feature.js'
 import type { Hub } from './hub.js'
 import { rpcError, type Request, type RpcError } from './jsonrpc.js'
-import {
-  checkMeta,
-  checkPageSize,
-  completeWith,
-  hubsOf,
-  isObject,
-  pageAt,
-  pageIndex,
-  pagesOf,
-  runWithContext,
-  stripUndefined,
-  type Completer,
-} from './resources.js'
+import { completeWith, type Completer } from './completion.js'
+import { runWithContext } from './context.js'
+import { hubsOf } from './hub.js'
+import { checkMeta, isObject, stripUndefined } from './json-object.js'
+import { checkPageSize, pageAt, pageIndex, pagesOf } from './pages.js'
 import type { Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------

@@ -23,12 +23,15 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ContentAnnotations } from './content.js'
-import { callContext, type ToolContext } from './context.js'
+import { completeWith, type Completer } from './completion.js'
+import { runWithContext, type ToolContext } from './context.js'
 import type { Icon } from './emcp.js'
-import { isThenable, map, type Eventually } from './eventually.js'
+import { all, map, type Eventually } from './eventually.js'
 import type { Completion, CompletionRequest, Feature, FeatureFactory } from './feature.js'
-import type { Hub } from './hub.js'
-import { RawJson, rpcError, type Params, type Request, type RpcError } from './jsonrpc.js'
+import { hubsOf, type Hub } from './hub.js'
+import { checkMeta, isObject, stripUndefined } from './json-object.js'
+import { rpcError, type RawJson, type Request, type RpcError } from './jsonrpc.js'
+import { checkPageSize, pageAt, pageIndex, pagesOf } from './pages.js'
 import type { Session } from './session.js'
 import { uriTemplate, type UriParams, type UriTemplate } from './uri-template.js'
 
@@ -99,14 +102,6 @@ export interface ResourceContext extends ToolContext {
   /** The URI the client asked for. */
   readonly uri: string
 }
-
-/** The context of a completion: the other variables the client already resolved. */
-export interface CompletionContext<P> {
-  readonly arguments: { readonly [K in keyof P]?: string }
-}
-
-/** Suggests values for one variable (or argument): a list, or a `Completion` with a total. */
-export type Completer<P> = (value: string, context: CompletionContext<P>) => Eventually<ReadonlyArray<string> | Completion>
 
 /** What `resource` takes. */
 export interface ResourceDef extends ListedResource {
@@ -317,127 +312,12 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
 }
 
 // ---------------------------------------------------------------------------------------
-// internals shared with prompts.ts (not exported from the package)
-
-/**
- * Runs a feature's handler with the context a tool handler gets. While an asynchronous
- * handler runs, `notifications/cancelled` for its request aborts `ctx.signal` (the
- * dispatcher looks calls up in `session.inFlight`). A throw propagates: the dispatcher
- * answers it with -32603.
- */
-export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolContext) => Eventually<A>): Eventually<A> => {
-  const meta = req.params?._meta
-  const control = callContext(req.id, isObject(meta) ? meta : undefined, session)
-  let out: Eventually<A>
-  try {
-    out = f(control.ctx)
-  } catch (e) {
-    control.end()
-    throw e
-  }
-  if (!isThenable(out)) {
-    control.end()
-    return out
-  }
-  session.inFlight.set(req.id, control.abort)
-  return (out as Promise<A>).finally(() => {
-    control.end()
-    session.inFlight.delete(req.id)
-  })
-}
-
-/** Every value of a list of eventual values, in order; synchronous when all are. */
-export const all = <A>(xs: ReadonlyArray<Eventually<A>>): Eventually<ReadonlyArray<A>> =>
-  xs.some(isThenable) ? Promise.all(xs) : (xs as ReadonlyArray<A>)
-
-/** Completes one argument through a table of completers (no values when it has none for it). */
-export const completeWith = (
-  completers: { readonly [name: string]: Completer<never> | undefined } | undefined,
-  request: CompletionRequest,
-): Eventually<Completion> => {
-  const name = request.argument.name
-  const completer = completers !== undefined && Object.hasOwn(completers, name) ? completers[name] : undefined
-  if (completer === undefined) return { values: [] }
-  const context = { arguments: request.context?.arguments ?? {} } as CompletionContext<never>
-  return map(completer(request.argument.value, context), (c) => (isReadonlyArray(c) ? { values: c } : c))
-}
-
-/** The hubs of the servers a feature is plugged into, held weakly: a dropped server is forgotten. */
-export const hubsOf = () => {
-  const refs = new Set<WeakRef<Hub>>()
-  return {
-    add: (hub: Hub): void => {
-      refs.add(new WeakRef(hub))
-    },
-    broadcast: (...args: Parameters<Hub['broadcast']>): void => {
-      for (const ref of refs) {
-        const hub = ref.deref()
-        if (hub === undefined) refs.delete(ref)
-        else hub.broadcast(...args)
-      }
-    },
-  }
-}
-
-/** Fails unless a page size is a positive integer (or absent). */
-export const checkPageSize = (pageSize: number | undefined): void => {
-  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0))
-    throw new TypeError(`emcp: pageSize must be a positive integer, got ${String(pageSize)}`)
-}
-
-/** Every page of a list, serialised once: `{ [key]: items, nextCursor? }`. */
-export const pagesOf = (key: string, items: ReadonlyArray<unknown>, pageSize: number | undefined): ReadonlyArray<RawJson> => {
-  const size = pageSize ?? Math.max(items.length, 1)
-  const pages: RawJson[] = []
-  for (let start = 0, i = 0; start < items.length || i === 0; start += size, i++) {
-    const next = start + size < items.length ? { nextCursor: cursorOf(key, i + 1) } : {}
-    pages.push(new RawJson({ [key]: items.slice(start, start + size), ...next }))
-  }
-  return pages
-}
-
-/** The page a cursor names (0 without one); a cursor this list did not hand out is -32602. */
-export const pageIndex = (method: string, key: string, cursor: unknown): E.Either<RpcError, number> => {
-  if (cursor === undefined) return E.right(0)
-  const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString() : ''
-  const prefix = `emcp-${key}:`
-  const digits = text.startsWith(prefix) ? text.slice(prefix.length) : ''
-  return /^[1-9][0-9]{0,8}$/.test(digits) && cursorOf(key, Number(digits)) === cursor
-    ? E.right(Number(digits))
-    : E.left(invalidCursor(method, cursor))
-}
-
-/** The page at an index, or -32602 when the list has shrunk below it. */
-export const pageAt = (method: string, pages: ReadonlyArray<RawJson>, i: number, cursor: unknown): E.Either<RpcError, unknown> => {
-  const page = pages[i]
-  return page === undefined ? E.left(invalidCursor(method, cursor)) : E.right(page)
-}
-
-/** True for a JSON object (not null, not an array). */
-export const isObject = (u: unknown): u is Params => typeof u === 'object' && u !== null && !Array.isArray(u)
-
-/** Drops the keys whose value is undefined (they must not reach the wire as nulls). */
-export const stripUndefined = <A extends object>(o: A): A =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as A
-
-/** Fails unless the common metadata (name, title, description) has the right types. */
-export const checkMeta = (what: string, def: { readonly name?: unknown; readonly title?: unknown; readonly description?: unknown }): void => {
-  if (typeof def.name !== 'string' || def.name === '') throw new TypeError(`emcp: ${what}: name must be a non-empty string`)
-  for (const key of ['title', 'description'] as const)
-    if (def[key] !== undefined && typeof def[key] !== 'string') throw new TypeError(`emcp: ${what}: ${key} must be a string`)
-}
-
-// ---------------------------------------------------------------------------------------
 // internals
 
 /** An absolute URI starts with a scheme (RFC 3986 §3.1). */
 const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
 const isReadonlyArray = (u: unknown): u is ReadonlyArray<unknown> => Array.isArray(u)
-
-const cursorOf = (key: string, page: number): string => Buffer.from(`emcp-${key}:${page}`).toString('base64url')
-
-const invalidCursor = (method: string, cursor: unknown): RpcError => rpcError('InvalidCursor', `${method}: invalid cursor ${JSON.stringify(cursor)}`)
 
 /** MCP: -32002 for a URI the server does not have, with the URI as data. */
 const notFound = (uri: string): RpcError => rpcError('ResourceNotFound', 'Resource not found', { uri })

@@ -15,16 +15,17 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, runCall, type Callable, type Handler, type Handlers } from './call.js'
-import { callContext } from './context.js'
+import { runWithContext } from './context.js'
+import { complete } from './completion.js'
+import { isObject, stripUndefined } from './json-object.js'
+import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
-import type { CallToolResult } from './content.js'
 import {
   decode,
   encode,
   failure,
   isRequestId,
   parse,
-  RawJson,
   rpcError,
   success,
   type Outgoing,
@@ -34,7 +35,7 @@ import {
   type RpcError,
 } from './jsonrpc.js'
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
-import type { Completion, CompletionRequest, Feature, FeatureFactory, MethodHandler } from './feature.js'
+import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
 import { batchesAllowed, negotiate } from './protocol/versions.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -119,8 +120,7 @@ export const mcpServer = <const T extends readonly AnyTool[]>(
   const checked = sumOf(list)
   if (E.isLeft(checked))
     throw new TypeError(`emcp: invalid tool list: ${checked.left.map((e) => `${e.path} ${e.message}`).join('; ')}`)
-  if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0))
-    throw new TypeError(`emcp: pageSize must be a positive integer, got ${String(options.pageSize)}`)
+  checkPageSize(options.pageSize)
   return {
     implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
   }
@@ -148,10 +148,10 @@ const build = <U extends AnyTool>(
   for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
   const disabled = new Set<string>()
   let current: ReadonlyArray<U> = [...tools]
-  let pages = listPages(current, options.pageSize)
+  let pages = pagesOf('tools', current.map(listed), options.pageSize)
   const hub = newHub()
   const toolsChanged = (): void => {
-    pages = listPages(current.filter((t) => !disabled.has(t.name)), options.pageSize)
+    pages = pagesOf('tools', current.filter((t) => !disabled.has(t.name)).map(listed), options.pageSize)
     hub.broadcast('notifications/tools/list_changed')
   }
 
@@ -187,15 +187,7 @@ const build = <U extends AnyTool>(
     return E.right(result)
   }
 
-  const listTools = (req: Request): E.Either<RpcError, unknown> => {
-    const cursor = req.params?.cursor
-    if (cursor === undefined) return E.right(pages[0])
-    const index = typeof cursor === 'string' ? pageOfCursor(cursor) : -1
-    const page = pages[index]
-    return index > 0 && page !== undefined
-      ? E.right(page)
-      : E.left(rpcError('InvalidCursor', `tools/list: invalid cursor ${JSON.stringify(cursor)}`))
-  }
+  const listTools = (req: Request): E.Either<RpcError, unknown> => answerPage('tools/list', 'tools', pages, req.params?.cursor)
 
   const callTool = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const p = req.params
@@ -206,20 +198,7 @@ const build = <U extends AnyTool>(
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
-    const control = callContext(req.id, metaOf(p), session)
-    const result = runCall(c, args, control.ctx)
-    if (!isThenable(result)) {
-      control.end()
-      return E.right(result)
-    }
-    // only calls that outlive this turn can be cancelled, so only they are tracked
-    session.inFlight.set(req.id, control.abort)
-    const settled = (r: CallToolResult): E.Either<RpcError, unknown> => {
-      control.end()
-      session.inFlight.delete(req.id)
-      return E.right(r)
-    }
-    return (result as Promise<CallToolResult>).then(settled)
+    return map(runWithContext(req, session, (ctx) => runCall(c, args, ctx)), E.right)
   }
 
   /** `logging/setLevel`: the least severe level the client wants from now on. */
@@ -383,43 +362,6 @@ const build = <U extends AnyTool>(
   return server
 }
 
-/** `completion/complete`: the first feature that owns the reference answers; at most 100 values. */
-const complete = (completers: ReadonlyArray<Feature>, req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
-  const p = req.params
-  const ref = p?.ref as CompletionRequest['ref'] | undefined
-  const argument = p?.argument as CompletionRequest['argument'] | undefined
-  const validRef =
-    isObject(ref) &&
-    ((ref.type === 'ref/prompt' && typeof ref.name === 'string') || (ref.type === 'ref/resource' && typeof ref.uri === 'string'))
-  if (!validRef || !isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string')
-    return E.left(rpcError('InvalidParams', 'completion/complete: params.ref (ref/prompt with a name, or ref/resource with a uri) and params.argument (name, value) are required'))
-  const request = { ref, argument, context: isObject(p?.context) ? (p.context as CompletionRequest['context']) : undefined }
-  const ask = (i: number): Eventually<E.Either<RpcError, unknown>> => {
-    const f = completers[i]
-    if (f?.complete === undefined)
-      return E.left(rpcError('InvalidParams', `completion/complete: no ${ref.type === 'ref/prompt' ? `prompt named ${ref.name}` : `resource template ${ref.uri}`}`))
-    return map(f.complete(request, session), (c) => (c === undefined ? ask(i + 1) : E.right({ completion: capped(c) })))
-  }
-  return ask(0)
-}
-
-const capped = (c: Completion): Completion => {
-  if (c.values.length <= 100) return c
-  return { values: c.values.slice(0, 100), total: c.total ?? c.values.length, hasMore: true }
-}
-
-const isObject = (u: unknown): u is Params => typeof u === 'object' && u !== null && !Array.isArray(u)
-
-const metaOf = (p: Params | undefined): Params | undefined => {
-  const meta = p?._meta
-  return isObject(meta) ? meta : undefined
-}
-
-const stripUndefined = (o: Record<string, unknown>): Record<string, unknown> => {
-  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k]
-  return o
-}
-
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */
 const listed = (t: AnyTool): ListedTool =>
   stripUndefined({
@@ -432,26 +374,3 @@ const listed = (t: AnyTool): ListedTool =>
     icons: t.icons,
     _meta: t._meta,
   }) as unknown as ListedTool
-
-const cursorPrefix = 'emcp-page:'
-
-const cursorOfPage = (index: number): string => Buffer.from(`${cursorPrefix}${index}`).toString('base64url')
-
-const pageOfCursor = (cursor: string): number => {
-  const text = Buffer.from(cursor, 'base64url').toString()
-  if (!text.startsWith(cursorPrefix)) return -1
-  const digits = text.slice(cursorPrefix.length)
-  return /^[1-9][0-9]{0,8}$/.test(digits) && cursorOfPage(Number(digits)) === cursor ? Number(digits) : -1
-}
-
-/** Every `tools/list` page, serialised once. */
-const listPages = (tools: ReadonlyArray<AnyTool>, pageSize: number | undefined): ReadonlyArray<RawJson> => {
-  const size = pageSize ?? Math.max(tools.length, 1)
-  const wire = tools.map(listed)
-  const pages: RawJson[] = []
-  for (let start = 0, index = 0; start < wire.length || index === 0; start += size, index++) {
-    const next = start + size < wire.length ? { nextCursor: cursorOfPage(index + 1) } : {}
-    pages.push(new RawJson({ tools: wire.slice(start, start + size), ...next }))
-  }
-  return pages
-}
