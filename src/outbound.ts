@@ -85,7 +85,13 @@ export const outbound = (send: (message: ServerMessage) => void): Outbound => {
       }
       signal?.addEventListener('abort', onAbort, { once: true })
       waiting.set(id, { resolve, reject, done })
-      send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })
+      try {
+        send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })
+      } catch (e) {
+        // never sent (e.g. params JSON cannot carry): nothing to wait for, nothing to cancel later
+        done()
+        reject(e instanceof Error ? e : new Error(String(e)))
+      }
     })
 
   return {
