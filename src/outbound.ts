@@ -50,6 +50,8 @@ export interface Outbound {
   readonly settle: (response: Response) => boolean
   /** Rejects every request still waiting (the connection is gone). */
   readonly close: (reason: string) => void
+  /** How many of our requests await the client's answer. */
+  readonly pending: () => number
 }
 
 // ---------------------------------------------------------------------------------------
@@ -111,5 +113,6 @@ export const outbound = (send: (message: ServerMessage) => void): Outbound => {
         w.reject(new Error(reason))
       }
     },
+    pending: () => waiting.size,
   }
 }

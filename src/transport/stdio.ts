@@ -30,7 +30,7 @@ export interface StdioOptions {
   readonly output?: Writable
   /** The longest line accepted, in bytes (default 32 MiB); longer ones get -32600. */
   readonly maxLineBytes?: number
-  /** Calls answered concurrently before reading pauses (default 1024). */
+  /** Calls answered concurrently before reading pauses (default 1024; reading goes on while calls await the client). */
   readonly maxInFlight?: number
   /** Send `console.log/info/debug` to stderr while serving (default true with process.stdout). */
   readonly redirectConsole?: boolean
@@ -80,7 +80,9 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   let reading = true
   const updateFlow = (): void => {
     if (ended) return
-    const wanted = !outputBlocked && inFlight < maxInFlight
+    // calls waiting on the client's answers need input read to go on: the in-flight limit
+    // then yields rather than deadlock (the answers are lines like any other)
+    const wanted = !outputBlocked && (inFlight < maxInFlight || (session.outbound?.pending() ?? 0) > 0)
     if (wanted === reading) return
     reading = wanted
     if (wanted) input.resume()

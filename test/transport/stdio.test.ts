@@ -399,3 +399,28 @@ describe('stdio: notifications and requests to the client on the one stream (MCP
     expect(textOf(answer)).toContain('closed the connection')
   })
 })
+
+describe('stdio: the in-flight limit never starves calls that wait on the client', () => {
+  it('keeps reading while maxInFlight calls await elicitation answers, so the answers get through', async () => {
+    const ask = emcp({ name: 'ask', description: 'Asks the user for a word.', input: { type: 'object' } })
+    const asking = mcpServer([ask], { name: 'asking', version: '1' }).implement({
+      ask: async (_a, ctx) => {
+        const r = await ctx.elicit({ message: 'Word?', requestedSchema: { type: 'object', properties: { w: { type: 'string' } }, required: ['w'] } })
+        return r.action === 'accept' ? r.content.w : r.action
+      },
+    })
+    const input = new PassThrough()
+    const output = new Sink()
+    const handle = startStdio(asking, { input, output, redirectConsole: false, handleSignals: false, maxInFlight: 2 })
+    input.write(request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } }) + '\n')
+    await until(() => output.messages().length === 1)
+    input.write(callLine(1, 'ask', {}) + '\n' + callLine(2, 'ask', {}) + '\n')
+    await until(() => output.messages().filter((m) => m.method === 'elicitation/create').length === 2)
+    for (const m of output.messages().filter((x) => x.method === 'elicitation/create'))
+      input.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { action: 'accept', content: { w: `w-${m.id}` } } }) + '\n')
+    await until(() => output.messages().filter((m) => m.id === 1 || m.id === 2).length === 2)
+    expect(output.messages().filter((m) => m.id === 1 || m.id === 2).every((m) => textOf(m).startsWith('w-'))).toBe(true)
+    input.end()
+    await handle.done
+  })
+})
