@@ -149,7 +149,7 @@ export const callContext = (
   const ask = async (capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions) => {
     const out = session.outbound
     if (out === undefined)
-      throw new Error(`${method} needs a transport that can send requests to the client (stdio; stateless HTTP cannot)`)
+      throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
     if (!hasCapability(session, capability))
       throw new Error(`the client did not declare the "${capability}" capability, so ${method} cannot be sent`)
     return out.request(method, params, withSignal(options))

@@ -160,6 +160,7 @@ const build = <U extends AnyTool>(
   for (const f of features)
     for (const [method, handler] of Object.entries(f.methods)) {
       if (featureMethods.has(method)) throw new TypeError(`emcp: two features answer ${method}`)
+      if (builtIn.has(method)) throw new TypeError(`emcp: a feature cannot answer ${method}: the server answers it`)
       featureMethods.set(method, handler)
     }
   const completers = features.filter((f) => f.complete !== undefined)
@@ -361,6 +362,9 @@ const build = <U extends AnyTool>(
   }
   return server
 }
+
+/** Methods the server answers itself; a feature may not take them over. */
+const builtIn = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'logging/setLevel', 'completion/complete'])
 
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */
 const listed = (t: AnyTool): ListedTool =>

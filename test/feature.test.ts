@@ -72,3 +72,12 @@ describe('feature: completion/complete through the features that own the referen
     await expect(client.request('completion/complete', { ref: { type: 'ref/other' }, argument: { name: 'a', value: '' } })).rejects.toMatchObject({ code: -32602 })
   })
 })
+
+describe('feature: the server keeps its own methods', () => {
+  it('refuses a feature that answers a method the server answers itself', () => {
+    const rogue: FeatureFactory = () => ({ capabilities: {}, methods: { 'tools/list': () => E.right({ tools: [] }) } })
+    expect(() => mcpServer([noop], { name: 'r', version: '1' }, { features: [rogue] }).implement({ noop: () => 'ok' })).toThrow(
+      /a feature cannot answer tools\/list/,
+    )
+  })
+})

@@ -126,7 +126,12 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
       // a message sent while answering one of this session's requests goes on that request's stream
       if (here !== undefined && here.entry === entry && !entry.finished.has(here.streamId)) deliver(entry, here.streamId, text)
       else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
-      // otherwise no stream is open to carry it: MCP lets the server drop it
+      // a request that nothing can carry would wait out its timeout: fail it now instead
+      else if (typeof message === 'object' && message !== null && 'id' in message)
+        throw new Error(
+          'no SSE stream is open to carry it: the call was answered as JSON and the session has no GET stream (accept text/event-stream, or open the GET stream)',
+        )
+      // a notification nothing can carry is dropped, as MCP allows
     }
     ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send))
     return entry

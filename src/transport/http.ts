@@ -164,14 +164,12 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     }
     const entry = registry.get(sid)
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
-    if (!hasRequest(message)) {
-      await server.dispatch(message, entry.session)()
-      return { status: 202, headers: {}, body: '' }
-    }
     const accept = req.header('accept') ?? ''
-    if (!/text\/event-stream/i.test(accept) || !streamsWorthIt(message)) {
+    if (!hasRequest(message) || !/text\/event-stream/i.test(accept) || !streamsWorthIt(message)) {
       const out = await server.dispatch(message, entry.session)()
-      return O.isNone(out) ? { status: 202, headers: {}, body: '' } : { status: 200, headers: jsonHeaders, body: encode(out.value) }
+      if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
+      const text = encode(out.value)
+      return { status: isUnaddressedError(text) ? 400 : 200, headers: jsonHeaders, body: text }
     }
     // an SSE stream carries the request's notifications and requests to the client, then its answer
     const stream = registry.stream(entry, 'request')

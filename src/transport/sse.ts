@@ -48,8 +48,10 @@ export interface SseOptions {
 /** A new stream with its priming event queued. */
 export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   const store = options.store ?? memoryEventStore({ maxEvents: 0 })
-  const queue: string[] = [`id: ${store.prime(id)}\nretry: ${options.retryMs ?? 1000}\ndata:\n\n`]
-  for (const e of options.replay ?? []) queue.push(frame(e.id, e.data))
+  // replayed events first: the priming event's id is then the latest, so a client cut off
+  // right after it resumes without skipping any
+  const queue: string[] = (options.replay ?? []).map((e) => frame(e.id, e.data))
+  queue.push(`id: ${store.prime(id)}\nretry: ${options.retryMs ?? 1000}\ndata:\n\n`)
   let closed = false
   let wake: (() => void) | undefined
 

@@ -577,10 +577,11 @@ describe('stateful http (serveHttp): the standalone GET stream', () => {
       return res.status === 200
     }, 'the resumed GET')
     const r = resumed as SseReader
-    expectPriming(await r.next(), '250')
+    // a resumed stream replays first, then primes (its priming id is then the latest)
     const again = await r.next()
     expect(again?.id).toBe(change?.id)
     expect(again?.data).toBe(change?.data)
+    expectPriming(await r.next(), '250')
   })
 
   it('answers an unknown Last-Event-ID with 400', async () => {
@@ -604,8 +605,8 @@ describe('stateful http (serveHttp): the standalone GET stream', () => {
     const events = await sseReader(await send({ body: call('work', {}, 'r1', 't'), session: sid })).rest()
     expect(events).toHaveLength(5)
     const resumed = track(sseReader(await send({ method: 'GET', accept: sse, session: sid, headers: { 'last-event-id': events[0]?.id ?? '' } })))
-    expectPriming(await resumed.next(), '250')
     const replayed = [await resumed.next(), await resumed.next(), await resumed.next(), await resumed.next()]
+    expectPriming(await resumed.next(), '250')
     expect(replayed.map((e) => e?.id)).toEqual(events.slice(1).map((e) => e.id))
     expect(replayed.map((e) => e?.data)).toEqual(events.slice(1).map((e) => e.data))
     expect(messageOf(replayed[3])).toMatchObject({ id: 'r1', result: {} })
@@ -617,10 +618,10 @@ describe('stateful http (serveHttp): the standalone GET stream', () => {
     const log = events[3]
     expect(messageOf(log).method).toBe('notifications/message')
     const resumed = track(sseReader(await send({ method: 'GET', accept: sse, session: sid, headers: { 'last-event-id': log?.id ?? '' } })))
-    expectPriming(await resumed.next(), '250')
     const replayed = await resumed.next()
     expect(replayed?.id).toBe(events[4]?.id)
     expect(messageOf(replayed)).toMatchObject({ id: 'r2' })
+    expectPriming(await resumed.next(), '250')
     expect(await resumed.maybe(50)).toBeUndefined()
   })
 
@@ -639,7 +640,6 @@ describe('stateful http (serveHttp): the standalone GET stream', () => {
     const res = await send({ method: 'GET', accept: sse, session: sid, headers: { 'last-event-id': progress?.id ?? '' } })
     expect(res.status).toBe(200)
     const resumed = track(sseReader(res))
-    expectPriming(await resumed.next(), '250')
     const answer = await resumed.maybe(1_000)
     expect(answer === undefined ? 'nothing was replayed' : messageOf(answer)).toEqual({
       jsonrpc: '2.0',
@@ -655,9 +655,9 @@ describe('stateful http (serveHttp): the standalone GET stream', () => {
     const events = await sseReader(await send({ body: call('work', {}, 'k1'), session: sid })).rest()
     const resumedCtl = abortable()
     const resumed = sseReader(await send({ method: 'GET', accept: sse, session: sid, headers: { 'last-event-id': events[0]?.id ?? '' }, signal: resumedCtl.signal }))
-    expectPriming(await resumed.next(), '250')
     expect(messageOf(await resumed.next()).method).toBe('notifications/message')
     expect(messageOf(await resumed.next())).toMatchObject({ id: 'k1' })
+    expectPriming(await resumed.next(), '250')
     resumedCtl.abort()
     await sleep(100)
     // the first GET stream is still open: the server's notifications must still reach it
@@ -968,5 +968,44 @@ describe('stateful http: CORS preflight', () => {
     expect(res.headers.get('mcp-session-id')).not.toBeNull()
     expect((res.headers.get('access-control-expose-headers') ?? '').toLowerCase()).toContain('mcp-session-id')
     await res.text()
+  })
+})
+
+describe('stateful http: invalid messages and requests nothing can carry', () => {
+  const asker = emcp({ name: 'asker', description: 'Asks for roots.', input: { type: 'object' } })
+  const s = mcpServer([asker], { name: 'asking', version: '1' }).implement({
+    asker: async (_a, ctx) => (await ctx.roots({ timeoutMs: 5_000 })).length.toString(),
+  })
+  const handler = toFetchHandler(s, { sessions: true })
+  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { ...base, ...headers }, body: JSON.stringify(body) }))
+  const initialize = async (capabilities: object = {}): Promise<string> => {
+    const res = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 't', version: '1' } } })
+    await res.text()
+    return res.headers.get('mcp-session-id') as string
+  }
+
+  it('answers a message that is not a request or notification with -32600 and 400, as stateless mode does', async () => {
+    const sid = await initialize()
+    for (const body of [42, {}]) {
+      const res = await post(body, { 'mcp-session-id': sid })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toMatchObject({ id: null, error: { code: -32600 } })
+    }
+    // with a readable id the error is addressed: 200, as in stateless mode
+    const addressed = await post({ jsonrpc: '2.0', id: 1 }, { 'mcp-session-id': sid })
+    expect(addressed.status).toBe(200)
+    expect(await addressed.json()).toMatchObject({ id: 1, error: { code: -32600 } })
+  })
+
+  it('fails a request to the client at once when the call was answered as JSON and no GET stream is open', async () => {
+    const sid = await initialize({ roots: {} })
+    const started = Date.now()
+    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'asker', arguments: {} } }, { 'mcp-session-id': sid, accept: 'application/json' })
+    const body = (await res.json()) as { result: { isError: boolean; content: Array<{ text: string }> } }
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(body.result.isError).toBe(true)
+    expect(body.result.content[0]?.text).toContain('no SSE stream is open')
   })
 })

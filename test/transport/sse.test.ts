@@ -163,7 +163,7 @@ describe('sseStream: life cycle', () => {
 })
 
 describe('sseStream: replay', () => {
-  it('sends the replayed events right after the priming event and before new ones, with their stored ids', async () => {
+  it('sends the replayed events first, then the priming event (whose id is then the latest), then new ones', async () => {
     const store = memoryEventStore()
     const old = sseStream('s1', { store })
     old.send(note(1))
@@ -177,10 +177,10 @@ describe('sseStream: replay', () => {
     resumed.send(note(3))
     resumed.close()
     const after = parseSse(await drain(resumed))
-    expect(after.map((e) => e.data)).toEqual(['', note(1), note(2), note(3)])
+    expect(after.map((e) => e.data)).toEqual([note(1), note(2), '', note(3)])
     // replayed events keep their ids; the new priming event and event get fresh ones
-    expect(after[1]?.id).toBe(before[1]?.id)
-    expect(after[2]?.id).toBe(before[2]?.id)
+    expect(after[0]?.id).toBe(before[1]?.id)
+    expect(after[1]?.id).toBe(before[2]?.id)
     const ids = [...before, ...after].map((e) => e.id)
     expect(new Set(ids).size).toBe(5)
     // the resumed stream's new event is replayable after the last replayed one
