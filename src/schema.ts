@@ -9,10 +9,8 @@
  * const v = validatorOf({ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] })
  * v.decode({ a: 'x' }) // Left([{ path: '/a', message: 'must be number' }])
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { Ajv2019 } from 'ajv/dist/2019.js'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
+import { createRequire } from 'node:module'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { JSONSchema } from 'json-schema-to-ts'
@@ -206,7 +204,28 @@ export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
 // ---------------------------------------------------------------------------------------
 // internals
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+/**
+ * The validator engine is loaded on the first compile, not at import: a server starts
+ * without paying for it, and a server whose tools are never called never loads it. ajv is
+ * CommonJS, so a synchronous require works here.
+ */
+const requireCjs = createRequire(import.meta.url)
+type AjvClass = new (options: object) => Ajv
+let engineClasses: { readonly [D in Dialect]: AjvClass } | undefined
+let addFormats: ((ajv: Ajv) => Ajv) | undefined
+const loadEngines = (): { readonly [D in Dialect]: AjvClass } => {
+  if (engineClasses === undefined) {
+    const cls = (m: { default?: AjvClass } & Record<string, unknown>, name: string): AjvClass => (m[name] ?? m.default) as AjvClass
+    engineClasses = {
+      'draft-07': cls(requireCjs('ajv'), 'Ajv'),
+      '2019-09': cls(requireCjs('ajv/dist/2019'), 'Ajv2019'),
+      '2020-12': cls(requireCjs('ajv/dist/2020'), 'Ajv2020'),
+    }
+    const formats = requireCjs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv)
+    addFormats = formats.default ?? formats
+  }
+  return engineClasses
+}
 
 type Mode = 'input' | 'output'
 type Dialect = '2020-12' | '2019-09' | 'draft-07'
@@ -223,8 +242,8 @@ const dialectOf = (schema: JsonSchema): Dialect => {
 
 const newEngine = (dialect: Dialect, mode: Mode): Ajv => {
   const o = optionsFor(mode)
-  const engine = dialect === 'draft-07' ? new Ajv(o) : dialect === '2019-09' ? new Ajv2019(o) : new Ajv2020(o)
-  return addFormats(engine as unknown as Ajv)
+  const Engine = loadEngines()[dialect]
+  return (addFormats as (ajv: Ajv) => Ajv)(new Engine(o))
 }
 
 /** One shared validator engine per dialect and mode, created on first use; 2020-12 is the default. */
