@@ -41,8 +41,15 @@ export type HandlerResult<O> =
 /** The handler of tool `T`: typed arguments in, a typed result (in any of its forms) out. */
 export type Handler<T extends AnyTool> = (args: T['_I'], ctx: ToolContext) => HandlerResult<T['_O']>
 
-/** One handler per tool of the union `U`, keyed by name: missing or extra keys do not compile. */
-export type Handlers<U extends AnyTool> = { readonly [T in U as T['name']]: Handler<T> }
+/** Name -> handler, for the union `U` (two tools of one name would get a union of handlers). */
+type HandlerMap<U extends AnyTool> = { [T in U as T['name']]: Handler<T> }
+
+/**
+ * One handler per tool of the union `U`, keyed by name: missing or extra keys do not compile.
+ * Homomorphic over `HandlerMap`: the key remapping is resolved once, not again for every
+ * handler the compiler checks.
+ */
+export type Handlers<U extends AnyTool> = { readonly [K in keyof HandlerMap<U>]: HandlerMap<U>[K] }
 
 /** A tool ready to be called: its contract, its handler and its (lazily compiled) validators. */
 export interface Callable {

@@ -113,29 +113,61 @@ type NameChar =
 /** Seven valid characters: appended to the name so that it splits into whole chunks of 8. */
 type Pad = '_______'
 
-/** Checks the (padded) name 8 characters at a time; `L` counts the chunks, 16 at most (128 characters). */
-type CheckName<N extends string, S extends string, L extends 0[]> =
+/**
+ * Any one or more characters. Unlike `string`, consecutive `${Ch}` placeholders are not merged,
+ * so a pattern of k of them matches exactly the strings of k - 1 characters or more: a length
+ * test that needs no `infer` (and so costs the compiler almost nothing).
+ */
+type Ch = string & {}
+type Ch8 = `${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}`
+type AtLeast8 = `${Ch8}${Ch}`
+type AtLeast16 = `${Ch8}${Ch8}${Ch}`
+type AtLeast129 = `${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch}${Ch}`
+
+/**
+ * The first character of the (padded) name that is not allowed, or `never`: 16 characters a
+ * step while at least 16 are left, then 8; what is left then is less than 8 characters, all
+ * padding. (Should a length test ever match a shorter string, the walk falls back to
+ * `FirstBad`: slower, never wrong.)
+ */
+type Bad<S extends string> = S extends AtLeast16
+  ? S extends `${infer A}${infer B}${infer C}${infer D}${infer E}${infer F}${infer G}${infer H}${infer I}${infer J}${infer K}${infer L}${infer M}${infer N}${infer O}${infer P}${infer R}`
+    ? (A | B | C | D | E | F | G | H | I | J | K | L | M | N | O | P) extends NameChar ? Bad<R> : FirstBad<S>
+    : FirstBad<S>
+  : S extends AtLeast8
+    ? S extends `${infer A}${infer B}${infer C}${infer D}${infer E}${infer F}${infer G}${infer H}${infer R}`
+      ? (A | B | C | D | E | F | G | H) extends NameChar ? Bad<R> : FirstBad<S>
+      : FirstBad<S>
+    : never
+
+/** Finds the first character that is not allowed (only walked when there is one). */
+type FirstBad<S extends string> = S extends `${infer C}${infer R}` ? (C extends NameChar ? FirstBad<R> : C) : never
+
+/**
+ * Names over 128 characters: checked 8 characters at a time, `L` counting the chunks, so that
+ * a character that is not allowed within the first 128 is still the one reported.
+ */
+type CheckLong<N extends string, S extends string, L extends 0[]> =
   S extends `${infer A}${infer B}${infer C}${infer D}${infer E}${infer F}${infer G}${infer H}${infer R}`
     ? L['length'] extends 16
       ? `invalid tool name "${N}": longer than 128 characters`
-      : [A | B | C | D | E | F | G | H] extends [NameChar]
-        ? CheckName<N, R, [...L, 0]>
-        : BadChar<N, S>
+      : (A | B | C | D | E | F | G | H) extends NameChar
+        ? CheckLong<N, R, [...L, 0]>
+        : NotAllowed<N, FirstBad<S>>
     : N
 
-/** Finds the first character that is not allowed (only walked when there is one). */
-type BadChar<N extends string, S extends string> = S extends `${infer C}${infer R}`
-  ? C extends NameChar
-    ? BadChar<N, R>
-    : `invalid tool name "${N}": "${C}" is not allowed (use A-Z a-z 0-9 _ - .)`
-  : N
+type NotAllowed<N extends string, C extends string> = `invalid tool name "${N}": "${C}" is not allowed (use A-Z a-z 0-9 _ - .)`
 
 /** `N` when it is a valid tool name, otherwise a message saying why not. */
 export type ValidName<N extends string> = {} extends Record<N, 0>
   ? N // not one literal (`string`, or a pattern such as `tool_${string}`): checked at run time
   : N extends ''
     ? 'invalid tool name: it must not be empty'
-    : CheckName<N, `${N}${Pad}`, []>
+    : N extends AtLeast129
+      ? CheckLong<N, `${N}${Pad}`, []>
+      : Bad<`${N}${Pad}`> extends never
+        ? N
+        : NotAllowed<N, Bad<`${N}${Pad}`>>
 
 // ---------------------------------------------------------------------------------------
 // constructors

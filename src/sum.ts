@@ -41,11 +41,13 @@ export type DuplicateNames<T extends readonly AnyTool[], P = PositionsByName<T>>
  * `unknown` when the list is a valid sum; otherwise a message naming the problem. A
  * parameter typed `T & CheckedList<T>` turns a bad list into an error that quotes it.
  */
-export type CheckedList<T extends readonly AnyTool[]> = T extends readonly []
-  ? 'a server needs at least one tool'
-  : [DuplicateNames<T>] extends [never]
-    ? unknown
-    : `duplicate tool name: ${DuplicateNames<T> & string}`
+export type CheckedList<T extends readonly AnyTool[]> = T extends unknown
+  ? T['length'] extends 0 // not `T extends readonly []`: that test re-instantiates every contract in the list
+    ? 'a server needs at least one tool'
+    : DuplicateNames<T> extends never // not `[X] extends [never]`: a tuple is one more type to resolve
+      ? unknown
+      : `duplicate tool name: ${DuplicateNames<T> & string}`
+  : never
 
 /** A problem found in a list of tools at run time. */
 export interface SumError {
