@@ -103,6 +103,10 @@ export class RawJson<A = unknown> {
   constructor(readonly value: A) {
     this.text = JSON.stringify(value)
   }
+  /** Serialises as the value wherever it is nested (a plain stringify keeps V8's fast path, a replacer would not). */
+  toJSON(): A {
+    return this.value
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -197,9 +201,7 @@ const isBatch = (m: Reply): m is ReadonlyArray<Outgoing> => Array.isArray(m)
 const encodeOne = (m: Outgoing): string =>
   'result' in m && m.result instanceof RawJson
     ? `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${m.result.text}}`
-    : JSON.stringify(m, rawReplacer)
-
-const rawReplacer = (_key: string, value: unknown): unknown => (value instanceof RawJson ? value.value : value)
+    : JSON.stringify(m)
 
 /** The plain value of a response, with any `RawJson` result unwrapped (for in-process use). */
 export const unwrap = (m: Outgoing): Outgoing =>

@@ -1,22 +1,23 @@
 /**
  * The raw ceiling's dispatcher: a switch on the method, no validation beyond what is needed
- * to answer, the tool list built once. Shared by raw-stdio.mjs and raw-http.mjs.
+ * to answer, the tool list serialized once and spliced into each answer. Answers are JSON
+ * text. Shared by raw-stdio.mjs and raw-http.mjs.
  */
 import { add, addResult, fillerResult, fillers, toolCount } from './contract.mjs'
 
 const tools = [add, ...fillers(toolCount())]
 const names = new Set(tools.map((t) => t.name))
-const listResult = { tools }
+const listText = JSON.stringify({ tools })
 const initResult = {
   protocolVersion: '2025-11-25',
   capabilities: { tools: { listChanged: false } },
   serverInfo: { name: 'bench', version: '1.0.0' },
 }
 
-const ok = (id, result) => ({ jsonrpc: '2.0', id, result })
-const fail = (id, code, message) => ({ jsonrpc: '2.0', id, error: { code, message } })
+const ok = (id, result) => JSON.stringify({ jsonrpc: '2.0', id, result })
+const fail = (id, code, message) => JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })
 
-/** The answer to one message, or undefined for a notification. */
+/** The answer to one message as JSON text, or undefined for a notification. */
 export const dispatch = (msg) => {
   if (msg === null || typeof msg !== 'object') return fail(null, -32700, 'Parse error')
   if (msg.id === undefined) return undefined
@@ -31,7 +32,7 @@ export const dispatch = (msg) => {
     case 'ping':
       return ok(id, {})
     case 'tools/list':
-      return ok(id, listResult)
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${listText}}`
     case 'initialize':
       return ok(id, initResult)
     default:

@@ -21,7 +21,6 @@ createServer((req, res) => {
       res.writeHead(202).end()
       return
     }
-    const body = JSON.stringify(out)
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out)
   })
 }).listen(port(), '127.0.0.1')

@@ -23,5 +23,5 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line)
   const out = dispatch(msg)
   if (out === undefined) return
   if (queued.length === 0) process.nextTick(flush)
-  queued.push(JSON.stringify(out) + '\n')
+  queued.push(out + '\n')
 })
