@@ -9,6 +9,7 @@ import { createServer, type Server as NodeServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { emcp, mcpServer } from '../../src/index.js'
 import { serveHttp, toFetchHandler, toNodeListener, type RunningHttp } from '../../src/transport/http.js'
+import { parseFrame, type SseEvent } from '../support/sse.js'
 
 // ---------------------------------------------------------------------------------------
 // fixtures
@@ -131,29 +132,6 @@ const pingStatus = async (send: Send, session: string): Promise<number> => {
 
 // ---------------------------------------------------------------------------------------
 // SSE reading
-
-interface SseEvent {
-  readonly id: string | undefined
-  readonly event: string | undefined
-  readonly retry: string | undefined
-  /** Undefined when the event had no data field. */
-  readonly data: string | undefined
-}
-
-const parseFrame = (frame: string): SseEvent => {
-  const fields: { id?: string; event?: string; retry?: string } = {}
-  const data: string[] = []
-  for (const line of frame.split('\n')) {
-    if (line.startsWith(':')) continue
-    const colon = line.indexOf(':')
-    const name = colon === -1 ? line : line.slice(0, colon)
-    const raw = colon === -1 ? '' : line.slice(colon + 1)
-    const value = raw.startsWith(' ') ? raw.slice(1) : raw
-    if (name === 'data') data.push(value)
-    else if (name === 'id' || name === 'event' || name === 'retry') fields[name] = value
-  }
-  return { id: fields.id, event: fields.event, retry: fields.retry, data: data.length === 0 ? undefined : data.join('\n') }
-}
 
 /** The JSON-RPC message an event carries. */
 const messageOf = (e: SseEvent | undefined): { [key: string]: any } => {

@@ -1,38 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { parseSse } from '../support/sse.js'
 import { memoryEventStore } from '../../src/transport/event-store.js'
 import { sseStream, type SseStream } from '../../src/transport/sse.js'
 
 // ---------------------------------------------------------------------------------------
 // helpers
-
-interface SseEvent {
-  readonly id: string | undefined
-  readonly event: string | undefined
-  readonly retry: string | undefined
-  /** The data lines joined by newlines; undefined when the event had no data field. */
-  readonly data: string | undefined
-}
-
-/** Splits SSE text into events (WHATWG rules: `field: value`, one optional space, blank line ends an event). */
-const parseSse = (text: string): SseEvent[] =>
-  text
-    .replace(/\r\n?/g, '\n')
-    .split('\n\n')
-    .filter((frame) => frame !== '')
-    .map((frame) => {
-      const fields: { id?: string; event?: string; retry?: string } = {}
-      const data: string[] = []
-      for (const line of frame.split('\n')) {
-        if (line.startsWith(':')) continue
-        const colon = line.indexOf(':')
-        const name = colon === -1 ? line : line.slice(0, colon)
-        const raw = colon === -1 ? '' : line.slice(colon + 1)
-        const value = raw.startsWith(' ') ? raw.slice(1) : raw
-        if (name === 'data') data.push(value)
-        else if (name === 'id' || name === 'event' || name === 'retry') fields[name] = value
-      }
-      return { id: fields.id, event: fields.event, retry: fields.retry, data: data.length === 0 ? undefined : data.join('\n') }
-    })
 
 /** The whole body of a stream that will close. */
 const drain = async (s: SseStream): Promise<string> => {
