@@ -114,76 +114,71 @@ export interface ToolContext {
   readonly roots: (options?: RequestOptions) => Promise<ReadonlyArray<Root>>
 }
 
-/** A handler's context plus the means to abort it (kept out of the handler's view). */
-export interface CallControl {
-  readonly ctx: ToolContext
-  /** Aborts the call's signal, now or (if nobody has read it yet) when it is first read. */
-  readonly abort: (reason?: unknown) => void
-  /** Marks the call answered: progress for it is no longer sent. */
-  readonly end: () => void
-}
-
 // ---------------------------------------------------------------------------------------
 // constructors
 
 /**
- * A context whose AbortController is made only if a handler reads `signal` or the call is
- * aborted, so calls that never look pay nothing (a plain object: class fields cost more).
+ * A handler's context. One object per call with no closures of its own: the functions a
+ * handler may take off it (`const { progress } = ctx` works) are made when first read, and
+ * the AbortController only if someone reads `signal` or the call is aborted. Calls that
+ * use none of it cost one small object.
  */
-export const callContext = (
-  requestId: RequestId,
-  meta: { readonly [key: string]: unknown } | undefined,
-  session: Readonly<Session>,
-): CallControl => {
-  let controller: AbortController | undefined
-  let lastProgress = -Infinity
-  const signal = (): AbortSignal => (controller ??= new AbortController()).signal
-  let ended = false
-  // requests to the client end with the call: cancelling the call cancels them, whatever
-  // signal the handler adds of its own
-  const withSignal = (options: RequestOptions | undefined): RequestOptions => {
-    const own = options?.signal
-    return { ...options, signal: own === undefined ? signal() : AbortSignal.any([signal(), own]) }
+class CallContext implements ToolContext {
+  declare readonly requestId: RequestId
+  declare readonly meta: { readonly [key: string]: unknown } | undefined
+  declare readonly session: Readonly<Session>
+  declare private controller: AbortController | undefined
+  declare private lastProgress: number
+  declare private ended: boolean
+
+  constructor(requestId: RequestId, meta: { readonly [key: string]: unknown } | undefined, session: Readonly<Session>) {
+    // plain assignments: class field initialisers cost more on this hot path
+    this.requestId = requestId
+    this.meta = meta
+    this.session = session
+    this.controller = undefined
+    this.lastProgress = -Infinity
+    this.ended = false
   }
 
-  const ask = async (capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions) => {
-    const out = session.outbound
-    if (out === undefined)
-      throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
-    if (!hasCapability(session, capability))
-      throw new Error(`the client did not declare the "${capability}" capability, so ${method} cannot be sent`)
-    return out.request(method, params, withSignal(options))
+  get signal(): AbortSignal {
+    return (this.controller ??= new AbortController()).signal
   }
 
-  const ctx: ToolContext = {
-    requestId,
-    meta,
-    session,
-    get signal() {
-      return signal()
-    },
-    progress: (progress, total, message) => {
-      const token = meta?.progressToken
+  get progress(): ToolContext['progress'] {
+    return (progress, total, message) => {
+      const token = this.meta?.progressToken
+      const out = this.session.outbound
       // progress may only refer to a call still running
-      if (ended || (typeof token !== 'string' && typeof token !== 'number') || session.outbound === undefined) return
-      if (!(progress > lastProgress)) return
-      lastProgress = progress
-      session.outbound.notify('notifications/progress', {
+      if (this.ended || (typeof token !== 'string' && typeof token !== 'number') || out === undefined) return
+      if (!(progress > this.lastProgress)) return
+      this.lastProgress = progress
+      out.notify('notifications/progress', {
         progressToken: token,
         progress,
         ...(total === undefined ? {} : { total }),
         ...(message === undefined ? {} : { message }),
       })
-    },
-    log: (level, data, logger) => {
-      if (session.outbound === undefined) return
-      if (session.logLevel !== undefined && logLevels.indexOf(level) < logLevels.indexOf(session.logLevel)) return
-      session.outbound.notify('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) })
-    },
-    sample: async (request, options) =>
-      (await ask('sampling', 'sampling/createMessage', request as unknown as { readonly [key: string]: unknown }, options)) as SamplingResult,
-    elicit: async (request, options) => {
-      const result = (await ask('elicitation.form', 'elicitation/create', { mode: 'form', ...request }, options)) as {
+    }
+  }
+
+  get log(): ToolContext['log'] {
+    return (level, data, logger) => {
+      const { outbound: out, logLevel } = this.session
+      if (out === undefined) return
+      if (logLevel !== undefined && logLevels.indexOf(level) < logLevels.indexOf(logLevel)) return
+      out.notify('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) })
+    }
+  }
+
+  get sample(): ToolContext['sample'] {
+    return async (request, options) =>
+      (await this.ask('sampling', 'sampling/createMessage', request as unknown as { readonly [key: string]: unknown }, options)) as SamplingResult
+  }
+
+  get elicit(): ToolContext['elicit'] {
+    return async (request, options) => {
+      const result = (await this.ask('elicitation.form', 'elicitation/create', { mode: 'form', ...request }, options)) as {
         action?: unknown
         content?: unknown
       }
@@ -192,25 +187,44 @@ export const callContext = (
       if (checked._tag === 'Left')
         throw new Error(`the client's answer does not match the requested form: ${formatIssues(checked.left)}`)
       return { action: 'accept', content: checked.right as never }
-    },
-    elicitUrl: async (request, options) => {
-      const result = (await ask('elicitation.url', 'elicitation/create', { mode: 'url', ...request }, options)) as { action?: unknown }
-      return { action: result.action === 'accept' ? 'accept' : result.action === 'decline' ? 'decline' : 'cancel' }
-    },
-    roots: async (options) => {
-      const result = (await ask('roots', 'roots/list', {}, options)) as { roots?: ReadonlyArray<Root> }
-      return result.roots ?? []
-    },
+    }
   }
-  return {
-    ctx,
-    abort: (reason) => {
-      ended = true
-      ;(controller ??= new AbortController()).abort(reason)
-    },
-    end: () => {
-      ended = true
-    },
+
+  get elicitUrl(): ToolContext['elicitUrl'] {
+    return async (request, options) => {
+      const result = (await this.ask('elicitation.url', 'elicitation/create', { mode: 'url', ...request }, options)) as { action?: unknown }
+      return { action: result.action === 'accept' ? 'accept' : result.action === 'decline' ? 'decline' : 'cancel' }
+    }
+  }
+
+  get roots(): ToolContext['roots'] {
+    return async (options) => {
+      const result = (await this.ask('roots', 'roots/list', {}, options)) as { roots?: ReadonlyArray<Root> }
+      return result.roots ?? []
+    }
+  }
+
+  /** Aborts the call's signal, now or (if nobody has read it yet) when it is first read. */
+  abort(reason?: unknown): void {
+    this.ended = true
+    ;(this.controller ??= new AbortController()).abort(reason)
+  }
+
+  /** Marks the call answered: progress for it is no longer sent. */
+  end(): void {
+    this.ended = true
+  }
+
+  private async ask(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
+    const out = this.session.outbound
+    if (out === undefined)
+      throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
+    if (!hasCapability(this.session, capability))
+      throw new Error(`the client did not declare the "${capability}" capability, so ${method} cannot be sent`)
+    // requests to the client end with the call: cancelling the call cancels them, whatever
+    // signal the handler adds of its own
+    const own = options?.signal
+    return out.request(method, params, { ...options, signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]) })
   }
 }
 
@@ -221,21 +235,22 @@ export const callContext = (
  */
 export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolContext) => Eventually<A>): Eventually<A> => {
   const meta = req.params?._meta
-  const control = callContext(req.id, isObject(meta) ? meta : undefined, session)
+  const ctx = new CallContext(req.id, isObject(meta) ? meta : undefined, session)
   let out: Eventually<A>
   try {
-    out = f(control.ctx)
+    out = f(ctx)
   } catch (e) {
-    control.end()
+    ctx.end()
     throw e
   }
   if (!isThenable(out)) {
-    control.end()
+    ctx.end()
     return out
   }
-  session.inFlight.set(req.id, control.abort)
+  // only calls that outlive this turn can be cancelled, so only they are tracked
+  session.inFlight.set(req.id, (reason) => ctx.abort(reason))
   return (out as Promise<A>).finally(() => {
-    control.end()
+    ctx.end()
     session.inFlight.delete(req.id)
   })
 }
