@@ -115,15 +115,24 @@ export const connectStdio = async (
   }
 }
 
+/** A child HTTP server that printed its URL. */
+export interface Listening {
+  readonly url: string
+  readonly child: ChildProcess
+  readonly exited: Promise<Exit>
+  /** Everything it printed so far, stdout and stderr. */
+  readonly output: () => string
+}
+
 /**
- * Spawns an HTTP example on a free port of 127.0.0.1, waits until it prints its URL, and
- * connects the SDK's StreamableHTTPClientTransport to it.
+ * Spawns an HTTP example on a free port of 127.0.0.1 and waits until it prints its URL;
+ * a port taken between the probe and the listen gets another try.
  */
-export const connectHttp = async (
+export const spawnListening = async (
   script: string,
   args: (port: number) => ReadonlyArray<string>,
   env: (port: number) => Record<string, string> = () => ({}),
-): Promise<Connection> => {
+): Promise<Listening> => {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     const url = `http://127.0.0.1:${port}/mcp`
@@ -134,7 +143,7 @@ export const connectHttp = async (
     })
     const exited = track(child)
     let output = ''
-    const listening = new Promise<boolean>((resolve) => {
+    const listening = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 10_000)
       const onData = (chunk: Buffer): void => {
         output += chunk.toString()
@@ -150,30 +159,59 @@ export const connectHttp = async (
         resolve(false)
       })
     })
-    if (!(await listening)) {
+    if (listening) return { url, child, exited, output: () => output }
+    await stop(child, exited, 'SIGKILL')
+    if (attempt < 3 && output.includes('EADDRINUSE')) continue
+    throw new Error(`${script} did not listen on ${url}; output:\n${output}`)
+  }
+}
+
+/**
+ * Spawns an HTTP example on a free port of 127.0.0.1, waits until it prints its URL, and
+ * connects the SDK's StreamableHTTPClientTransport to it.
+ */
+export const connectHttp = async (
+  script: string,
+  args: (port: number) => ReadonlyArray<string>,
+  env: (port: number) => Record<string, string> = () => ({}),
+): Promise<Connection> => {
+  const { url, child, exited, output } = await spawnListening(script, args, env)
+  const transport = new StreamableHTTPClientTransport(new URL(url))
+  const client = newClient()
+  try {
+    await client.connect(transport)
+  } catch (e) {
+    await stop(child, exited, 'SIGKILL')
+    throw e
+  }
+  return {
+    client,
+    child,
+    exited,
+    protocolVersion: () => transport.protocolVersion,
+    output,
+    dispose: async () => {
+      await client.close().catch(() => {})
       await stop(child, exited, 'SIGKILL')
-      // the port may have been taken between the probe and the listen: try another
-      if (attempt < 3 && output.includes('EADDRINUSE')) continue
-      throw new Error(`${script} did not listen on ${url}; output:\n${output}`)
-    }
-    const transport = new StreamableHTTPClientTransport(new URL(url))
-    const client = newClient()
-    try {
-      await client.connect(transport)
-    } catch (e) {
-      await stop(child, exited, 'SIGKILL')
-      throw e
-    }
-    return {
-      client,
-      child,
-      exited,
-      protocolVersion: () => transport.protocolVersion,
-      output: () => output,
-      dispose: async () => {
-        await client.close().catch(() => {})
-        await stop(child, exited, 'SIGKILL')
-      },
-    }
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// waiting and reading results
+
+/** The text of each block of a tool result's content. */
+export const texts = (content: unknown): string[] =>
+  (content as ReadonlyArray<{ readonly type: string; readonly text?: string }>).map((b) => b.text ?? '')
+
+/** A pause. */
+export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Waits (at most `ms`) until `check` holds. */
+export const until = async (check: () => boolean, what: string, ms = 5_000): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await delay(5)
   }
 }

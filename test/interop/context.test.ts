@@ -19,23 +19,9 @@ import {
   type LoggingMessageNotification,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js'
-import { connectStdio, example, type Connection } from './children.js'
+import { connectStdio, example, texts, until, type Connection } from './children.js'
 
-type TextBlock = { readonly type: string; readonly text?: string }
 type Log = LoggingMessageNotification['params']
-
-const texts = (content: unknown): string[] => (content as ReadonlyArray<TextBlock>).map((b) => b.text ?? '')
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Waits (at most `ms`) until `check` holds. */
-const until = async (check: () => boolean, what: string, ms = 5_000): Promise<void> => {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await delay(5)
-  }
-}
 
 /** Records every message the client receives, in wire order, before the SDK handles it. */
 const recordWire = (client: Client): JSONRPCMessage[] => {

@@ -22,25 +22,11 @@ import {
 import { emcp, mcpServer, resource } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { conformanceResources, everything, testImageBase64 } from '../../examples/everything.js'
-import { connectHttp, connectStdio, example, type Connection } from './children.js'
+import { connectHttp, connectStdio, example, texts, until, type Connection } from './children.js'
 
 // ---------------------------------------------------------------------------------------
 // helpers
 
-type TextBlock = { readonly type: string; readonly text?: string }
-
-const texts = (content: unknown): string[] => (content as ReadonlyArray<TextBlock>).map((b) => b.text ?? '')
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Waits (at most `ms`) until `check` holds. */
-const until = async (check: () => boolean, what: string, ms = 5_000): Promise<void> => {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await delay(5)
-  }
-}
 
 /** Every request the tests make gives up after 5 s. */
 const bounded = { timeout: 5_000 } as const

@@ -7,7 +7,6 @@
  * GET stream, and DELETE through terminateSession.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {
@@ -23,25 +22,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { emcp, mcpServer } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
-import { example, freePort, root, stop, type Exit } from './children.js'
+import { delay, example, spawnListening, stop, texts, until, type Listening } from './children.js'
 
 // ---------------------------------------------------------------------------------------
 // helpers
 
-type TextBlock = { readonly type: string; readonly text?: string }
-
-const texts = (content: unknown): string[] => (content as ReadonlyArray<TextBlock>).map((b) => b.text ?? '')
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Waits (at most `ms`) until `check` holds. */
-const until = async (check: () => boolean, what: string, ms = 5_000): Promise<void> => {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await delay(5)
-  }
-}
 
 /** One HTTP exchange as the client's transport made it. */
 interface Exchange {
@@ -69,51 +54,8 @@ const recordingFetch = (log: Exchange[]) => async (url: string | URL, init?: Req
   return res
 }
 
-const live = new Set<ChildProcess>()
-process.on('exit', () => {
-  for (const c of live) c.kill('SIGKILL')
-})
-
 /** `PORT=<port> node dist/examples/everything.js`, once it prints its URL. */
-const startEverything = async (): Promise<{ url: string; child: ChildProcess; exited: Promise<Exit>; output: () => string }> => {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
-    const url = `http://127.0.0.1:${port}/mcp`
-    const child = spawn(process.execPath, [example('everything')], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    live.add(child)
-    const exited = new Promise<Exit>((resolve) =>
-      child.once('exit', (code, signal) => {
-        live.delete(child)
-        resolve({ code, signal })
-      }),
-    )
-    let output = ''
-    const listening = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_000)
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString()
-        if (output.includes(url)) {
-          clearTimeout(timer)
-          resolve(true)
-        }
-      }
-      child.stdout.on('data', onData)
-      child.stderr.on('data', onData)
-      void exited.then(() => {
-        clearTimeout(timer)
-        resolve(false)
-      })
-    })
-    if (listening) return { url, child, exited, output: () => output }
-    await stop(child, exited, 'SIGKILL')
-    if (attempt < 3 && output.includes('EADDRINUSE')) continue
-    throw new Error(`everything.js did not listen on ${url}; output:\n${output}`)
-  }
-}
+const startEverything = (): Promise<Listening> => spawnListening(example('everything'), () => [], (port) => ({ PORT: String(port) }))
 
 type Log = LoggingMessageNotification['params']
 type ElicitAnswer = (request: ElicitRequest) => ElicitResult
