@@ -6,7 +6,6 @@ import {
   inMemoryClient,
   mcpServer,
   newSession,
-  outbound,
   prompt,
   prompts,
   resources,
@@ -14,20 +13,12 @@ import {
   type AnyPrompt,
   type FeatureFactory,
   type Reply,
-  type ServerMessage,
 } from '../src/index.js'
+import { wired } from './support/wired.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const serve = (...features: FeatureFactory[]) =>
   mcpServer([noop], { name: 'prompts', version: '1' }, { features }).implement({ noop: () => 'ok' })
-
-/** A session whose channel records what the server sends, initialized so the hub reaches it. */
-const wired = async (server: ReturnType<typeof serve>) => {
-  const sent: ServerMessage[] = []
-  const session = newSession('2025-11-25', outbound((m) => sent.push(m)))
-  await server.dispatch({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, session)()
-  return { sent, session }
-}
 
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
 

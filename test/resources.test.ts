@@ -6,31 +6,17 @@ import {
   inMemoryClient,
   mcpServer,
   newSession,
-  outbound,
   resource,
   resources,
   resourceTemplate,
   type FeatureFactory,
   type Reply,
-  type ServerMessage,
 } from '../src/index.js'
+import { wired } from './support/wired.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const serve = (...features: FeatureFactory[]) =>
   mcpServer([noop], { name: 'res', version: '1' }, { features }).implement({ noop: () => 'ok' })
-
-/** A session whose channel records what the server sends, initialized so the hub reaches it. */
-const wired = async (server: ReturnType<typeof serve>) => {
-  const sent: ServerMessage[] = []
-  const session = newSession('2025-11-25', outbound((m) => sent.push(m)))
-  await server.dispatch({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, session)()
-  let id = 1
-  const request = async (method: string, params?: Record<string, unknown>): Promise<unknown> => {
-    const out = await server.dispatch({ jsonrpc: '2.0', id: id++, method, ...(params === undefined ? {} : { params }) }, session)()
-    return O.isSome(out) ? JSON.parse(encode(out.value)) : undefined
-  }
-  return { sent, session, request }
-}
 
 const readme = resource({ uri: 'docs://readme', name: 'readme', title: 'Read me', mimeType: 'text/markdown', read: () => '# Hello' })
 const logo = resource({ uri: 'docs://logo.png', name: 'logo', mimeType: 'image/png', size: 4, read: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47]) })
