@@ -156,15 +156,7 @@ const build = <U extends AnyTool>(
   }
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
-  const featureMethods = new Map<string, MethodHandler>()
-  for (const f of features)
-    for (const [method, handler] of Object.entries(f.methods)) {
-      if (featureMethods.has(method)) throw new TypeError(`emcp: two features answer ${method}`)
-      if (builtIn.has(method)) throw new TypeError(`emcp: a feature cannot answer ${method}: the server answers it`)
-      featureMethods.set(method, handler)
-    }
   const completers = features.filter((f) => f.complete !== undefined)
-  if (completers.length > 0) featureMethods.set('completion/complete', (req, session) => complete(completers, req, session))
   const serverInfo = stripUndefined({ ...info })
   const capabilities = Object.assign(
     {},
@@ -222,28 +214,32 @@ const build = <U extends AnyTool>(
     abort(typeof params?.reason === 'string' ? params.reason : 'cancelled by the client')
   }
 
-  const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
-    switch (req.method) {
-      case 'tools/call':
-        return callTool(req, session)
-      case 'tools/list':
-        return listTools(req)
-      case 'ping':
-        return E.right({})
-      case 'logging/setLevel':
-        return setLevel(req, session)
-      case 'initialize':
-        return initialize(req, session)
-      default: {
-        const handler = featureMethods.get(req.method)
-        if (handler !== undefined) return handler(req, session)
-        return E.left(
-          req.method.startsWith('notifications/')
-            ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
-            : rpcError('MethodNotFound', `Method not found: ${req.method}`),
-        )
-      }
+  // one table of every method answered: the server's own, then the features' (which may
+  // neither take one of the server's nor share one between them)
+  const methods = new Map<string, MethodHandler>([
+    ['initialize', initialize],
+    ['ping', () => E.right({})],
+    ['tools/list', listTools],
+    ['tools/call', callTool],
+    ['logging/setLevel', setLevel],
+  ])
+  if (completers.length > 0) methods.set('completion/complete', (req, session) => complete(completers, req, session))
+  const own = new Set(methods.keys())
+  for (const f of features)
+    for (const [method, handler] of Object.entries(f.methods)) {
+      if (own.has(method)) throw new TypeError(`emcp: a feature cannot answer ${method}: the server answers it`)
+      if (methods.has(method)) throw new TypeError(`emcp: two features answer ${method}`)
+      methods.set(method, handler)
     }
+
+  const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
+    const handler = methods.get(req.method)
+    if (handler !== undefined) return handler(req, session)
+    return E.left(
+      req.method.startsWith('notifications/')
+        ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
+        : rpcError('MethodNotFound', `Method not found: ${req.method}`),
+    )
   }
 
   /** The dispatcher proper; synchronous unless a handler is asynchronous. */
@@ -362,9 +358,6 @@ const build = <U extends AnyTool>(
   }
   return server
 }
-
-/** Methods the server answers itself; a feature may not take them over. */
-const builtIn = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'logging/setLevel', 'completion/complete'])
 
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */
 const listed = (t: AnyTool): ListedTool =>
