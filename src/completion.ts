@@ -9,7 +9,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { map, type Eventually } from './eventually.js'
 import type { Completion, CompletionRequest, Feature } from './feature.js'
-import { isObject } from './json-object.js'
+import { isObject, isReadonlyArray } from './json-object.js'
 import { rpcError, type Request, type RpcError } from './jsonrpc.js'
 import type { Session } from './session.js'
 
@@ -67,4 +67,3 @@ const capped = (c: Completion): Completion => {
 // ---------------------------------------------------------------------------------------
 // internals
 
-const isReadonlyArray = (u: unknown): u is ReadonlyArray<unknown> => Array.isArray(u)

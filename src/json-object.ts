@@ -14,6 +14,9 @@ import type { Params } from './jsonrpc.js'
 /** True for a JSON object (not null, not an array). */
 export const isObject = (u: unknown): u is Params => typeof u === 'object' && u !== null && !Array.isArray(u)
 
+/** True for an array (read-only to whoever asks). */
+export const isReadonlyArray = (u: unknown): u is ReadonlyArray<unknown> => Array.isArray(u)
+
 /** Drops the keys whose value is undefined (they must not reach the wire as nulls). */
 export const stripUndefined = <A extends object>(o: A): A =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as A

@@ -8,6 +8,7 @@
  * const msg = m._tag === 'Right' ? decode(m.right) : m          // Right({ kind: 'request', ... })
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { isObject } from './json-object.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -148,9 +149,6 @@ export interface Undecodable {
   /** False when the input looked like a response from the peer: those are never answered. */
   readonly answer: boolean
 }
-
-const isObject = (u: unknown): u is { readonly [k: string]: unknown } =>
-  typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /** True for ids MCP accepts: strings and integers. */
 export const isRequestId = (u: unknown): u is RequestId =>

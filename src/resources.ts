@@ -29,7 +29,7 @@ import type { Icon } from './emcp.js'
 import { all, map, type Eventually } from './eventually.js'
 import type { Completion, CompletionRequest, Feature, FeatureFactory } from './feature.js'
 import { hubsOf, type Hub } from './hub.js'
-import { checkMeta, isObject, stripUndefined } from './json-object.js'
+import { checkMeta, isObject, isReadonlyArray, stripUndefined } from './json-object.js'
 import { rpcError, type RawJson, type Request, type RpcError } from './jsonrpc.js'
 import { checkPageSize, pageAt, pageIndex, pagesOf } from './pages.js'
 import type { Session } from './session.js'
@@ -317,7 +317,6 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
 /** An absolute URI starts with a scheme (RFC 3986 §3.1). */
 const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
-const isReadonlyArray = (u: unknown): u is ReadonlyArray<unknown> => Array.isArray(u)
 
 /** MCP: -32002 for a URI the server does not have, with the URI as data. */
 const notFound = (uri: string): RpcError => rpcError('ResourceNotFound', 'Resource not found', { uri })

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
+import { isObject } from '../json-object.js'
 import { encode, failure, parse, rpcError } from '../jsonrpc.js'
 import { assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
@@ -292,17 +293,15 @@ const jsonHeaders = { 'content-type': 'application/json' }
 
 const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' }
 
-const isObj = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === 'object' && u !== null && !Array.isArray(u)
-
-const isInitialize = (m: unknown): boolean => isObj(m) && m.method === 'initialize'
+const isInitialize = (m: unknown): boolean => isObject(m) && m.method === 'initialize'
 
 /** True when the message (or a member of the batch) is a request, which gets an answer. */
 const hasRequest = (m: unknown): boolean =>
-  Array.isArray(m) ? m.some(hasRequest) : isObj(m) && typeof m.method === 'string' && 'id' in m
+  Array.isArray(m) ? m.some(hasRequest) : isObject(m) && typeof m.method === 'string' && 'id' in m
 
 /** Only calls can send progress, logs or requests to the client along the way: the rest answer as JSON. */
 const streamsWorthIt = (m: unknown): boolean =>
-  Array.isArray(m) ? m.some(streamsWorthIt) : isObj(m) && m.method === 'tools/call'
+  Array.isArray(m) ? m.some(streamsWorthIt) : isObject(m) && m.method === 'tools/call'
 
 /** The methods this endpoint answers (OPTIONS for CORS preflights). */
 const allowed = 'POST, OPTIONS'
