@@ -157,7 +157,7 @@ const build = <U extends AnyTool>(
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
   const completers = features.filter((f) => f.complete !== undefined)
-  const serverInfo = stripUndefined({ ...info })
+  const serverInfo = stripUndefined(info)
   const capabilities = Object.assign(
     {},
     ...features.map((f) => f.capabilities),
@@ -361,7 +361,7 @@ const build = <U extends AnyTool>(
 
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */
 const listed = (t: AnyTool): ListedTool =>
-  stripUndefined({
+  stripUndefined<ListedTool>({
     name: t.name,
     title: t.title,
     description: t.description,
@@ -370,4 +370,4 @@ const listed = (t: AnyTool): ListedTool =>
     annotations: t.annotations,
     icons: t.icons,
     _meta: t._meta,
-  }) as unknown as ListedTool
+  })
