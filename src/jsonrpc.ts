@@ -71,6 +71,8 @@ export type RpcErrorTag =
   | 'InternalError'
   | 'ResourceNotFound'
   | 'Refused'
+  | 'MissingRequiredClientCapability'
+  | 'UnknownTask'
 
 /** A protocol-level failure: a tag, a readable message, and optional data for the client. */
 export interface RpcError {
@@ -92,6 +94,11 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   ResourceNotFound: -32002,
   // an HTTP-level refusal (bad header, wrong method) before any message was read
   Refused: -32000,
+  // MCP 2026-07-28: the request needs a capability the client did not declare (the tasks
+  // extension names it for tasks/* and for tools that run only as tasks)
+  MissingRequiredClientCapability: -32021,
+  // io.modelcontextprotocol/tasks: tasks/get, tasks/update or tasks/cancel of an unknown task
+  UnknownTask: -32602,
 }
 
 /**
