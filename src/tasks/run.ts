@@ -158,7 +158,12 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
   return new Promise((resolve) => {
     answer = resolve
     // until answered, notifications/cancelled for the call reaches the handler
-    call.session.inFlight.set(id, (reason) => abortWork(typeof reason === 'string' ? reason : 'cancelled by the client'))
+    call.session.inFlight.set(id, (reason) => {
+      const why = typeof reason === 'string' ? reason : 'cancelled by the client'
+      abortWork(why)
+      // a cancelled call is never handed off; its answer is not sent
+      decide('refused', E.left(rpcError('InvalidRequest', `the call was cancelled: ${why}`)))
+    })
     ;(out as Promise<CallToolResult>).then(finished, crashed)
     timer = setTimeout(handoff, options.immediateMs)
   })
