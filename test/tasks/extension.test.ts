@@ -241,3 +241,28 @@ describe('tasks extension: input through tasks/get and tasks/update', () => {
     expect(done.result.content[0].text).toMatch(/did not declare the "elicitation.form" capability/)
   })
 })
+
+describe('tasks extension: the tasks example (examples/tasks.ts)', () => {
+  it('runs report as a task whose statusMessage follows its progress, and purge through a confirmation', async () => {
+    const { server } = await import('../../examples/tasks.js')
+    const r = await send(server, 'tools/call', { name: 'report', arguments: { days: 2 } }, { ...meta({}), progressToken: 'r' })
+    expect(r.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 600_000, pollIntervalMs: 500 })
+    let t = await send(server, 'tasks/get', { taskId: r.result.taskId })
+    for (let i = 0; i < 200 && t.result.statusMessage === undefined; i++) {
+      await sleep(10)
+      t = await send(server, 'tasks/get', { taskId: r.result.taskId })
+    }
+    expect(t.result.statusMessage).toBe('day 1 of 2')
+    const done = await waitFor(server, r.result.taskId, 'completed', 5000)
+    expect(done.result.structuredContent).toEqual({ days: 2, total: 4.5 })
+
+    const p = await send(server, 'tools/call', { name: 'purge', arguments: { before: '2026-01-01' } })
+    const asking = await waitFor(server, p.result.taskId, 'input_required')
+    const key = Object.keys(asking.inputRequests)[0] as string
+    expect(asking.inputRequests[key].params.message).toBe('Delete 42 entries older than 2026-01-01?')
+    await send(server, 'tasks/update', { taskId: p.result.taskId, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } })
+    expect((await waitFor(server, p.result.taskId, 'completed')).result.content[0].text).toBe('Deleted 42 entries older than 2026-01-01.')
+    // and without the extension, purge is refused while report simply answers
+    expect((await send(server, 'tools/call', { name: 'purge', arguments: { before: '2026-01-01' } }, meta({}, false))).error?.code).toBe(-32021)
+  })
+})
