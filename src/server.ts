@@ -37,7 +37,10 @@ import {
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
 import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
-import { batchesAllowed, negotiate } from './protocol/versions.js'
+import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
+import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
+import { listen } from './protocol/subscriptions.js'
+import { batchesAllowed, negotiate, versionsOf, type Era } from './protocol/versions.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
@@ -62,6 +65,16 @@ export interface ServerOptions {
   readonly pageSize?: number
   /** Protocol features beside tools: resources, prompts, completion, your own. */
   readonly features?: ReadonlyArray<FeatureFactory>
+  /**
+   * The protocol eras served (default both): `2025-11-25` (an `initialize` handshake opens a
+   * conversation) and `2026-07-28` (each request carries its revision in `_meta`). Pin a
+   * server to one era by naming only that one. See docs/eras.md.
+   */
+  readonly eras?: ReadonlyArray<Era>
+  /** 2026-07-28 caching hints (`ttlMs`, `cacheScope`) for lists and reads, per server and per method. */
+  readonly cache?: CacheOptions
+  /** How 2026-07-28 `requestState`s are signed; share the key between the processes a retry may reach. */
+  readonly requestState?: RequestStateOptions
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -121,6 +134,8 @@ export const mcpServer = <const T extends readonly AnyTool[]>(
   if (E.isLeft(checked))
     throw new TypeError(`emcp: invalid tool list: ${checked.left.map((e) => `${e.path} ${e.message}`).join('; ')}`)
   checkPageSize(options.pageSize)
+  checkEras(options.eras)
+  checkCache(options.cache ?? {})
   return {
     implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
   }
@@ -164,6 +179,9 @@ const build = <U extends AnyTool>(
     completers.length > 0 ? { completions: {} } : {},
     { tools: { listChanged: true }, logging: {} },
   )
+
+  const eras = options.eras ?? allEras
+  const serves2025 = eras.includes('2025-11-25')
 
   const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const p = req.params
@@ -232,6 +250,36 @@ const build = <U extends AnyTool>(
       methods.set(method, handler)
     }
 
+  const modern = eras.includes('2026-07-28')
+    ? modernAdapter({
+        serverInfo,
+        instructions: options.instructions,
+        capabilities,
+        eras,
+        cache: options.cache ?? {},
+        states: requestStates(options.requestState),
+        answer: (req, session) => answer(req, session),
+        listen: listen(hub, capabilities),
+      })
+    : undefined
+
+  /** A request with no revision in its `_meta`, at a server that serves 2026-07-28 only. */
+  const modernOnly = (req: Request): E.Either<RpcError, unknown> => {
+    const supported = versionsOf(eras)
+    return req.method === 'initialize'
+      ? E.left(
+          rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: this server speaks ${supported.join(', ')} only, without initialize`, {
+            supported,
+            requested: req.params?.protocolVersion ?? null,
+          }),
+        )
+      : E.left(rpcError('InvalidParams', `Invalid params: _meta["io.modelcontextprotocol/protocolVersion"] is required (this server speaks ${supported.join(', ')})`))
+  }
+
+  /** The era adapter for a request: 2026-07-28 when its `_meta` says so, else 2025-11-25. */
+  const route = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> =>
+    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : modernOnly(req)
+
   const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const handler = methods.get(req.method)
     if (handler !== undefined) return handler(req, session)
@@ -263,7 +311,7 @@ const build = <U extends AnyTool>(
     const crashed = (e: unknown): O.Option<Outgoing> =>
       reply(E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`)))
     try {
-      const out = answer(m, session)
+      const out = route(m, session)
       return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
     } catch (e) {
       return crashed(e)
@@ -357,6 +405,14 @@ const build = <U extends AnyTool>(
     release,
   }
   return server
+}
+
+const allEras: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
+
+const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
+  if (eras === undefined) return
+  if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
+    throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
 
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */
