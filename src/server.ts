@@ -37,6 +37,7 @@ import {
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
 import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
+import { mirrorProblems } from './protocol/headers.js'
 import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
 import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
 import { listen } from './protocol/subscriptions.js'
@@ -155,6 +156,7 @@ const build = <U extends AnyTool>(
   for (const name of byName.keys())
     if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
   for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
 
   // the tool registry: changed only by addTool/removeTool/enable/disable, which also
@@ -362,6 +364,8 @@ const build = <U extends AnyTool>(
     const checked = sumOf([...current, tool] as ReadonlyArray<AnyTool>)
     if (E.isLeft(checked)) throw new TypeError(`emcp: cannot add tool: ${checked.left.map((e) => e.message).join('; ')}`)
     if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
+    const mirrors = mirrorProblems(tool)
+    if (mirrors.length > 0) throw new TypeError(`emcp: cannot add tool: ${mirrors.join('; ')}`)
     callables.set(tool.name, callable(tool, handler as Callable['handler']))
     current = [...current, tool as unknown as U]
     toolsChanged()
