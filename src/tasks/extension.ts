@@ -18,6 +18,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Answer, FeatureFactory, ToolCall } from '../feature.js'
 import { isObject } from '../json-object.js'
 import { rpcError, type Request, type RpcError } from '../jsonrpc.js'
+import { isModernVersion } from '../protocol/versions.js'
+import type { Session } from '../session.js'
 import { runAsTask } from './run.js'
 import { taskStore, type DetailedTask, type TaskStore, type TaskStoreOptions } from './store.js'
 
@@ -57,15 +59,15 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
   const call = (c: ToolCall): Answer | undefined => {
     const support = c.tool.taskSupport ?? 'forbidden'
     if (support === 'forbidden') return undefined
-    if (!declares(c.request)) return support === 'optional' ? undefined : E.left(taskOnly(c.request, c.tool.name))
-    return runAsTask(store, c, { immediateMs, required: support === 'required', clientCapabilities: capabilitiesOf(c.request) })
+    if (!declares(c.session)) return support === 'optional' ? undefined : E.left(taskOnly(c.session, c.tool.name))
+    return runAsTask(store, c, { immediateMs, required: support === 'required' })
   }
 
   /** Runs a `tasks/*` method for a request that may use the extension, on a known task. */
   const onTask =
     (method: string, f: (taskId: string, req: Request, task: DetailedTask) => E.Either<RpcError, unknown>) =>
-    (req: Request): E.Either<RpcError, unknown> => {
-      if (!declares(req)) return E.left(undeclared(req, method))
+    (req: Request, session: Session): E.Either<RpcError, unknown> => {
+      if (!declares(session)) return E.left(undeclared(session, method))
       const taskId = req.params?.taskId
       if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
       const task = store.detailed(taskId)
@@ -98,35 +100,22 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
 // ---------------------------------------------------------------------------------------
 // internals
 
-const metaOf = (req: Request): { readonly [key: string]: unknown } | undefined => {
-  const meta = req.params?._meta
-  return isObject(meta) ? meta : undefined
-}
-
-/** A request of the 2026-07-28 era: its `_meta` names its protocol version. */
-const isStateless = (req: Request): boolean => typeof metaOf(req)?.['io.modelcontextprotocol/protocolVersion'] === 'string'
-
-/** The client's capabilities declared on this request (2026-07-28 `_meta`). */
-const capabilitiesOf = (req: Request): { readonly [key: string]: unknown } | undefined => {
-  const caps = metaOf(req)?.['io.modelcontextprotocol/clientCapabilities']
-  return isObject(caps) ? caps : undefined
-}
-
 /**
  * True when the request may use the extension: a 2026-07-28 request whose own capabilities
- * name it (the extension does not apply to 2025-11-25 conversations, whatever they declared).
+ * (its `_meta`) name it. The extension does not apply to 2025-11-25 conversations, whatever
+ * their `initialize` declared.
  */
-const declares = (req: Request): boolean => {
-  if (!isStateless(req)) return false
-  const extensions = capabilitiesOf(req)?.extensions
+const declares = (session: Session): boolean => {
+  if (!isModernVersion(session.protocolVersion)) return false
+  const extensions = session.clientCapabilities?.extensions
   return isObject(extensions) && isObject(extensions[tasksExtension])
 }
 
 const requiredCapabilities = { requiredCapabilities: { extensions: { [tasksExtension]: {} } } }
 
 /** The refusal of a `tasks/*` request from a client that did not declare the extension. */
-const undeclared = (req: Request, method: string): RpcError =>
-  isStateless(req)
+const undeclared = (session: Session, method: string): RpcError =>
+  isModernVersion(session.protocolVersion)
     ? rpcError(
         'MissingRequiredClientCapability',
         `Missing required client capability: ${method} needs the ${tasksExtension} extension in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,
@@ -135,8 +124,8 @@ const undeclared = (req: Request, method: string): RpcError =>
     : rpcError('MethodNotFound', `Method not found: ${method} (the ${tasksExtension} extension needs protocol 2026-07-28)`)
 
 /** The refusal of a call to a tool that runs only as a task, from a client that cannot take one. */
-const taskOnly = (req: Request, name: string): RpcError =>
-  isStateless(req)
+const taskOnly = (session: Session, name: string): RpcError =>
+  isModernVersion(session.protocolVersion)
     ? rpcError(
         'MissingRequiredClientCapability',
         `Missing required client capability: tool ${name} runs only as a task; declare the ${tasksExtension} extension in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { emcp, inMemoryClient, mcpServer, tasks, tasksExtension, toolError, type TasksOptions } from '../../src/index.js'
 import { wired } from '../support/wired.js'
-import { meta, send, sleep, waitFor } from './support.js'
+import { isAck, meta, send, sleep, waitFor } from './support.js'
 
 const greet = emcp({
   name: 'greet',
@@ -81,13 +81,14 @@ describe('tasks extension: dispatch', () => {
   it('answers a tool without task support inline, with no task fields, even given a legacy `task` param', async () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'greet', arguments: { name: 'W' }, task: { ttl: 60000, pollInterval: 100 } })
-    expect(r.result).toEqual({ content: [{ type: 'text', text: 'Hello, W!' }] })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, W!' }] })
   })
 
   it('hands a waiting call off to a task: a flat CreateTaskResult (resultType "task", taskId, status, timestamps, ttlMs, pollIntervalMs)', async () => {
     const { server } = serve({ ttlMs: 60_000, pollIntervalMs: 100 })
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 30 } })
     expect(r.result).toEqual({
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 't', version: '1' } },
       resultType: 'task',
       taskId: expect.any(String),
       status: 'working',
@@ -108,13 +109,13 @@ describe('tasks extension: dispatch', () => {
   it('answers inline when the handler settles within immediateMs (the immediate-result shortcut)', async () => {
     const { server } = serve({ immediateMs: 2000 })
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 10 } })
-    expect(r.result).toEqual({ content: [{ type: 'text', text: 'waited 10' }] })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'waited 10' }] })
   })
 
   it('answers inline for a client that did not declare the extension on this request', async () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 5 } }, meta({}, false))
-    expect(r.result).toEqual({ content: [{ type: 'text', text: 'waited 5' }] })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'waited 5' }] })
   })
 
   it('honours a per-request opt-in: the extension declared in this request’s _meta makes a task', async () => {
@@ -184,8 +185,8 @@ describe('tasks extension: cancellation', () => {
   it('tasks/cancel acks with {resultType:"complete"} only, aborts ctx.signal, and the task settles cancelled', async () => {
     const { server, aborted } = serve()
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 60_000 } })
-    const ack = await send(server, 'tasks/cancel', { taskId: r.result.taskId })
-    expect(ack.result).toEqual({ resultType: 'complete' })
+    const acked = await send(server, 'tasks/cancel', { taskId: r.result.taskId })
+    expect(isAck(acked.result)).toBe(true)
     expect(aborted).toEqual(['cancelled by the client'])
     expect((await send(server, 'tasks/get', { taskId: r.result.taskId })).result.status).toBe('cancelled')
   })
@@ -194,7 +195,7 @@ describe('tasks extension: cancellation', () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 20 } })
     await waitFor(server, r.result.taskId, 'completed')
-    expect((await send(server, 'tasks/cancel', { taskId: r.result.taskId })).result).toEqual({ resultType: 'complete' })
+    expect(isAck((await send(server, 'tasks/cancel', { taskId: r.result.taskId })).result)).toBe(true)
     expect((await send(server, 'tasks/get', { taskId: r.result.taskId })).result.status).toBe('completed')
   })
 })
@@ -208,10 +209,10 @@ describe('tasks extension: input through tasks/get and tasks/update', () => {
     const [key, request] = Object.entries(waiting.inputRequests)[0] as [string, { method: string; params: { message: string } }]
     expect(request).toMatchObject({ method: 'elicitation/create', params: { message: 'Sure?' } })
     // a key never issued is ignored, and still acked
-    expect((await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { 'unknown-key': { ignored: true } } })).result).toEqual({ resultType: 'complete' })
+    expect(isAck((await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { 'unknown-key': { ignored: true } } })).result)).toBe(true)
     expect((await send(server, 'tasks/get', { taskId: r.result.taskId })).result.status).toBe('input_required')
-    const ack = await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { [key]: { action: 'accept', content: { sure: true } } } })
-    expect(ack.result).toEqual({ resultType: 'complete' })
+    const acked = await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { [key]: { action: 'accept', content: { sure: true } } } })
+    expect(isAck(acked.result)).toBe(true)
     const done = await waitFor(server, r.result.taskId, 'completed')
     expect(done.result).toMatchObject({ structuredContent: { ok: true } })
   })
@@ -233,12 +234,12 @@ describe('tasks extension: input through tasks/get and tasks/update', () => {
     expect(done.result.content[0].text).toMatch(/does not match the requested form/)
   })
 
-  it('a task asks only for what the request’s capabilities allow (no elicitation declared: a tool error)', async () => {
+  it('a task asks only for what the request’s capabilities allow: a question it cannot ask fails the task with -32021', async () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'confirm', arguments: {} }, meta({}, true))
-    const done = await waitFor(server, r.result.taskId, 'completed')
-    expect(done.result.isError).toBe(true)
-    expect(done.result.content[0].text).toMatch(/did not declare the "elicitation.form" capability/)
+    const done = await waitFor(server, r.result.taskId, 'failed')
+    expect(done.status).toBe('failed')
+    expect(done.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } })
   })
 })
 
