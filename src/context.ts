@@ -19,7 +19,7 @@ import { isThenable, type Eventually } from './eventually.js'
 import { isObject } from './json-object.js'
 import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
-import { MissingClientCapability, type InputRequest, type InputRequired } from './protocol/input-required.js'
+import { MissingClientCapability, type InputRequired, type Question } from './protocol/input-required.js'
 import { isModernVersion } from './protocol/versions.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -264,7 +264,7 @@ class CallContext implements ToolContext {
     if (tasked !== undefined) return tasked
     if (inputs === undefined)
       throw new Error(`${method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
-    turn.questions.push({ method, params })
+    turn.questions.push(options?.key === undefined ? { method, params } : { method, params, key: options.key })
     if (turn.questions.length === 1)
       setImmediate(() => {
         turn.end(inputs.require(turn.questions))
@@ -277,7 +277,7 @@ class CallContext implements ToolContext {
 /** The questions of one attempt (2026-07-28) and how it ends. */
 interface Turn {
   asked: number
-  readonly questions: InputRequest[]
+  readonly questions: Question[]
   readonly ended: Promise<never>
   readonly end: (signal: InputRequired) => void
 }

@@ -79,6 +79,8 @@ export interface AskOptions {
   readonly signal?: AbortSignal
   /** Gives up after this many milliseconds (default: wait as long as the task lives). */
   readonly timeoutMs?: number
+  /** The key to show the request under, unless this task used it already (default `input-N`). */
+  readonly key?: string
 }
 
 /** The tasks of a server. */
@@ -130,6 +132,8 @@ interface Entry {
   result: { readonly [key: string]: unknown } | undefined
   error: RpcErrorObject | undefined
   readonly inputs: Map<string, Pending>
+  /** Every key this task has used: keys are never reused within a task. */
+  readonly keys: Set<string>
   nextKey: number
   onAbort: ((reason: string) => void) | undefined
 }
@@ -244,6 +248,7 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
       result: undefined,
       error: undefined,
       inputs: new Map(),
+      keys: new Set(),
       nextKey: 1,
       onAbort,
     }
@@ -258,7 +263,9 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
       if (e === undefined || isTerminal(e.status)) return reject(new Error(`${request.method}: the task has ended`))
       if (opts.signal?.aborted === true) return reject(new Error(`${request.method} was cancelled`))
       // keys are never reused within a task, so a late answer cannot be taken for another request
-      const key = `input-${e.nextKey++}`
+      let key = opts.key
+      while (key === undefined || e.keys.has(key)) key = `input-${e.nextKey++}`
+      e.keys.add(key)
       let timer: ReturnType<typeof setTimeout> | undefined
       const settle = (): void => {
         if (timer !== undefined) clearTimeout(timer)

@@ -239,3 +239,16 @@ describe('tasks/store: ending', () => {
     expect(seen.at(-1)?.lastUpdatedAt).not.toBe(seen.at(-1)?.createdAt)
   })
 })
+
+describe('tasks/store: named questions', () => {
+  it('shows a request under the key the handler gave it, once per task; a used key falls back to input-N', async () => {
+    const store = taskStore()
+    const id = created(store)
+    const first = store.ask(id, { method: 'roots/list' }, { key: 'client_roots' })
+    expect(Object.keys(store.detailed(id)?.inputRequests ?? {})).toEqual(['client_roots'])
+    store.answer(id, { client_roots: { roots: [] } })
+    await first
+    void store.ask(id, { method: 'roots/list' }, { key: 'client_roots' })
+    expect(Object.keys(store.detailed(id)?.inputRequests ?? {})).toEqual(['input-1'])
+  })
+})
