@@ -59,7 +59,7 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
   const call = (c: ToolCall): Answer | undefined => {
     const support = c.tool.taskSupport ?? 'forbidden'
     if (support === 'forbidden') return undefined
-    if (!declares(c.session)) return support === 'optional' ? undefined : E.left(taskOnly(c.session, c.tool.name))
+    if (!declaresTasks(c.session)) return support === 'optional' ? undefined : E.left(taskOnly(c.session, c.tool.name))
     return runAsTask(store, c, { immediateMs, required: support === 'required' })
   }
 
@@ -67,7 +67,7 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
   const onTask =
     (method: string, f: (taskId: string, req: Request, task: DetailedTask) => E.Either<RpcError, unknown>) =>
     (req: Request, session: Session): E.Either<RpcError, unknown> => {
-      if (!declares(session)) return E.left(undeclared(session, method))
+      if (!declaresTasks(session)) return E.left(undeclared(session, method))
       const taskId = req.params?.taskId
       if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
       const task = store.detailed(taskId)
@@ -75,25 +75,29 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
       return f(taskId, req, task)
     }
 
-  const factory: FeatureFactory = () => ({
-    capabilities: { extensions: { [tasksExtension]: {} } },
-    methods: {
-      'tasks/get': onTask('tasks/get', (_id, _req, task) => E.right({ resultType: 'complete', ...task })),
-      'tasks/update': onTask('tasks/update', (taskId, req) => {
-        const responses = req.params?.inputResponses
-        if (!isObject(responses)) return E.left(rpcError('InvalidParams', 'tasks/update: params.inputResponses must be an object'))
-        // responses to keys not outstanding are ignored, as the extension asks
-        store.answer(taskId, responses)
-        return E.right({ resultType: 'complete' })
-      }),
-      'tasks/cancel': onTask('tasks/cancel', (taskId) => {
-        // cancelling an ended task is acknowledged the same way, and changes nothing
-        store.cancel(taskId)
-        return E.right({ resultType: 'complete' })
-      }),
-    },
-    call,
-  })
+  const factory: FeatureFactory = (hub) => {
+    // status notifications go to the subscriptions/listen streams that asked for the task's id
+    store.onChange((task) => hub.broadcast('notifications/tasks', { ...task }, () => false))
+    return {
+      capabilities: { extensions: { [tasksExtension]: {} } },
+      methods: {
+        'tasks/get': onTask('tasks/get', (_id, _req, task) => E.right({ resultType: 'complete', ...task })),
+        'tasks/update': onTask('tasks/update', (taskId, req) => {
+          const responses = req.params?.inputResponses
+          if (!isObject(responses)) return E.left(rpcError('InvalidParams', 'tasks/update: params.inputResponses must be an object'))
+          // responses to keys not outstanding are ignored, as the extension asks
+          store.answer(taskId, responses)
+          return E.right({ resultType: 'complete' })
+        }),
+        'tasks/cancel': onTask('tasks/cancel', (taskId) => {
+          // cancelling an ended task is acknowledged the same way, and changes nothing
+          store.cancel(taskId)
+          return E.right({ resultType: 'complete' })
+        }),
+      },
+      call,
+    }
+  }
   return Object.assign(factory, { store })
 }
 
@@ -101,11 +105,11 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
 // internals
 
 /**
- * True when the request may use the extension: a 2026-07-28 request whose own capabilities
+ * True when a request may use the extension: a 2026-07-28 request whose own capabilities
  * (its `_meta`) name it. The extension does not apply to 2025-11-25 conversations, whatever
  * their `initialize` declared.
  */
-const declares = (session: Session): boolean => {
+export const declaresTasks = (session: Session): boolean => {
   if (!isModernVersion(session.protocolVersion)) return false
   const extensions = session.clientCapabilities?.extensions
   return isObject(extensions) && isObject(extensions[tasksExtension])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { emcp, inMemoryClient, mcpServer, tasks, tasksExtension, toolError, type TasksOptions } from '../../src/index.js'
+import { emcp, inMemoryClient, mcpServer, newSession, outbound, tasks, tasksExtension, toolError, type ServerMessage, type TasksOptions } from '../../src/index.js'
 import { wired } from '../support/wired.js'
 import { isAck, meta, send, sleep, waitFor } from './support.js'
 
@@ -63,7 +63,7 @@ describe('tasks extension: capability', () => {
     expect(r.result).toEqual({})
     const init = await server.dispatch(
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
-      (await import('../../src/index.js')).newSession(),
+      newSession(),
     )()
     const caps = init._tag === 'Some' && 'result' in init.value ? (init.value.result as { capabilities: Record<string, unknown> }).capabilities : {}
     expect(caps.extensions).toEqual({ [tasksExtension]: {} })
@@ -265,5 +265,37 @@ describe('tasks extension: the tasks example (examples/tasks.ts)', () => {
     expect((await waitFor(server, p.result.taskId, 'completed')).result.content[0].text).toBe('Deleted 42 entries older than 2026-01-01.')
     // and without the extension, purge is refused while report simply answers
     expect((await send(server, 'tools/call', { name: 'purge', arguments: { before: '2026-01-01' } }, meta({}, false))).error?.code).toBe(-32021)
+  })
+})
+
+describe('tasks extension: status notifications (subscriptions/listen with taskIds)', () => {
+  it('sends notifications/tasks, the task as tasks/get shows it, to a stream that asked for its id, tagged with the subscription', async () => {
+    const { server } = serve()
+    const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 30 } })
+    const sent: ServerMessage[] = []
+    const session = newSession('2025-11-25', outbound((m) => sent.push(m)))
+    void server.dispatch({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { taskIds: [r.result.taskId] }, _meta: meta() } }, session)()
+    await waitFor(server, r.result.taskId, 'completed')
+    await sleep(5)
+    expect(sent[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [r.result.taskId] } } })
+    const statuses = sent.filter((m) => m.method === 'notifications/tasks')
+    expect(statuses.at(-1)).toMatchObject({
+      method: 'notifications/tasks',
+      params: { taskId: r.result.taskId, status: 'completed', result: { content: [{ type: 'text', text: 'waited 30' }] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } },
+    })
+    // another task's changes are not this stream's business
+    const other = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 5 } })
+    await waitFor(server, other.result.taskId, 'completed')
+    expect(sent.filter((m) => m.method === 'notifications/tasks' && (m.params as { taskId?: string }).taskId === other.result.taskId)).toEqual([])
+  })
+
+  it('MUST return -32021 for taskIds from a client that did not declare the extension', async () => {
+    const { server } = serve()
+    const session = newSession('2025-11-25', outbound(() => {}))
+    const out = await server.dispatch(
+      { jsonrpc: '2.0', id: 2, method: 'subscriptions/listen', params: { notifications: { taskIds: ['x'] }, _meta: meta({}, false) } },
+      session,
+    )()
+    expect(out._tag === 'Some' && out.value).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: { extensions: { [tasksExtension]: {} } } } } })
   })
 })
