@@ -146,12 +146,11 @@ export const envelopeMissing = (message: unknown, header: string, supported: Rea
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** Where `Mcp-Name` comes from, by method. */
+/** Where `Mcp-Name` comes from, by method (SEP-2243; the tasks extension, SEP-2663, adds its taskId). */
 const nameSource: { readonly [method: string]: string } = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
-  // the tasks extension routes its methods by task (so a balancer can reach the task's process)
   'tasks/get': 'taskId',
   'tasks/update': 'taskId',
   'tasks/cancel': 'taskId',
