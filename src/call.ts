@@ -85,16 +85,24 @@ export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventuall
   let returned: unknown
   try {
     returned = c.handler(decoded.right, ctx)
+    // reading what came back can throw too (a JavaScript caller may return a Proxy, a getter that throws)
+    if (typeof returned !== 'function' && !isThenable(returned)) return complete(c, returned)
   } catch (thrown) {
     return failureResult(thrown)
   }
-  if (typeof returned !== 'function' && !isThenable(returned)) return complete(c, returned)
-  return later(returned).then((value) => complete(c, value), failureResult)
+  return later(returned)
+    .then((value) => complete(c, value))
+    .catch(failureResult)
 }
 
-/** The `isError` result for anything a handler failed with. */
-export const failureResult = (failure: unknown): CallToolResult =>
-  failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+/** The `isError` result for anything a handler failed with; never throws, whatever was thrown. */
+export const failureResult = (failure: unknown): CallToolResult => {
+  try {
+    return failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+  } catch {
+    return errorMessage('the tool failed with a value that cannot be read')
+  }
+}
 
 // ---------------------------------------------------------------------------------------
 // internals
@@ -122,14 +130,20 @@ const complete = (c: Callable, value: unknown): CallToolResult => {
   }
 }
 
-const describe = (failure: unknown): string => {
-  if (failure instanceof Error) return failure.message || failure.name
-  if (typeof failure === 'string') return failure
+/** A readable reason for any thrown value; never throws (a value whose toString throws is named by its type). */
+export const describe = (failure: unknown): string => {
   try {
-    const json = JSON.stringify(failure)
-    return json === undefined ? String(failure) : json
-  } catch {
+    if (failure instanceof Error) return failure.message || failure.name
+    if (typeof failure === 'string') return failure
+    try {
+      const json = JSON.stringify(failure)
+      if (json !== undefined) return json
+    } catch {
+      // a cycle, a BigInt, a throwing toJSON: fall back to String
+    }
     return String(failure)
+  } catch {
+    return `a thrown ${typeof failure} that cannot be shown`
   }
 }
 

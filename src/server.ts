@@ -14,7 +14,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
-import { callable, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import { callable, describe, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
 import { isObject, stripUndefined } from './json-object.js'
@@ -62,6 +63,12 @@ export interface ServerOptions {
   readonly pageSize?: number
   /** Protocol features beside tools: resources, prompts, completion, your own. */
   readonly features?: ReadonlyArray<FeatureFactory>
+  /**
+   * The longest an asynchronous call may run, in milliseconds (default 300 000, five
+   * minutes; 0 for none). Past it the call's signal is aborted and the client is answered:
+   * a tool with an `isError` result, any other method with error -32001.
+   */
+  readonly callTimeoutMs?: number
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -261,14 +268,45 @@ const build = <U extends AnyTool>(
       session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
     // the one place where anything thrown below the dispatcher becomes an error shape
     const crashed = (e: unknown): O.Option<Outgoing> =>
-      reply(E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`)))
+      reply(E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
     try {
       const out = answer(m, session)
-      return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
+      if (!isThenable(out)) return reply(out)
+      return settled(out as Promise<E.Either<RpcError, unknown>>, m, session).then(reply, crashed)
     } catch (e) {
       return crashed(e)
     }
   }
+
+  const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
+  /**
+   * An asynchronous call, settled by the first of: its own answer; `callTimeoutMs` (its signal
+   * aborted, and an answer that says so instead of its own); its cancellation (no answer, and
+   * the transport need not wait for a handler that ignores its signal).
+   */
+  const settled = (running: Promise<E.Either<RpcError, unknown>>, req: Request, session: Session): Promise<E.Either<RpcError, unknown>> =>
+    new Promise((resolve, reject) => {
+      const abort = session.inFlight.get(req.id)
+      if (abort !== undefined)
+        session.inFlight.set(req.id, (reason) => {
+          abort(reason)
+          resolve(E.left(rpcError('InternalError', 'cancelled')))
+        })
+      const timer =
+        callTimeoutMs > 0
+          ? setTimeout(() => {
+              const why = `${req.method} timed out after ${callTimeoutMs} ms (callTimeoutMs)`
+              session.inFlight.delete(req.id)
+              abort?.(new DOMException(why, 'TimeoutError'))
+              const name = req.params?.name
+              resolve(req.method === 'tools/call' ? E.right(errorMessage(`Tool ${String(name)} ${why.slice(req.method.length + 1)}`)) : E.left(rpcError('RequestTimeout', `Request timed out: ${why}`)))
+            }, callTimeoutMs)
+          : undefined
+      running.then(
+        (v) => (clearTimeout(timer), resolve(v)),
+        (e: unknown) => (clearTimeout(timer), reject(e)),
+      )
+    })
 
   /** A batch (2025-03-26 and earlier): every member answered, the answers in one array. */
   const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<O.Option<Reply>> => {
@@ -358,6 +396,9 @@ const build = <U extends AnyTool>(
   }
   return server
 }
+
+/** Five minutes: long enough for slow tools and a user answering an elicitation, short enough that a hung handler is let go. */
+const defaultCallTimeoutMs = 300_000
 
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */
 const listed = (t: AnyTool): ListedTool =>

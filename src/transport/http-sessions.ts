@@ -21,7 +21,7 @@ import type { ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession, type Session } from '../session.js'
 import { memoryEventStore, type EventStore } from './event-store.js'
-import { sseStream, type SseStream } from './sse.js'
+import { sseStream, stored, type SseStream } from './sse.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -106,7 +106,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const s = entry.live.get(streamId)
     if (s !== undefined && !s.closed()) s.send(data)
     // the client's connection was cut: keep the event for when it resumes
-    else store.append(streamId, data)
+    else stored(() => store.append(streamId, data))
   }
 
   const open = (protocolVersion: ProtocolVersion): HttpSession => {

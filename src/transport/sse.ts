@@ -51,7 +51,8 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   // replayed events first: the priming event's id is then the latest, so a client cut off
   // right after it resumes without skipping any
   const queue: string[] = (options.replay ?? []).map((e) => frame(e.id, e.data))
-  queue.push(`id: ${store.prime(id)}\nretry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+  const primed = stored(() => store.prime(id))
+  queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
   let closed = false
   let wake: (() => void) | undefined
 
@@ -82,7 +83,8 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
     id,
     send: (data) => {
       if (closed) return
-      queue.push(frame(store.append(id, data), data))
+      // a store that fails costs resumption of this event, never its delivery
+      queue.push(frame(stored(() => store.append(id, data)), data))
       wake?.()
     },
     close,
@@ -94,5 +96,16 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** One `message` event; JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
-const frame = (id: string, data: string): string => `id: ${id}\nevent: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
+/** One `message` event (without an id when the store could not keep it); JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
+const frame = (id: string | undefined, data: string): string =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
+
+/** What an event store call gave, or undefined (reported on stderr) when it threw: a store is someone else's code. */
+export const stored = <A>(f: () => A): A | undefined => {
+  try {
+    return f()
+  } catch (e) {
+    console.error(`emcp: the event store failed (the event is sent but cannot be replayed): ${e instanceof Error ? e.message : String(e)}`)
+    return undefined
+  }
+}
