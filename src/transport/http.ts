@@ -348,13 +348,15 @@ const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-c
 
 const isInitialize = (m: unknown): boolean => isObject(m) && m.method === 'initialize'
 
+// one level only: a batch's members are messages, an array inside one is not (and a
+// client's array nested 100 000 deep must not overflow the stack)
 /** True when the message (or a member of the batch) is a request, which gets an answer. */
-const hasRequest = (m: unknown): boolean =>
-  Array.isArray(m) ? m.some(hasRequest) : isObject(m) && typeof m.method === 'string' && 'id' in m
+const hasRequest = (m: unknown): boolean => (Array.isArray(m) ? m.some(isRequest) : isRequest(m))
+const isRequest = (m: unknown): boolean => isObject(m) && typeof m.method === 'string' && 'id' in m
 
 /** Only calls can send progress, logs or requests to the client along the way: the rest answer as JSON. */
-const streamsWorthIt = (m: unknown): boolean =>
-  Array.isArray(m) ? m.some(streamsWorthIt) : isObject(m) && m.method === 'tools/call'
+const streamsWorthIt = (m: unknown): boolean => (Array.isArray(m) ? m.some(isCall) : isCall(m))
+const isCall = (m: unknown): boolean => isObject(m) && m.method === 'tools/call'
 
 /** The methods this endpoint answers (OPTIONS for CORS preflights). */
 const allowed = 'POST, OPTIONS'
