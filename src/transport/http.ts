@@ -18,8 +18,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
-import { encode, failure, parse, rpcError } from '../jsonrpc.js'
-import { assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, type ProtocolVersion } from '../protocol/versions.js'
+import { decode, encode, failure, parse, rpcError } from '../jsonrpc.js'
+import { assumedHttpVersion, batchesAllowed, isSupportedVersion, latestVersion, supportedVersions, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
@@ -200,7 +200,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const entry = registry.get(sid)
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
     const accept = req.header('accept') ?? ''
-    if (!hasRequest(message) || !/text\/event-stream/i.test(accept) || !streamsWorthIt(message)) {
+    if (!/text\/event-stream/i.test(accept) || !streamsWorthIt(message, entry.session.protocolVersion)) {
       const out = await server.dispatch(message, entry.session)()
       if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
       const text = encode(out.value)
@@ -348,15 +348,18 @@ const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-c
 
 const isInitialize = (m: unknown): boolean => isObject(m) && m.method === 'initialize'
 
-// one level only: a batch's members are messages, an array inside one is not (and a
-// client's array nested 100 000 deep must not overflow the stack)
-/** True when the message (or a member of the batch) is a request, which gets an answer. */
-const hasRequest = (m: unknown): boolean => (Array.isArray(m) ? m.some(isRequest) : isRequest(m))
-const isRequest = (m: unknown): boolean => isObject(m) && typeof m.method === 'string' && 'id' in m
-
-/** Only calls can send progress, logs or requests to the client along the way: the rest answer as JSON. */
-const streamsWorthIt = (m: unknown): boolean => (Array.isArray(m) ? m.some(isCall) : isCall(m))
-const isCall = (m: unknown): boolean => isObject(m) && m.method === 'tools/call'
+/**
+ * Only valid calls can send progress, logs or requests to the client along the way: the rest
+ * (and anything refused whole, such as a batch after 2025-03-26) answer as JSON, with the
+ * status that goes with it. One level only: an array inside a batch is no message (and a
+ * client's array nested 100 000 deep must not overflow the stack).
+ */
+const streamsWorthIt = (m: unknown, version: ProtocolVersion): boolean =>
+  Array.isArray(m) ? batchesAllowed(version) && m.some(isCall) : isCall(m)
+const isCall = (m: unknown): boolean => {
+  const d = decode(m)
+  return d._tag === 'Right' && d.right.kind === 'request' && d.right.method === 'tools/call'
+}
 
 /** The methods this endpoint answers (OPTIONS for CORS preflights). */
 const allowed = 'POST, OPTIONS'
