@@ -118,6 +118,19 @@ describe('shutdown over stdio (SIGTERM)', () => {
   })
 })
 
+describe('a stdio client that vanishes mid-stream', () => {
+  it('closes its end of stdout while calls are in flight: the server stops (EPIPE) and exits 0', async () => {
+    const c = spawnStdio({})
+    c.send(initialize)
+    await until(() => c.messages().length === 1, 'the initialize answer')
+    c.child.stdout?.destroy()
+    for (let id = 1; id <= 40; id++) c.send(sleepCall(id, id * 5))
+    const t0 = Date.now()
+    expect(await c.exited).toEqual({ code: 0, signal: null })
+    expect(Date.now() - t0).toBeLessThan(5_000)
+  })
+})
+
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: 'POST',
