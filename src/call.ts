@@ -24,6 +24,7 @@ import {
 import type { ToolContext } from './context.js'
 import type { AnyTool, Tool } from './emcp.js'
 import { isThenable, type Eventually } from './eventually.js'
+import { MissingClientCapability } from './protocol/input-required.js'
 import { formatIssues, validatorOf, type SchemaSpec, type Validator } from './schema.js'
 
 // ---------------------------------------------------------------------------------------
@@ -95,8 +96,10 @@ export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventuall
     .catch(failureResult)
 }
 
-/** The `isError` result for anything a handler failed with; never throws, whatever was thrown. */
+/** The `isError` result for anything a handler failed with, whatever was thrown (a Proxy, a throwing toString); it throws only to pass a missing client capability on. */
 export const failureResult = (failure: unknown): CallToolResult => {
+  // a question the client cannot answer is the protocol's error (2026-07-28: -32021), not the tool's
+  if (isMissingCapability(failure)) throw failure
   try {
     return failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
   } catch {
@@ -106,6 +109,14 @@ export const failureResult = (failure: unknown): CallToolResult => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+const isMissingCapability = (u: unknown): boolean => {
+  try {
+    return u instanceof MissingClientCapability
+  } catch {
+    return false
+  }
+}
 
 const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
   typeof u === 'object' &&

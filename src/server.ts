@@ -18,6 +18,7 @@ import { callable, describe, runCall, type Callable, type Handler, type Handlers
 import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
+import type { CallToolResult } from './content.js'
 import { isObject, stripUndefined } from './json-object.js'
 import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
@@ -38,7 +39,11 @@ import {
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
 import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
-import { batchesAllowed, negotiate } from './protocol/versions.js'
+import { mirrorProblems } from './protocol/headers.js'
+import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
+import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
+import { listen } from './protocol/subscriptions.js'
+import { batchesAllowed, negotiate, versionsOf, type Era } from './protocol/versions.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
@@ -63,6 +68,16 @@ export interface ServerOptions {
   readonly pageSize?: number
   /** Protocol features beside tools: resources, prompts, completion, your own. */
   readonly features?: ReadonlyArray<FeatureFactory>
+  /**
+   * The protocol eras served (default both): `2025-11-25` (an `initialize` handshake opens a
+   * conversation) and `2026-07-28` (each request carries its revision in `_meta`). Pin a
+   * server to one era by naming only that one. See docs/eras.md.
+   */
+  readonly eras?: ReadonlyArray<Era>
+  /** 2026-07-28 caching hints (`ttlMs`, `cacheScope`) for lists and reads, per server and per method. */
+  readonly cache?: CacheOptions
+  /** How 2026-07-28 `requestState`s are signed; share the key between the processes a retry may reach. */
+  readonly requestState?: RequestStateOptions
   /**
    * The longest an asynchronous call may run, in milliseconds (default 300 000, five
    * minutes; 0 for none). Past it the call's signal is aborted and the client is answered:
@@ -128,6 +143,8 @@ export const mcpServer = <const T extends readonly AnyTool[]>(
   if (E.isLeft(checked))
     throw new TypeError(`emcp: invalid tool list: ${checked.left.map((e) => `${e.path} ${e.message}`).join('; ')}`)
   checkPageSize(options.pageSize)
+  checkEras(options.eras)
+  checkCache(options.cache ?? {})
   return {
     implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
   }
@@ -147,6 +164,7 @@ const build = <U extends AnyTool>(
   for (const name of byName.keys())
     if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
   for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
 
   // the tool registry: changed only by addTool/removeTool/enable/disable, which also
@@ -164,6 +182,11 @@ const build = <U extends AnyTool>(
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
   const completers = features.filter((f) => f.complete !== undefined)
+  const takeovers = features.filter((f) => f.call !== undefined)
+  const needsTakeover = (t: AnyTool): boolean => t.taskSupport === 'required' && takeovers.length === 0
+  const taskOnly = tools.filter(needsTakeover).map((t) => t.name)
+  if (taskOnly.length > 0)
+    throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
   const serverInfo = stripUndefined(info)
   const capabilities = Object.assign(
     {},
@@ -171,6 +194,9 @@ const build = <U extends AnyTool>(
     completers.length > 0 ? { completions: {} } : {},
     { tools: { listChanged: true }, logging: {} },
   )
+
+  const eras = options.eras ?? allEras
+  const serves2025 = eras.includes('2025-11-25')
 
   const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const p = req.params
@@ -198,7 +224,12 @@ const build = <U extends AnyTool>(
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
-    return map(runWithContext(req, session, (ctx) => runCall(c, args, ctx)), E.right)
+    const run = (s: Session): Eventually<CallToolResult> => runWithContext(req, s, (ctx) => runCall(c, args, ctx))
+    for (const f of takeovers) {
+      const taken = f.call?.({ tool: c.tool, request: req, session, run })
+      if (taken !== undefined) return taken
+    }
+    return map(run(session), E.right)
   }
 
   /** `logging/setLevel`: the least severe level the client wants from now on. */
@@ -239,44 +270,35 @@ const build = <U extends AnyTool>(
       methods.set(method, handler)
     }
 
-  const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
-    const handler = methods.get(req.method)
-    if (handler !== undefined) return handler(req, session)
-    return E.left(
-      req.method.startsWith('notifications/')
-        ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
-        : rpcError('MethodNotFound', `Method not found: ${req.method}`),
-    )
+  const modern = eras.includes('2026-07-28')
+    ? modernAdapter({
+        serverInfo,
+        instructions: options.instructions,
+        capabilities,
+        eras,
+        cache: options.cache ?? {},
+        states: requestStates(options.requestState),
+        answer: (req, session) => answer(req, session),
+        listen: listen(hub, capabilities),
+      })
+    : undefined
+
+  /** A request with no revision in its `_meta`, at a server that serves 2026-07-28 only. */
+  const modernOnly = (req: Request): E.Either<RpcError, unknown> => {
+    const supported = versionsOf(eras)
+    return req.method === 'initialize'
+      ? E.left(
+          rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: this server speaks ${supported.join(', ')} only, without initialize`, {
+            supported,
+            requested: req.params?.protocolVersion ?? null,
+          }),
+        )
+      : E.left(rpcError('InvalidParams', `Invalid params: _meta["io.modelcontextprotocol/protocolVersion"] is required (this server speaks ${supported.join(', ')})`))
   }
 
-  /** The dispatcher proper; synchronous unless a handler is asynchronous. */
-  const respond = (message: unknown, session: Session): Eventually<O.Option<Outgoing>> => {
-    const decoded = decode(message)
-    if (E.isLeft(decoded)) return decoded.left.answer ? O.some(failure(decoded.left.id, decoded.left.error)) : O.none
-    const m = decoded.right
-    if (m.kind === 'notification') {
-      if (m.method === 'notifications/initialized') session.initialized = true
-      else if (m.method === 'notifications/cancelled') cancel(m.params, session)
-      return O.none
-    }
-    if (m.kind === 'response') {
-      // the answer to one of our own requests (sampling, elicitation, roots)
-      session.outbound?.settle(m)
-      return O.none
-    }
-    const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
-      session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
-    // the one place where anything thrown below the dispatcher becomes an error shape
-    const crashed = (e: unknown): O.Option<Outgoing> =>
-      reply(E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
-    try {
-      const out = answer(m, session)
-      if (!isThenable(out)) return reply(out)
-      return settled(out as Promise<E.Either<RpcError, unknown>>, m, session).then(reply, crashed)
-    } catch (e) {
-      return crashed(e)
-    }
-  }
+  /** The era adapter for a request: 2026-07-28 when its `_meta` says so, else 2025-11-25. */
+  const route = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> =>
+    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : modernOnly(req)
 
   const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
   /**
@@ -307,6 +329,48 @@ const build = <U extends AnyTool>(
         (e: unknown) => (clearTimeout(timer), reject(e)),
       )
     })
+
+  const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
+    const handler = methods.get(req.method)
+    if (handler !== undefined) {
+      const out = handler(req, session)
+      // here, below the era adapters, so that a timeout's answer is shaped like any other
+      return isThenable(out) ? settled(out as Promise<E.Either<RpcError, unknown>>, req, session) : out
+    }
+    return E.left(
+      req.method.startsWith('notifications/')
+        ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
+        : rpcError('MethodNotFound', `Method not found: ${req.method}`),
+    )
+  }
+
+  /** The dispatcher proper; synchronous unless a handler is asynchronous. */
+  const respond = (message: unknown, session: Session): Eventually<O.Option<Outgoing>> => {
+    const decoded = decode(message)
+    if (E.isLeft(decoded)) return decoded.left.answer ? O.some(failure(decoded.left.id, decoded.left.error)) : O.none
+    const m = decoded.right
+    if (m.kind === 'notification') {
+      if (m.method === 'notifications/initialized') session.initialized = true
+      else if (m.method === 'notifications/cancelled') cancel(m.params, session)
+      return O.none
+    }
+    if (m.kind === 'response') {
+      // the answer to one of our own requests (sampling, elicitation, roots)
+      session.outbound?.settle(m)
+      return O.none
+    }
+    const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
+      session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
+    // the one place where anything thrown below the dispatcher becomes an error shape
+    const crashed = (e: unknown): O.Option<Outgoing> =>
+      reply(E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
+    try {
+      const out = route(m, session)
+      return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
+    } catch (e) {
+      return crashed(e)
+    }
+  }
 
   /** A batch (2025-03-26 and earlier): every member answered, the answers in one array. */
   const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<O.Option<Reply>> => {
@@ -352,6 +416,9 @@ const build = <U extends AnyTool>(
     const checked = sumOf([...current, tool] as ReadonlyArray<AnyTool>)
     if (E.isLeft(checked)) throw new TypeError(`emcp: cannot add tool: ${checked.left.map((e) => e.message).join('; ')}`)
     if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
+    const mirrors = mirrorProblems(tool)
+    if (mirrors.length > 0) throw new TypeError(`emcp: cannot add tool: ${mirrors.join('; ')}`)
+    if (needsTakeover(tool)) throw new TypeError(`emcp: cannot add tool ${tool.name}: it runs only as a task and the server has no tasks() feature`)
     callables.set(tool.name, callable(tool, handler as Callable['handler']))
     current = [...current, tool as unknown as U]
     toolsChanged()
@@ -399,6 +466,14 @@ const build = <U extends AnyTool>(
 
 /** Five minutes: long enough for slow tools and a user answering an elicitation, short enough that a hung handler is let go. */
 const defaultCallTimeoutMs = 300_000
+
+const allEras: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
+
+const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
+  if (eras === undefined) return
+  if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
+    throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
+}
 
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */
 const listed = (t: AnyTool): ListedTool =>

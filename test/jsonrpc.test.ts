@@ -30,6 +30,10 @@ describe('jsonrpc: the errorCodes table', () => {
       ResourceNotFound: -32002,
       Refused: -32000,
       RequestTimeout: -32001,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
+      UnknownTask: -32602,
     })
   })
 })

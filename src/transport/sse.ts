@@ -40,6 +40,8 @@ export interface SseOptions {
   readonly replay?: ReadonlyArray<{ readonly id: string; readonly data: string }>
   /** Called once when the stream closes. */
   readonly onClose?: () => void
+  /** Event ids and the priming event (default true); 2026-07-28 streams cannot be resumed and go without. */
+  readonly ids?: boolean
 }
 
 // ---------------------------------------------------------------------------------------
@@ -50,9 +52,12 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   const store = options.store ?? memoryEventStore({ maxEvents: 0 })
   // replayed events first: the priming event's id is then the latest, so a client cut off
   // right after it resumes without skipping any
+  const ids = options.ids ?? true
   const queue: string[] = (options.replay ?? []).map((e) => frame(e.id, e.data))
-  const primed = stored(() => store.prime(id))
-  queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+  if (ids) {
+    const primed = stored(() => store.prime(id))
+    queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+  }
   let closed = false
   let wake: (() => void) | undefined
 
@@ -84,7 +89,7 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
     send: (data) => {
       if (closed) return
       // a store that fails costs resumption of this event, never its delivery
-      queue.push(frame(stored(() => store.append(id, data)), data))
+      queue.push(frame(ids ? stored(() => store.append(id, data)) : undefined, data))
       wake?.()
     },
     close,
@@ -96,7 +101,7 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** One `message` event (without an id when the store could not keep it); JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
+/** One `message` event (without an id when the stream has none or the store could not keep it); JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
 const frame = (id: string | undefined, data: string): string =>
   `${id === undefined ? '' : `id: ${id}\n`}event: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
 
