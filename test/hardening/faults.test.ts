@@ -83,6 +83,12 @@ describe('faults: handlers that hang (callTimeoutMs)', () => {
     expect(await ask(newServer(0), call(1, 'slow', { ms: 60 }))).toMatchObject({ result: { content: [{ text: 'done' }] } })
   })
 
+  it('shapes the timeout answer of a 2026-07-28 request like any other of that revision (resultType)', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+    const a = await ask(newServer(30), { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'hang', arguments: {}, _meta: meta } })
+    expect(a).toMatchObject({ id: 3, result: { resultType: 'complete', isError: true, content: [{ text: 'Tool hang timed out after 30 ms (callTimeoutMs)' }] } })
+  })
+
   it('times out each member of a batch (2025-03-26) on its own', async () => {
     const a = await ask(newServer(40), [call(1, 'hang', {}), call(2, 'slow', { ms: 5 })], newSession('2025-03-26'))
     expect(a).toMatchObject([{ id: 1, result: { isError: true } }, { id: 2, result: { content: [{ text: 'done' }] } }])
