@@ -335,8 +335,10 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
       let draining: Promise<void> | undefined
       const drain = (): Promise<void> =>
         (draining ??= listener.drain(options.drainTimeoutMs ?? defaultDrainTimeoutMs).then((drained) => {
-          // past the deadline, connections still waiting on a call are cut
+          // past the deadline, connections still waiting on a call are cut; streams that are
+          // no call (a 2026 subscriptions/listen) get a second to end before they are cut too
           if (!drained) node.closeAllConnections()
+          setTimeout(() => node.closeAllConnections(), 1_000).unref()
           return close()
         }))
       // a second signal ends the drain at once

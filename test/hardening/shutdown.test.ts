@@ -174,6 +174,13 @@ describe('shutdown over HTTP (SIGTERM)', () => {
     const sid = init.headers.get('mcp-session-id') ?? ''
     expect(sid).not.toBe('')
     await init.text()
+    // a standalone GET stream stays open until the end: it must not hold the shutdown up
+    const standalone = await fetch(s.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid } })
+    expect(standalone.status).toBe(200)
+    const standaloneEnded = standalone.text().then(
+      () => 'ended',
+      () => 'cut',
+    )
     const inFlight = post(s.url, sleepCall(1, 1_500), { 'mcp-session-id': sid })
     await new Promise((r) => setTimeout(r, 150))
     s.child.kill('SIGTERM')
@@ -187,6 +194,7 @@ describe('shutdown over HTTP (SIGTERM)', () => {
     expect(answered.headers.get('content-type')).toBe('text/event-stream')
     expect(await answered.text()).toContain('"text":"slept"')
     expect(await s.exited, s.output()).toEqual({ code: 0, signal: null })
+    expect(['ended', 'cut']).toContain(await standaloneEnded)
   })
 
   it('at the drain timeout cuts a request that will not finish and exits 0', async () => {
