@@ -3,7 +3,8 @@
  * default), framing only. Partial lines and CRLF are fine; a garbage line gets -32700 and the
  * server goes on; an over-long line gets -32600 and the server goes on. Writes respect
  * backpressure, `console.log` goes to stderr, and the returned promise settles once input
- * has ended (EOF or SIGTERM) and every call in flight has been answered.
+ * has ended (EOF) and every call in flight has been answered. SIGTERM drains: new requests
+ * are refused (-32000) while the calls in flight finish, for at most `drainTimeoutMs`.
  *
  * @example
  * import { emcp, mcpServer } from 'emcp'
