@@ -36,6 +36,8 @@ export interface SessionOptions {
   readonly eventStore?: EventStore
   /** The reconnection delay suggested to clients, in milliseconds (default 1000). */
   readonly retryMs?: number
+  /** The most event bytes an SSE stream queues for a client that does not read (default 16 MiB); past it the stream is cut, and the client resumes. */
+  readonly maxQueuedBytes?: number
 }
 
 /** One HTTP session. */
@@ -175,6 +177,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const s: SseStream = sseStream(streamId, {
       store,
       retryMs: options.retryMs,
+      maxQueuedBytes: options.maxQueuedBytes,
       replay,
       onClose: () => {
         entry.streams.delete(s)

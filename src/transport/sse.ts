@@ -42,6 +42,12 @@ export interface SseOptions {
   readonly onClose?: () => void
   /** Event ids and the priming event (default true); 2026-07-28 streams cannot be resumed and go without. */
   readonly ids?: boolean
+  /**
+   * The most event bytes queued for a reader that does not keep up (default 16 MiB). Past it
+   * the stream is cut: its queue is dropped and it closes; with ids, the events are in the
+   * store, and the client resumes from the last one it read.
+   */
+  readonly maxQueuedBytes?: number
 }
 
 // ---------------------------------------------------------------------------------------
@@ -60,6 +66,10 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   }
   let closed = false
   let wake: (() => void) | undefined
+  const maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024
+  // what send() queued since the reader last pulled (it takes the whole queue at each pull)
+  let queuedBytes = 0
+  let queuedEvents = 0
 
   const close = (): void => {
     if (closed) return
@@ -74,6 +84,8 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
         while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (wake = resolve))
         wake = undefined
         // everything queued goes out in one chunk
+        queuedBytes = 0
+        queuedEvents = 0
         if (queue.length > 0) return { done: false, value: queue.splice(0).join('') }
         return { done: true, value: undefined }
       },
@@ -89,7 +101,19 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
     send: (data) => {
       if (closed) return
       // a store that fails costs resumption of this event, never its delivery
-      queue.push(frame(ids ? stored(() => store.append(id, data)) : undefined, data))
+      const event = frame(ids ? stored(() => store.append(id, data)) : undefined, data)
+      queuedBytes += event.length
+      if (queuedBytes > maxQueuedBytes) {
+        // a slow reader must not grow the server's memory without end: what send() queued
+        // goes (the priming event and a replay stay, so that the client can resume)
+        queue.splice(queue.length - queuedEvents, queuedEvents)
+        queuedBytes = 0
+        queuedEvents = 0
+        close()
+        return
+      }
+      queue.push(event)
+      queuedEvents++
       wake?.()
     },
     close,

@@ -20,7 +20,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const echo = emcp({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
 const hang = emcp({ name: 'hang', description: 'Never answers on its own; notes its abort reason.', input: { type: 'object' } })
 const slow = emcp({ name: 'slow', description: 'Answers after ms.', input: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] } })
-const chatty = emcp({ name: 'chatty', description: 'Sends n progress notifications, then answers.', input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } })
+const chatty = emcp({
+  name: 'chatty',
+  description: 'Sends n progress notifications (messages of size bytes), then answers.',
+  input: { type: 'object', properties: { n: { type: 'number' }, size: { type: 'number' } }, required: ['n'] },
+})
 
 /** Abort reasons seen by `hang`, in order. */
 const aborted: unknown[] = []
@@ -40,8 +44,9 @@ const newServer = (callTimeoutMs?: number) =>
         signal.addEventListener('abort', () => aborted.push(signal.reason))
       }),
     slow: ({ ms }) => sleep(ms).then(() => 'done'),
-    chatty: async ({ n }, ctx) => {
-      for (let i = 1; i <= n; i++) ctx.progress(i, n, 'x'.repeat(100))
+    chatty: async ({ n, size }, ctx) => {
+      const message = 'x'.repeat(size ?? 100)
+      for (let i = 1; i <= n; i++) ctx.progress(i, n, message)
       await sleep(1)
       return 'chatted'
     },
@@ -326,6 +331,24 @@ describe('faults: slow readers (backpressure, bounded memory)', () => {
     await handle.done
     const ids = text.trim().split('\n').map((l) => JSON.parse(l).id)
     expect(ids).toEqual(Array.from({ length: n }, (_, i) => i))
+  })
+
+  it('HTTP/SSE: a handler that sends faster than the client reads has its stream cut at maxQueuedBytes; the client resumes and gets every event and the answer', async () => {
+    const r = await serve({ sessions: { maxQueuedBytes: 1024 * 1024 } })
+    const sid = await openSession(r.url)
+    const n = 300
+    const res = await postIn(r.url, sid, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty', arguments: { n, size: 10_000 }, _meta: { progressToken: 'p' } } })
+    // 3 MB of progress queued in one turn, before the response is read at all: the stream is cut
+    const first = parseSse(await res.text())
+    expect(first.some((e) => e.data?.includes('"id":1') === true)).toBe(false)
+    const lastId = first.filter((e) => e.id !== undefined).at(-1)?.id ?? ''
+    expect(lastId).not.toBe('')
+    await sleep(20)
+    const resumed = await fetch(r.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': lastId } })
+    const events = parseSse(await resumed.text()).filter((e) => e.data !== undefined && e.data !== '')
+    const messages = events.map((e) => JSON.parse(e.data ?? '') as { method?: string; id?: number; params?: { progress?: number } })
+    expect(messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params?.progress)).toEqual(Array.from({ length: n }, (_, i) => i + 1))
+    expect(messages.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: 'chatted' }] } })
   })
 
   it('HTTP: a client that pipelines requests and reads nothing makes the server stop reading, then gets every answer', async () => {
