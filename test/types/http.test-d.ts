@@ -35,7 +35,7 @@ const handle = async (): Promise<void> => {
   expectType<Promise<void>>(running.close())
   expectType<Promise<void>>(running.drain())
 }
-expectAssignable<ServeHttpOptions>({ handleSignals: false, drainTimeoutMs: 5_000 })
+expectAssignable<ServeHttpOptions>({ handleSignals: false, drainTimeoutMs: 5_000, sessions: { maxQueuedBytes: 1_048_576 } })
 expectNotAssignable<ServeHttpOptions>({ drainTimeoutMs: '5s' })
 void handle
 
