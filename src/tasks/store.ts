@@ -136,6 +136,8 @@ interface Entry {
   readonly keys: Set<string>
   nextKey: number
   onAbort: ((reason: string) => void) | undefined
+  /** Drops the task when its TTL passes, whether or not anyone reads the store then. */
+  expiry: ReturnType<typeof setTimeout> | undefined
 }
 
 const defaultTtlMs = 3_600_000
@@ -162,6 +164,7 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
 
   /** Forgets a task; a running one has its work aborted and its questions withdrawn. */
   const drop = (e: Entry, reason: string): void => {
+    if (e.expiry !== undefined) clearTimeout(e.expiry)
     tasks.delete(e.taskId)
     if (!isTerminal(e.status)) stop(e, reason)
   }
@@ -251,9 +254,17 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
       keys: new Set(),
       nextKey: 1,
       onAbort,
+      expiry: undefined,
     }
     if (tasks.has(e.taskId)) throw new Error(`emcp: tasks: the id ${e.taskId} is taken (newId must make unique ids)`)
     tasks.set(e.taskId, e)
+    if (ttlMs !== null) {
+      // a task still running at its TTL is stopped even when nobody polls any more
+      e.expiry = setTimeout(() => {
+        if (tasks.get(e.taskId) === e) drop(e, 'the task expired (its ttlMs passed)')
+      }, ttlMs)
+      e.expiry.unref?.()
+    }
     return E.right(e)
   }
 

@@ -252,3 +252,13 @@ describe('tasks/store: named questions', () => {
     expect(Object.keys(store.detailed(id)?.inputRequests ?? {})).toEqual(['input-1'])
   })
 })
+
+describe('tasks/store: expiry without readers', () => {
+  it('stops a running task when its TTL passes, even if nobody reads the store', async () => {
+    const store = taskStore({ ttlMs: 20 })
+    const onAbort = vi.fn()
+    created(store, onAbort)
+    await new Promise((r) => setTimeout(r, 60))
+    expect(onAbort).toHaveBeenCalledWith(expect.stringMatching(/expired/))
+  })
+})
