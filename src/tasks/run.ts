@@ -92,28 +92,25 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
     if (decide('task')) answer(E.right(createTaskResult(store.detailed(taskId) as DetailedTask)))
   }
 
-  const outbound: Outbound = {
+  // the task's channel, once handed off: questions become its inputRequests; of the
+  // notifications, a progress message becomes its status message (a task carries none)
+  const taskChannel: Outbound = {
     notify: (method, params) => {
-      if (taskId === undefined) {
-        // before the handoff the call is an ordinary one: its notifications go where its answer goes
-        call.session.outbound?.notify(method, params)
-        return
-      }
-      // a task carries no progress or log notifications; a progress message is its status message
-      if (method === 'notifications/progress' && typeof params?.message === 'string') store.say(taskId, params.message)
+      if (taskId !== undefined && method === 'notifications/progress' && typeof params?.message === 'string') store.say(taskId, params.message)
     },
-    request: (method) => Promise.reject(new Error(`${method}: a call that may become a task asks through the task, not by a request`)),
+    request: (method, params, opts) =>
+      taskId === undefined ? Promise.reject(new Error(`${method}: the call has not become a task`)) : store.ask(taskId, params === undefined ? { method, params: {} } : { method, params }, opts),
     settle: () => false,
     close: () => undefined,
     pending: () => 0,
   }
 
-  // the handler's session: the request's own, with the task as its channel to the client
+  // the handler's session: the request's own until the handoff, then with the task as its
+  // channel to the client (read when used, so the handler's context follows the handoff)
   const session: Session = {
     ...call.session,
     inFlight: new Map(),
     cancelled: new Set(),
-    outbound,
     asks: (question, opts) => {
       if (taskId !== undefined) return store.ask(taskId, question, opts)
       // before the handoff the call asks the usual way: input_required, answered by a retry
@@ -121,6 +118,7 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
       return undefined
     },
   }
+  Object.defineProperty(session, 'outbound', { enumerable: true, get: () => (taskId === undefined ? call.session.outbound : taskChannel) })
 
   const finished = (result: CallToolResult): void => {
     if (decide('inline')) return answer(E.right(result))
