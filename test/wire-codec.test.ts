@@ -13,7 +13,7 @@ const hexInt = wireCodec<number>({
   schema: { pattern: '^[0-9a-fA-F]+$' },
 })
 
-const double = emcp({ name: 'double', description: 'Double a hex number.', input: t.type({ n: hexInt, note: t.union([t.string, t.undefined]) }), output: t.type({ result: hexInt }) })
+const double = emcp({ name: 'double', description: 'Double a hex number.', input: t.intersection([t.type({ n: hexInt }), t.partial({ note: t.string })]), output: t.type({ result: hexInt }) })
 
 describe('wire codecs', () => {
   it('describe their wire string in the schema', () => {

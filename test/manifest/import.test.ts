@@ -83,7 +83,7 @@ describe('fromManifest', () => {
     const { sent, session, request } = await wired(server, { elicitation: {} })
     const call = request('tools/call', { name: 'drop_table', arguments: { table: 'users' } })
     await new Promise((r) => setTimeout(r, 10))
-    const ask = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as { id: number; params: { message: string } }
+    const ask = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as unknown as { id: number; params: { message: string } }
     expect(ask.params.message).toContain('drop_table')
     expect(ask.params.message).toContain('"users"')
     await server.dispatch({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { allow: true } } }, session)()
