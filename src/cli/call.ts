@@ -7,12 +7,13 @@
  * import { call } from './call.js'
  * await call.run(['dist/examples/calculator.js', 'add', '--arg', 'a=2', '--arg', 'b=3'], io)
  */
-import { RpcCallError, inMemoryClient } from '../client.js'
+import type { CallToolResult } from '../content.js'
 import { isObject } from '../json-object.js'
 import type { Server } from '../server.js'
 import { parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
+import { WireError, wireClient } from './wire.js'
 
 const help = `Usage: emcp call <module> <tool> [--arg key=value ...] [--json '{...}']
 
@@ -59,12 +60,13 @@ export const call: Command = {
       const key = pair.slice(0, eq)
       callArgs[key] = argumentValue(pair.slice(eq + 1), propertyTypes(tool.inputSchema, key))
     }
-    let result
+    let result: CallToolResult
     try {
-      result = await inMemoryClient(server, { clientInfo: { name: 'emcp-cli', version: '0' } }).callResult(toolName as never, callArgs as never)
+      // wire values, as a client sends them: a codec argument goes as its text
+      result = (await (await wireClient(server)).request('tools/call', { name: toolName, arguments: callArgs })) as unknown as CallToolResult
     } catch (e) {
-      if (e instanceof RpcCallError) {
-        io.err(`emcp call: the server refused the call: ${e.message} (JSON-RPC error ${e.code})\n`)
+      if (e instanceof WireError) {
+        io.err(`emcp call: the server refused the call: ${e.message} (JSON-RPC error ${e.error.code})\n`)
         return 1
       }
       throw e

@@ -7,17 +7,13 @@
  * import { list } from './list.js'
  * await list.run(['dist/examples/calculator.js'], io)
  */
-import * as O from 'fp-ts/lib/Option.js'
-import type { ListedTool } from '../emcp.js'
-import { latestVersion } from '../protocol/versions.js'
-import type { Server } from '../server.js'
-import { newSession } from '../session.js'
 import { categories as categoryCounts, selected } from '../manifest/catalog.js'
 import { listingBudget } from '../manifest/tokens.js'
 import { lastOption, parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
+import { wireClient } from './wire.js'
 
 const help = `Usage: emcp list <module> [--json] [--categories] [--category C] [--tag T] [--budget N]
 
@@ -50,7 +46,7 @@ export const list: Command = {
     if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) throw new UsageError(`--budget must be a positive whole number of tokens, not ${rawBudget}`)
     const server = await loadServer(modulePath, io.cwd)
     const selection = selectionOf(args)
-    const all = await listed(server)
+    const all = await (await wireClient(server)).list()
     const tools = selection === undefined ? all : all.filter(selected(selection))
     if (tools.length === 0) throw new UsageError('no tool matches the selection', 1)
     if (args.switches.has('categories')) for (const c of categoryCounts(tools)) io.out(`${c.category || '(none)'}\t${c.tools}\n`)
@@ -74,26 +70,3 @@ const firstLine = (s: string): string => {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line
 }
 
-/**
- * Every tool the server lists, page by page, through its text dispatcher: what goes over
- * the wire is all that is read, so a server built by another copy of emcp lists the same.
- */
-const listed = async (server: Server): Promise<ReadonlyArray<ListedTool>> => {
-  const session = newSession()
-  let id = 0
-  const ask = async (method: string, params: object): Promise<Record<string, unknown>> => {
-    const out = await server.dispatchText(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }), session)()
-    const reply = O.isSome(out) ? (JSON.parse(out.value) as { result?: Record<string, unknown>; error?: { message: string } }) : {}
-    if (reply.result === undefined) throw new Error(`${method} failed: ${reply.error?.message ?? 'no answer'}`)
-    return reply.result
-  }
-  await ask('initialize', { protocolVersion: latestVersion, capabilities: {}, clientInfo: { name: 'emcp-cli', version: '0' } })
-  const tools: ListedTool[] = []
-  let cursor: unknown
-  do {
-    const page = await ask('tools/list', cursor === undefined ? {} : { cursor })
-    tools.push(...(page.tools as ListedTool[]))
-    cursor = page.nextCursor
-  } while (cursor !== undefined)
-  return tools
-}

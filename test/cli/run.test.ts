@@ -54,6 +54,14 @@ describe('emcp (in process)', () => {
     expect(JSON.parse(j.out).structuredContent).toEqual({ sum: 10 })
   })
 
+  it('call: sends wire values, so a codec argument goes as its text (a geometry as WKT)', async () => {
+    const r = await cli(['call', catalog, 'geometry.area_wkt', '--arg', 'shape=POLYGON ((0 0, 2 0, 2 2, 0 2, 0 0))'])
+    expect(JSON.parse(r.out).structuredContent).toEqual({ result: 4 })
+    const bad = await cli(['call', catalog, 'geometry.area_wkt', '--arg', 'shape=POLYGON ((0 0, 2 0'])
+    expect(bad.code).toBe(1)
+    expect(JSON.parse(bad.out).content[0].text).toContain('Invalid arguments for tool geometry.area_wkt: /shape: is not a 2D geometry in well-known text')
+  })
+
   it('call: exits 1 on isError, and gives readable errors for bad input', async () => {
     const bad = await cli(['call', calculator, 'add', '--arg', 'a=x', '--arg', 'b=3'])
     expect(bad.code).toBe(1)
