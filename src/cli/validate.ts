@@ -66,10 +66,36 @@ export const validate: Command = {
     }
     const line = (kind: string) => (p: ManifestProblem) => `${kind}: ${p.tool === '' ? 'manifest' : `tool ${p.tool}`}: ${p.path || '(root)'}: ${p.message}\n`
     for (const p of report.errors) io.out(line('error')(p))
-    if (!quiet) for (const p of report.warnings) io.out(line('warning')(p))
+    if (!quiet) for (const text of grouped(report.warnings.map(line('warning')))) io.out(text)
     io.err(
       `${file}: ${report.tools} tools, ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}, ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}${failed ? '' : ' - valid'}\n`,
     )
     return failed ? 1 : 0
   },
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** How many lines of one kind of warning are shown before the rest are counted. */
+const shownPerKind = 3
+
+/**
+ * Warnings that repeat for many tools (a catalog whose every name has a dot) are shown a few
+ * times and then counted, so that the rest stay readable.
+ */
+const grouped = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const kindOf = (l: string): string => l.replace(/^warning: tool \S+: /, '')
+  const counts = new Map<string, number>()
+  for (const l of lines) counts.set(kindOf(l), (counts.get(kindOf(l)) ?? 0) + 1)
+  const shown = new Map<string, number>()
+  const out: string[] = []
+  for (const l of lines) {
+    const kind = kindOf(l)
+    const n = (shown.get(kind) ?? 0) + 1
+    shown.set(kind, n)
+    if (n <= shownPerKind) out.push(l)
+    else if (n === shownPerKind + 1) out.push(`warning: … and ${(counts.get(kind) ?? 0) - shownPerKind} more tools with the same warning (--json lists all)\n`)
+  }
+  return out
 }

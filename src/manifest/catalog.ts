@@ -12,6 +12,7 @@
  */
 import type { Handler } from '../call.js'
 import type { AnyTool, Tool } from '../emcp.js'
+import { stripUndefined } from '../json-object.js'
 import { mcpServer, type Server, type ServerInfo, type ServerOptions } from '../server.js'
 import { metaKeys } from './manifest.js'
 import { listingBudget, type ListingBudget } from './tokens.js'
@@ -87,9 +88,10 @@ export const catalogServer = (entries: ReadonlyArray<CatalogEntry>, info: Server
   const server = mcpServer(kept.map((e) => e.tool) as unknown as readonly [AnyTool], info, serverOptions).implement(
     handlers as never,
   ) as Server
+  // the listing as tools/list gives it: the wire fields of each tool, nothing else
   const estimate = listingBudget(
     server.tools.map(({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }) =>
-      Object.fromEntries(Object.entries({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }).filter(([, v]) => v !== undefined)) as { name: string },
+      stripUndefined({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }),
     ),
     budget,
   )

@@ -15,7 +15,8 @@ import { metaKeys } from './manifest.js'
 
 /** One difference between the expected manifest and the actual one. */
 export type Drift =
-  | { readonly tool: string; readonly kind: 'added' | 'removed' }
+  | { readonly tool: string; readonly kind: 'added' }
+  | { readonly tool: string; readonly kind: 'removed' }
   | {
       readonly tool: string
       readonly kind: 'changed'

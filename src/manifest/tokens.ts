@@ -7,8 +7,8 @@
  * @example
  * import { listingBudget } from 'emcp/manifest'
  * const b = listingBudget([{ name: 'f', description: 'Does f.', inputSchema: { type: 'object' } }], 10)
- * b.tokens   // 15
- * b.warning  // 'the tool listing takes about 15 tokens, over the budget of 10 …'
+ * b.tokens   // 18
+ * b.warning  // 'the tool listing takes about 18 tokens, over the budget of 10: …'
  */
 
 /** Characters per token assumed by the estimate. */
