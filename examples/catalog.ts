@@ -18,6 +18,7 @@ import {
   geometryWkbHex,
   geometryWkt,
   toolError,
+  withSchema,
   type AnyTool,
   type Geometry,
   type Handler,
@@ -312,6 +313,10 @@ const centroid = (g: Geometry): Geometry => {
   return { type: 'Point', coordinates: [ps.reduce((a, p) => a + p[0], 0) / ps.length, ps.reduce((a, p) => a + p[1], 0) / ps.length] }
 }
 
+/** A number argument with its own description (a fresh codec: `withSchema` must not touch the shared `t.number`). */
+const offset = (description: string) =>
+  withSchema(new t.Type<number, number, unknown>('offset', t.number.is, t.number.validate, t.identity), { type: 'number', description })
+
 const encodings = [
   { suffix: 'wkt', codec: geometryWkt },
   { suffix: 'mfjson', codec: geometryMfJson },
@@ -346,7 +351,7 @@ for (const { suffix, codec } of encodings) {
     tool: emcp({
       name: `geometry.translate_${suffix}`,
       description: `Move a geometry given as ${suffix} by (dx, dy); the result in the same encoding.`,
-      input: t.type({ shape: codec, dx: t.number, dy: t.number }),
+      input: t.type({ shape: codec, dx: offset('how far to move along x'), dy: offset('how far to move along y') }),
       output: t.type({ result: codec }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       _meta: meta('translate'),
