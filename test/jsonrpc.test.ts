@@ -29,6 +29,8 @@ describe('jsonrpc: the errorCodes table', () => {
       InternalError: -32603,
       ResourceNotFound: -32002,
       Refused: -32000,
+      MissingRequiredClientCapability: -32021,
+      UnknownTask: -32602,
     })
   })
 })
