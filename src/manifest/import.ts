@@ -22,6 +22,7 @@ import type { ToolContext } from '../context.js'
 import { emcp, type AnyTool, type Tool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { withSchema, type JsonSchema, type TypeOfSpec } from '../schema.js'
+import { MissingClientCapability } from '../protocol/input-required.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../server.js'
 import { metaKeys, policyOf, type Manifest, type ManifestTool } from './manifest.js'
 import { readManifest, type ManifestProblem } from './validate.js'
@@ -143,8 +144,10 @@ export const serverOfManifest = (
 }
 
 /**
- * The default confirmation of an `ask` tool: an elicitation (2025 clients) with one yes/no
- * field. A client that cannot elicit gets an error result saying so; the tool does not run.
+ * The default confirmation of an `ask` tool: an elicitation with one yes/no field. A
+ * 2025-11-25 client gets `elicitation/create`; a 2026-07-28 client gets an `input_required`
+ * result and its retry carries the answer (the server needs `requestState` then). A client
+ * that cannot elicit gets an error; the tool does not run.
  */
 export const confirmByElicitation: Confirm = async (tool, args, ctx) => {
   const answer = await ctx.elicit({
@@ -214,6 +217,8 @@ const asking =
     try {
       allowed = await confirm(entry, args, ctx)
     } catch (e) {
+      // a 2026 client that cannot answer gets the protocol's own error, as for any other question
+      if (e instanceof MissingClientCapability) throw e
       return toolError(`tool ${entry.name} needs the user's confirmation, which could not be asked: ${e instanceof Error ? e.message : String(e)}`)
     }
     if (!allowed) return toolError(`the user did not allow tool ${entry.name} to run`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { geometryWkt, inMemoryClient, toWkt, type Geometry } from '../../src/index.js'
+import { encode, geometryWkt, inMemoryClient, newSession, toWkt, type Geometry, type Server } from '../../src/index.js'
 import { confirmByElicitation, fromManifest, serverOfManifest, toManifest } from '../../src/manifest/index.js'
 import { destructuredKeys } from '../../src/manifest/import.js'
 import { wired } from '../support/wired.js'
@@ -150,3 +150,37 @@ describe('destructuredKeys', () => {
   })
 })
 const f = (x: number, y: number): number => x + y
+
+describe('fromManifest, 2026-07-28 clients', () => {
+  const V = '2026-07-28'
+  const meta = (caps: object) => ({ 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': caps })
+  let id = 100
+  const call = async (server: Server, params: Record<string, unknown>, caps: object) => {
+    const out = await server.dispatch({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { ...params, _meta: meta(caps) } }, newSession())()
+    return JSON.parse(encode((out as { value: unknown }).value as never)) as { result?: any; error?: { code: number; message: string } }
+  }
+
+  it('ask: the confirmation is an input_required question; the retry with the answer runs the handler', async () => {
+    let ran = 0
+    const server = fromManifest(manifest, { ...handlers, drop_table: ({ table }) => `dropped ${table} (${++ran})` }, { requestState: { key: 'a manifest test key of enough length' } })
+    const params = { name: 'drop_table', arguments: { table: 'users' } }
+    const first = await call(server, params, { elicitation: { form: {} } })
+    expect(first.result.resultType).toBe('input_required')
+    const question = first.result.inputRequests['input-0']
+    expect(question.method).toBe('elicitation/create')
+    expect(question.params.message).toContain('drop_table')
+    expect(ran).toBe(0)
+    const declined = await call(server, { ...params, inputResponses: { 'input-0': { action: 'decline' } }, requestState: first.result.requestState }, { elicitation: { form: {} } })
+    expect(declined.result).toMatchObject({ isError: true, content: [{ text: 'the user did not allow tool drop_table to run' }] })
+    const accepted = await call(server, { ...params, inputResponses: { 'input-0': { action: 'accept', content: { allow: true } } }, requestState: first.result.requestState }, { elicitation: { form: {} } })
+    expect(accepted.result.content).toEqual([{ type: 'text', text: 'dropped users (1)' }])
+  })
+
+  it('ask: a 2026 client without elicitation gets the protocol error for a missing capability, and the handler never runs', async () => {
+    let ran = 0
+    const server = fromManifest(manifest, { ...handlers, drop_table: () => String(++ran) }, { requestState: { key: 'a manifest test key of enough length' } })
+    const out = await call(server, { name: 'drop_table', arguments: { table: 'users' } }, {})
+    expect(out.error?.message).toContain('elicitation')
+    expect(ran).toBe(0)
+  })
+})
