@@ -25,7 +25,11 @@ Options:
                     [1,2], {"x":1}) unless the schema says the argument is a string,
                     or it is not valid JSON: then it is the text as given.
   --json '{...}'    all arguments as one JSON object (--arg values are merged over it)
+  --yes             confirm when the tool asks (an "ask" tool's confirmation); without
+                    it the question is printed and declined
   --help            this text
+
+Log messages the tool sends go to standard error.
 
 Example:
   emcp call dist/examples/calculator.js add --arg a=2 --arg b=3`
@@ -36,7 +40,7 @@ export const call: Command = {
   summary: 'Call one tool in process and print the result',
   help,
   run: async (argv, io) => {
-    const args = parseArgs(argv, { options: ['arg', 'json'] })
+    const args = parseArgs(argv, { options: ['arg', 'json'], switches: ['yes'] })
     const [modulePath, toolName, ...extra] = args.positionals
     if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]} (arguments to the tool go in --arg key=value)`)
     const server = await loadServer(modulePath, io.cwd)
@@ -63,7 +67,15 @@ export const call: Command = {
     let result: CallToolResult
     try {
       // wire values, as a client sends them: a codec argument goes as its text
-      result = (await (await wireClient(server)).request('tools/call', { name: toolName, arguments: callArgs })) as unknown as CallToolResult
+      const yes = args.switches.has('yes')
+      const client = await wireClient(server, {
+        confirm: async (message) => {
+          io.err(`${message}\n${yes ? 'confirmed (--yes)' : 'declined: rerun with --yes to allow it'}\n`)
+          return yes
+        },
+        log: (level, data) => io.err(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}\n`),
+      })
+      result = (await client.request('tools/call', { name: toolName, arguments: callArgs })) as unknown as CallToolResult
     } catch (e) {
       if (e instanceof WireError) {
         io.err(`emcp call: the server refused the call: ${e.message} (JSON-RPC error ${e.error.code})\n`)

@@ -12,6 +12,8 @@
 import * as O from 'fp-ts/lib/Option.js'
 import type { ListedTool } from '../emcp.js'
 import type { RpcErrorObject } from '../jsonrpc.js'
+import { isObject } from '../json-object.js'
+import { outbound, type ServerMessage } from '../outbound.js'
 import { latestVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession } from '../session.js'
@@ -32,9 +34,41 @@ export interface WireClient {
   readonly list: () => Promise<ReadonlyArray<ListedTool>>
 }
 
+/** What the command line answers when the server asks it something during a call. */
+export interface WireOptions {
+  /**
+   * Answers a form elicitation (an `ask` tool's confirmation): true accepts with every yes/no
+   * field set to yes, false declines. Without it the client declares no elicitation.
+   */
+  readonly confirm?: (message: string) => Promise<boolean>
+  /** Told each log message the server sends (`notifications/message`). */
+  readonly log?: (level: string, data: unknown) => void
+}
+
 /** Opens a session (initialize, initialized) with the server. */
-export const wireClient = async (server: Server): Promise<WireClient> => {
-  const session = newSession()
+export const wireClient = async (server: Server, options: WireOptions = {}): Promise<WireClient> => {
+  // the server's requests during a call (an elicitation) are answered here, in process
+  const answer = async (m: ServerMessage & { readonly id: string | number }): Promise<void> => {
+    const reply = (body: object) => server.dispatch({ jsonrpc: '2.0', id: m.id, ...body }, session)()
+    const params = m.params ?? {}
+    if (m.method !== 'elicitation/create' || options.confirm === undefined || params.mode === 'url') {
+      await reply({ error: { code: -32601, message: `emcp call cannot answer ${m.method}` } })
+      return
+    }
+    const yes = await options.confirm(typeof params.message === 'string' ? params.message : '')
+    const schema = isObject(params.requestedSchema) && isObject(params.requestedSchema.properties) ? params.requestedSchema.properties : {}
+    const booleans = Object.entries(schema).filter(([, p]) => isObject(p) && p.type === 'boolean')
+    // only a pure yes/no form can be answered with a yes; anything else is declined
+    const acceptable = yes && booleans.length === Object.keys(schema).length && booleans.length > 0
+    await reply({ result: acceptable ? { action: 'accept', content: Object.fromEntries(booleans.map(([k]) => [k, true])) } : { action: 'decline' } })
+  }
+  const session = newSession(
+    undefined,
+    outbound((m) => {
+      if ('id' in m) void answer(m)
+      else if (m.method === 'notifications/message') options.log?.(String(m.params?.level ?? 'info'), m.params?.data)
+    }),
+  )
   let id = 0
   const request = async (method: string, params: object): Promise<Record<string, unknown>> => {
     const out = await server.dispatchText(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }), session)()
@@ -42,7 +76,8 @@ export const wireClient = async (server: Server): Promise<WireClient> => {
     if (reply.result === undefined) throw new WireError(reply.error ?? { code: -32603, message: `no answer to ${method}` })
     return reply.result
   }
-  await request('initialize', { protocolVersion: latestVersion, capabilities: {}, clientInfo: { name: 'emcp-cli', version: '0' } })
+  const capabilities = options.confirm === undefined ? {} : { elicitation: { form: {} } }
+  await request('initialize', { protocolVersion: latestVersion, capabilities, clientInfo: { name: 'emcp-cli', version: '0' } })
   await server.dispatchText(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session)()
   const list = async (): Promise<ReadonlyArray<ListedTool>> => {
     const tools: ListedTool[] = []

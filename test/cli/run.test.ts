@@ -62,6 +62,20 @@ describe('emcp (in process)', () => {
     expect(JSON.parse(bad.out).content[0].text).toContain('Invalid arguments for tool geometry.area_wkt: /shape: is not a 2D geometry in well-known text')
   })
 
+  it('call: an ask tool is confirmed only with --yes; the question goes to standard error; a disabled tool is refused', async () => {
+    const ops = example('ops')
+    const no = await cli(['call', ops, 'drop_table', '--arg', 'table=orders'])
+    expect(no.code).toBe(1)
+    expect(JSON.parse(no.out).content[0].text).toBe('the user did not allow tool drop_table to run')
+    expect(no.err).toContain('Allow the tool "Drop a table" to run with these arguments?')
+    expect(no.err).toContain('declined: rerun with --yes to allow it')
+    const yes = await cli(['call', ops, 'drop_table', '--arg', 'table=orders', '--yes'])
+    expect(yes.code).toBe(0)
+    expect(JSON.parse(yes.out).content).toEqual([{ type: 'text', text: 'dropped orders' }])
+    const gone = await cli(['call', ops, 'format_disk'])
+    expect(gone).toMatchObject({ code: 1, out: '', err: 'emcp call: the server refused the call: Tool format_disk is disabled (JSON-RPC error -32602)\n' })
+  })
+
   it('call: exits 1 on isError, and gives readable errors for bad input', async () => {
     const bad = await cli(['call', calculator, 'add', '--arg', 'a=x', '--arg', 'b=3'])
     expect(bad.code).toBe(1)
