@@ -44,11 +44,16 @@ type Decoded<I, A, C> = keyof A extends never
   ? I
   : { [K in keyof I]: K extends keyof A ? (A[K] extends keyof C ? (C[A[K]] extends t.Any ? t.TypeOf<C[A[K]]> : I[K]) : I[K]) : I[K] }
 
+/** The argument type of an input schema; an object of unknown values when the schema is not known statically. */
+type ArgsOf<IS> = unknown extends TypeOfSpec<IS> ? { readonly [argument: string]: unknown } : TypeOfSpec<IS>
+
 /** The contract a manifest entry describes: its name, and argument and result types from its schemas (and codecs). */
 export type EntryTool<T, C = {}> = T extends { readonly name: infer N extends string; readonly inputSchema: infer IS }
   ? T extends { readonly outputSchema: infer OS }
-    ? Tool<N, Decoded<TypeOfSpec<IS>, DispatchArgs<T>, C>, TypeOfSpec<OS>, true>
-    : Tool<N, Decoded<TypeOfSpec<IS>, DispatchArgs<T>, C>, ToolContent, false>
+    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, TypeOfSpec<OS>, true>
+    : 'outputSchema' extends keyof T
+      ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean> // a manifest read at run time: it may or may not have one
+      : Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, ToolContent, false>
   : never
 
 /** The contracts of a manifest type, as a union. */

@@ -44,6 +44,12 @@ describe('fromManifest', () => {
     expect(exported.tools.map((t) => t.name)).toEqual(['add', 'drop_table', 'format_disk'])
   })
 
+  it('carries namespaced extension fields from the manifest into the server and back out', () => {
+    const withExtension = { tools: [{ ...manifest.tools[0], 'com.example/symbol': { header: 'ops.h', line: 12 } }] }
+    const exported = toManifest(fromManifest(withExtension as never, { add: handlers.add } as never))
+    expect(exported.tools[0]!['com.example/symbol']).toEqual({ header: 'ops.h', line: 12 })
+  })
+
   it('fails at startup naming the tool and the key when a handler reads an argument the manifest does not declare', () => {
     // the hand-edited-manifest bug: the schema says "table_name", the handler reads "table"
     const edited = JSON.parse(JSON.stringify(manifest).replace('"table"', '"table_name"').replace('["table"]', '["table_name"]'))

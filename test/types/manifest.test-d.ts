@@ -87,3 +87,14 @@ expectAssignable<Policy>('ask')
 expectError<Policy>('sometimes')
 type Tools = ManifestTools<typeof manifest>
 expectType<'add' | 'shout' | 'wipe'>({} as Tools['name'])
+
+// a manifest read at run time (typed Manifest): any tool names, arguments as unknown values,
+// results unchecked by the compiler (the run-time checks at startup and per call remain)
+const loaded = JSON.parse('{"tools":[]}') as Manifest
+fromManifest(loaded, {
+  add: ({ a, b }) => {
+    expectType<unknown>(a)
+    return { sum: Number(a) + Number(b) }
+  },
+  echo: (args) => JSON.stringify(args),
+})
