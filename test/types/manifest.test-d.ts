@@ -5,6 +5,7 @@
  * typed from the manifest's schemas (and from the wire codecs its dispatch metadata names).
  */
 import { expectAssignable, expectError, expectType } from 'tsd'
+import * as core from 'emcp'
 import { geometryWkt, type Geometry, type Server } from 'emcp'
 import {
   fromManifest,
@@ -98,3 +99,7 @@ fromManifest(loaded, {
   },
   echo: (args) => JSON.stringify(args),
 })
+
+// the main functions are in the barrel too
+expectType<typeof toManifest>(core.toManifest)
+expectType<typeof fromManifest>(core.fromManifest)
