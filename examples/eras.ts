@@ -4,7 +4,8 @@
  * tools, resource and prompt at once. `greet` asks the user for their name: a 2025 client
  * gets an `elicitation/create` request, a 2026 client an `input_required` result and a retry,
  * and the handler is the same. `forecast` mirrors its `region` into an `Mcp-Param-Region`
- * header on HTTP (2026-07-28). Retries carry a `requestState` signed with EMCP_STATE_KEY, so
+ * header on HTTP (2026-07-28). `primes` returns an array: 2026 clients get it as it is, 2025
+ * clients as `{ result: [...] }`. Retries carry a `requestState` signed with EMCP_STATE_KEY, so
  * several processes behind a load balancer can share the work when they share the key.
  *
  *   node dist/examples/eras.js                            # stdio
@@ -49,11 +50,19 @@ export const era = emcp({
   annotations: { readOnlyHint: true },
 })
 
+export const primes = emcp({
+  name: 'primes',
+  description: 'The primes below a bound, as a JSON array (a structured result that is not an object).',
+  input: { type: 'object', properties: { below: { type: 'integer', minimum: 2, maximum: 10_000 } }, required: ['below'], additionalProperties: false },
+  output: { type: 'array', items: { type: 'integer' } },
+  annotations: { readOnlyHint: true, idempotentHint: true },
+})
+
 const nameForm = { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] } as const
 
 /** The server for `eras` (default both), with retries signed by `key` (default: a key of this process). */
 export const erasServer = (eras?: ReadonlyArray<Era>, key?: string) =>
-  mcpServer([greet, forecast, era], { name: 'eras', version: '1.0.0' }, {
+  mcpServer([greet, forecast, era, primes], { name: 'eras', version: '1.0.0' }, {
     instructions: 'Call greet to meet the user, forecast for the weather.',
     eras,
     requestState: key === undefined ? undefined : { key },
@@ -69,6 +78,7 @@ export const erasServer = (eras?: ReadonlyArray<Era>, key?: string) =>
     },
     forecast: ({ region, days = 1 }) => `${region}: ${days === 1 ? 'sunny tomorrow' : `sunny for ${days} days`}`,
     era: (_args, ctx) => ({ protocolVersion: ctx.session.protocolVersion }),
+    primes: ({ below }) => Array.from({ length: below }, (_, n) => n).filter((n) => n > 1 && Array.from({ length: n - 2 }, (_, i) => i + 2).every((d) => n % d !== 0)),
   })
 
 const flag = (name: string): string | undefined => {

@@ -18,6 +18,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { CallToolResult } from './content.js'
 import type { AnyTool, ListedTool } from './emcp.js'
 import { unwrap, type Outgoing, type RpcErrorObject } from './jsonrpc.js'
+import { wrapsOutput } from './protocol/legacy-output.js'
 import { latestVersion } from './protocol/versions.js'
 import { formatIssues, isCodec, type Codec } from './schema.js'
 import type { Server } from './server.js'
@@ -119,8 +120,10 @@ export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: Cl
     const tool = byName.get(name)
     if (tool?.outputSchema === undefined) return result
     const output = tool.output
-    if (!isCodec(output)) return result.structuredContent
-    const decoded = output.decode(result.structuredContent)
+    // this client speaks 2025-11-25: a non-object result comes wrapped
+    const structured = wrapsOutput(tool.outputSchema) ? (result.structuredContent as { readonly result?: unknown } | undefined)?.result : result.structuredContent
+    if (!isCodec(output)) return structured
+    const decoded = output.decode(structured)
     if (E.isLeft(decoded)) throw new Error(`emcp: tool ${name} returned undecodable output: ${formatIssues(decoded.left.map((e) => ({ path: '', message: e.message ?? 'invalid' })))}`)
     return decoded.right
   }

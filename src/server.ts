@@ -41,7 +41,8 @@ import { mirrorProblems } from './protocol/headers.js'
 import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
 import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
 import { listen } from './protocol/subscriptions.js'
-import { batchesAllowed, negotiate, versionsOf, type Era } from './protocol/versions.js'
+import { legacyOutputSchema, wrapsOutput } from './protocol/legacy-output.js'
+import { batchesAllowed, isModernVersion, negotiate, versionsOf, type Era } from './protocol/versions.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
@@ -165,10 +166,15 @@ const build = <U extends AnyTool>(
   for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
   const disabled = new Set<string>()
   let current: ReadonlyArray<U> = [...tools]
-  let pages = pagesOf('tools', current.map(listed), options.pageSize)
+  // 2025-11-25 clients see non-object output schemas wrapped; 2026-07-28 clients as they are
+  const pagesFor = (list: ReadonlyArray<U>) => {
+    const legacy = pagesOf('tools', list.map((t) => listed(t, true)), options.pageSize)
+    return { legacy, modern: list.some((t) => wrapsOutput(t.outputSchema)) ? pagesOf('tools', list.map((t) => listed(t, false)), options.pageSize) : legacy }
+  }
+  let pages = pagesFor(current)
   const hub = newHub()
   const toolsChanged = (): void => {
-    pages = pagesOf('tools', current.filter((t) => !disabled.has(t.name)).map(listed), options.pageSize)
+    pages = pagesFor(current.filter((t) => !disabled.has(t.name)))
     hub.broadcast('notifications/tools/list_changed')
   }
 
@@ -200,7 +206,8 @@ const build = <U extends AnyTool>(
     return E.right(result)
   }
 
-  const listTools = (req: Request): E.Either<RpcError, unknown> => answerPage('tools/list', 'tools', pages, req.params?.cursor)
+  const listTools = (req: Request, session: Session): E.Either<RpcError, unknown> =>
+    answerPage('tools/list', 'tools', isModernVersion(session.protocolVersion) ? pages.modern : pages.legacy, req.params?.cursor)
 
   const callTool = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const p = req.params
@@ -211,7 +218,10 @@ const build = <U extends AnyTool>(
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
-    return map(runWithContext(req, session, (ctx) => runCall(c, args, ctx)), E.right)
+    const legacyWrap = wrapsOutput(c.tool.outputSchema) && !isModernVersion(session.protocolVersion)
+    return map(runWithContext(req, session, (ctx) => runCall(c, args, ctx)), (r) =>
+      E.right(legacyWrap && r.structuredContent !== undefined ? { ...r, structuredContent: { result: r.structuredContent } } : r),
+    )
   }
 
   /** `logging/setLevel`: the least severe level the client wants from now on. */
@@ -419,14 +429,14 @@ const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
     throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
 
-/** The wire form of a tool in `tools/list`: its contract without the schema slots. */
-const listed = (t: AnyTool): ListedTool =>
+/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema). */
+const listed = (t: AnyTool, legacy: boolean): ListedTool =>
   stripUndefined<ListedTool>({
     name: t.name,
     title: t.title,
     description: t.description,
     inputSchema: t.inputSchema,
-    outputSchema: t.outputSchema,
+    outputSchema: legacy && t.outputSchema !== undefined && wrapsOutput(t.outputSchema) ? legacyOutputSchema(t.outputSchema) : t.outputSchema,
     annotations: t.annotations,
     icons: t.icons,
     _meta: t._meta,

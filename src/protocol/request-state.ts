@@ -67,8 +67,9 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
     if (typeof text !== 'string') return E.left('requestState must be a string')
     const dot = text.indexOf('.')
     const body = text.slice(0, dot)
-    const given = Buffer.from(text.slice(dot + 1), 'base64url')
-    const expected = mac(body)
+    // compared as text: two spellings of one MAC in base64 would otherwise both pass
+    const given = Buffer.from(text.slice(dot + 1))
+    const expected = Buffer.from(mac(body).toString('base64url'))
     if (dot <= 0 || given.length !== expected.length || !timingSafeEqual(given, expected))
       return E.left('requestState was not issued by this server or has been altered')
     let u: unknown

@@ -45,7 +45,11 @@ describe('eras example over stdio', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'eras', version: '1.0.0' })
       expect(client.getInstructions()).toMatch(/greet/)
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name)).toEqual(['greet', 'forecast', 'era'])
+      expect(tools.map((t) => t.name)).toEqual(['greet', 'forecast', 'era', 'primes'])
+      expect(tools.find((t) => t.name === 'primes')?.outputSchema).toEqual({ type: 'array', items: { type: 'integer' } })
+      // a structured result that is not an object, validated by the client against that schema
+      const small = await client.callTool({ name: 'primes', arguments: { below: 12 } })
+      expect(small.structuredContent).toEqual([2, 3, 5, 7, 11])
       const eraResult = await client.callTool({ name: 'era', arguments: {} })
       expect(eraResult.structuredContent).toEqual({ protocolVersion: '2026-07-28' })
       const greeting = await client.callTool({ name: 'greet', arguments: { greeting: 'Hi' } })
@@ -69,6 +73,15 @@ describe('eras example over stdio', () => {
       expect(eraResult.structuredContent).toEqual({ protocolVersion: '2025-11-25' })
       const greeting = await c.client.callTool({ name: 'greet', arguments: {} })
       expect((greeting.structuredContent as { greeting: string }).greeting).toBe('Hello, Lin!')
+      // the same tool for a 2025-11-25 client: an object schema and result, wrapped
+      const { tools } = await c.client.listTools()
+      expect(tools.find((t) => t.name === 'primes')?.outputSchema).toEqual({
+        type: 'object',
+        properties: { result: { type: 'array', items: { type: 'integer' } } },
+        required: ['result'],
+      })
+      const small = await c.client.callTool({ name: 'primes', arguments: { below: 12 } })
+      expect(small.structuredContent).toEqual({ result: [2, 3, 5, 7, 11] })
     } finally {
       await c.dispose()
     }
@@ -90,7 +103,7 @@ describe('eras example over HTTP', () => {
     try {
       expect(client.getProtocolEra()).toBe('modern')
       const { tools } = await client.listTools()
-      expect(tools).toHaveLength(3)
+      expect(tools).toHaveLength(4)
       const sunny = await client.callTool({ name: 'forecast', arguments: { region: 'eu-north', days: 3 } })
       expect(texts(sunny.content)).toEqual(['eu-north: sunny for 3 days'])
       const greeting = await client.callTool({ name: 'greet', arguments: {} })
