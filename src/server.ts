@@ -41,9 +41,10 @@ import { mirrorProblems } from './protocol/headers.js'
 import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
 import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
 import { listen } from './protocol/subscriptions.js'
+import { initializeWith, refuseLegacy, setLevel } from './protocol/legacy.js'
 import { legacyOutputSchema, wrapsOutput } from './protocol/legacy-output.js'
-import { batchesAllowed, isModernVersion, negotiate, versionsOf, type Era } from './protocol/versions.js'
-import { logLevels, type LogLevel, type Session } from './session.js'
+import { batchesAllowed, isModernVersion, type Era } from './protocol/versions.js'
+import type { Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
 // ---------------------------------------------------------------------------------------
@@ -191,20 +192,7 @@ const build = <U extends AnyTool>(
   const eras = options.eras ?? allEras
   const serves2025 = eras.includes('2025-11-25')
 
-  const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
-    const p = req.params
-    if (p === undefined || typeof p.protocolVersion !== 'string')
-      return E.left(rpcError('InvalidParams', 'initialize: params.protocolVersion must be a string'))
-    if (session.clientCapabilities !== undefined)
-      return E.left(rpcError('InvalidRequest', 'Invalid Request: this session is already initialized'))
-    session.protocolVersion = negotiate(p.protocolVersion)
-    session.clientInfo = isObject(p.clientInfo) ? (p.clientInfo as Session['clientInfo']) : undefined
-    session.clientCapabilities = isObject(p.capabilities) ? p.capabilities : {}
-    hub.add(session)
-    const result: Record<string, unknown> = { protocolVersion: session.protocolVersion, capabilities, serverInfo }
-    if (options.instructions !== undefined) result.instructions = options.instructions
-    return E.right(result)
-  }
+  const initialize = initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })
 
   const listTools = (req: Request, session: Session): E.Either<RpcError, unknown> =>
     answerPage('tools/list', 'tools', isModernVersion(session.protocolVersion) ? pages.modern : pages.legacy, req.params?.cursor)
@@ -222,15 +210,6 @@ const build = <U extends AnyTool>(
     return map(runWithContext(req, session, (ctx) => runCall(c, args, ctx)), (r) =>
       E.right(legacyWrap && r.structuredContent !== undefined ? { ...r, structuredContent: { result: r.structuredContent } } : r),
     )
-  }
-
-  /** `logging/setLevel`: the least severe level the client wants from now on. */
-  const setLevel = (req: Request, session: Session): E.Either<RpcError, unknown> => {
-    const level = req.params?.level
-    if (!(logLevels as ReadonlyArray<unknown>).includes(level))
-      return E.left(rpcError('InvalidParams', `logging/setLevel: params.level must be one of ${logLevels.join(', ')}`))
-    session.logLevel = level as LogLevel
-    return E.right({})
   }
 
   /** `notifications/cancelled`: abort the call's signal; its answer will not be sent. */
@@ -275,22 +254,9 @@ const build = <U extends AnyTool>(
       })
     : undefined
 
-  /** A request with no revision in its `_meta`, at a server that serves 2026-07-28 only. */
-  const modernOnly = (req: Request): E.Either<RpcError, unknown> => {
-    const supported = versionsOf(eras)
-    return req.method === 'initialize'
-      ? E.left(
-          rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: this server speaks ${supported.join(', ')} only, without initialize`, {
-            supported,
-            requested: req.params?.protocolVersion ?? null,
-          }),
-        )
-      : E.left(rpcError('InvalidParams', `Invalid params: _meta["io.modelcontextprotocol/protocolVersion"] is required (this server speaks ${supported.join(', ')})`))
-  }
-
   /** The era adapter for a request: 2026-07-28 when its `_meta` says so, else 2025-11-25. */
   const route = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> =>
-    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : modernOnly(req)
+    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : refuseLegacy(eras, req)
 
   const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const handler = methods.get(req.method)

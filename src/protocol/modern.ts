@@ -20,6 +20,7 @@ import type { Answer } from '../feature.js'
 import { isObject } from '../json-object.js'
 import { RawJson, rpcError, type Notification, type Request, type RpcError } from '../jsonrpc.js'
 import { logLevels, type ClientInfo, type LogLevel, type Session } from '../session.js'
+import { legacyOnlyMethods } from './legacy.js'
 import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
 import type { RequestStates } from './request-state.js'
 import { isModernVersion, isSupportedVersion, versionsOf, type Era } from './versions.js'
@@ -74,8 +75,6 @@ export interface ModernAdapter {
   readonly respond: (req: Request, connection: Session) => Answer
 }
 
-/** Methods of the 2025-11-25 family only. */
-const legacyOnly: ReadonlySet<string> = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'])
 
 const cacheable: ReadonlySet<string> = new Set<CacheableMethod>([
   'server/discover',
@@ -187,7 +186,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
           ? discover()
           : method === 'subscriptions/listen'
             ? config.listen(req, session)
-            : legacyOnly.has(method)
+            : legacyOnlyMethods.has(method)
               ? E.left(rpcError('MethodNotFound', `Method not found: ${method} is not part of protocol revision ${version}`))
               : config.answer(req, session)
     } catch (e) {
