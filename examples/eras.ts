@@ -58,17 +58,32 @@ export const primes = emcp({
   annotations: { readOnlyHint: true, idempotentHint: true },
 })
 
+export const note = emcp({
+  name: 'note',
+  description: 'Add a line to the notes at eras://notes; clients subscribed to that resource are told.',
+  input: { type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false },
+})
+
 const nameForm = { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] } as const
 
 /** The server for `eras` (default both), with retries signed by `key` (default: a key of this process). */
-export const erasServer = (eras?: ReadonlyArray<Era>, key?: string) =>
-  mcpServer([greet, forecast, era, primes], { name: 'eras', version: '1.0.0' }, {
+export const erasServer = (eras?: ReadonlyArray<Era>, key?: string) => {
+  const notes: string[] = []
+  // subscribers hear of changes to eras://notes: resources/subscribe in 2025-11-25, subscriptions/listen in 2026-07-28
+  const docs = resources(
+    [
+      resource({ uri: 'eras://about', name: 'about', mimeType: 'text/plain', read: () => 'Served to both protocol eras.' }),
+      resource({ uri: 'eras://notes', name: 'notes', mimeType: 'text/plain', read: () => notes.join('\n') }),
+    ],
+    { subscribe: true },
+  )
+  return mcpServer([greet, forecast, era, primes, note], { name: 'eras', version: '1.0.0' }, {
     instructions: 'Call greet to meet the user, forecast for the weather.',
     eras,
     requestState: key === undefined ? undefined : { key },
     cache: { ttlMs: 60_000, cacheScope: 'public', methods: { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } },
     features: [
-      resources([resource({ uri: 'eras://about', name: 'about', mimeType: 'text/plain', read: () => 'Served to both protocol eras.' })]),
+      docs,
       prompts([prompt({ name: 'weather_chat', description: 'Talk about the weather somewhere.', arguments: { region: { required: true } }, get: ({ region }) => `How is the weather in ${region}?` })]),
     ],
   }).implement({
@@ -79,7 +94,13 @@ export const erasServer = (eras?: ReadonlyArray<Era>, key?: string) =>
     forecast: ({ region, days = 1 }) => `${region}: ${days === 1 ? 'sunny tomorrow' : `sunny for ${days} days`}`,
     era: (_args, ctx) => ({ protocolVersion: ctx.session.protocolVersion }),
     primes: ({ below }) => Array.from({ length: below }, (_, n) => n).filter((n) => n > 1 && Array.from({ length: n - 2 }, (_, i) => i + 2).every((d) => n % d !== 0)),
+    note: ({ text }) => {
+      notes.push(text)
+      docs.updated('eras://notes')
+      return `${notes.length} notes`
+    },
   })
+}
 
 const flag = (name: string): string | undefined => {
   const i = process.argv.indexOf(name)

@@ -229,8 +229,10 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
       : refuse(404, 'Not Found: this session does not exist or has ended')
   }
 
-  Object.assign(handle, { sessions })
-  return handle as typeof handle & { readonly sessions: HttpSessions | undefined }
+  /** Ends the open 2026-07-28 streams (a `subscriptions/listen` answers its graceful result first). */
+  const endStreams = (): void => modern?.close()
+  Object.assign(handle, { sessions, endStreams })
+  return handle as typeof handle & { readonly sessions: HttpSessions | undefined; readonly endStreams: () => void }
 }
 
 /** A Web-standard handler: `(Request) => Promise<Response>`, for any runtime with fetch types. */
@@ -267,7 +269,7 @@ export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: Ht
       (e: unknown) => send(res, refuse(500, `Internal Server Error: ${String(e)}`)),
     )
   }
-  return Object.assign(listener, { sessions: core.sessions })
+  return Object.assign(listener, { sessions: core.sessions, endStreams: core.endStreams })
 }
 
 /** Serves `server` over HTTP on 127.0.0.1 (by default) at `/mcp`. */
@@ -289,6 +291,7 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
         close: () =>
           new Promise<void>((done) => {
             listener.sessions?.close()
+            listener.endStreams()
             node.close(() => done())
             node.closeIdleConnections()
             // ended streams finish writing a moment later: their keep-alive connections then idle

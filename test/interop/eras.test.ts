@@ -13,7 +13,7 @@ import { StdioClientTransport as Stdio2026 } from '@modelcontextprotocol/client/
 import { Client as Client2025 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Http2025 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { connectStdio, example, spawnListening, stop, texts, type Listening } from './children.js'
+import { connectStdio, example, spawnListening, stop, texts, until, type Listening } from './children.js'
 
 const script = example('eras')
 
@@ -35,6 +35,19 @@ const legacyClient = (name = 'Lin') => {
   return client
 }
 
+/** Opens a subscription to eras://notes, adds a note, and returns what arrived and how the subscription was acknowledged. */
+const listenToNotes = async (client: Client2026) => {
+  const updates: string[] = []
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    updates.push(n.params.uri)
+  })
+  const sub = await client.listen({ resourceSubscriptions: ['eras://notes'], promptsListChanged: true })
+  await client.callTool({ name: 'note', arguments: { text: 'first' } })
+  await until(() => updates.length > 0, 'notifications/resources/updated on the subscription')
+  await sub.close()
+  return { updates, honoured: sub.honoredFilter, closed: await sub.closed }
+}
+
 describe('eras example over stdio', () => {
   it('the 2026 client negotiates 2026-07-28 (server/discover) and completes an input_required round trip through its elicitation handler', async () => {
     const { client, asked } = modernClient()
@@ -45,7 +58,7 @@ describe('eras example over stdio', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'eras', version: '1.0.0' })
       expect(client.getInstructions()).toMatch(/greet/)
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name)).toEqual(['greet', 'forecast', 'era', 'primes'])
+      expect(tools.map((t) => t.name)).toEqual(['greet', 'forecast', 'era', 'primes', 'note'])
       expect(tools.find((t) => t.name === 'primes')?.outputSchema).toEqual({ type: 'array', items: { type: 'integer' } })
       // a structured result that is not an object, validated by the client against that schema
       const small = await client.callTool({ name: 'primes', arguments: { below: 12 } })
@@ -60,6 +73,11 @@ describe('eras example over stdio', () => {
       expect(about.contents[0]).toMatchObject({ text: 'Served to both protocol eras.' })
       const chat = await client.getPrompt({ name: 'weather_chat', arguments: { region: 'eu-north' } })
       expect(chat.messages[0]?.content).toMatchObject({ text: 'How is the weather in eu-north?' })
+      // subscriptions/listen: acknowledged with what the server honours, then the updates opted in to
+      const heard = await listenToNotes(client)
+      expect(heard.honoured).toEqual({ resourceSubscriptions: ['eras://notes'], promptsListChanged: true })
+      expect(heard.updates).toEqual(['eras://notes'])
+      expect(heard.closed).toBe('local')
     } finally {
       await client.close()
     }
@@ -103,12 +121,14 @@ describe('eras example over HTTP', () => {
     try {
       expect(client.getProtocolEra()).toBe('modern')
       const { tools } = await client.listTools()
-      expect(tools).toHaveLength(4)
+      expect(tools).toHaveLength(5)
       const sunny = await client.callTool({ name: 'forecast', arguments: { region: 'eu-north', days: 3 } })
       expect(texts(sunny.content)).toEqual(['eu-north: sunny for 3 days'])
       const greeting = await client.callTool({ name: 'greet', arguments: {} })
       expect((greeting.structuredContent as { greeting: string }).greeting).toBe('Hello, Bo!')
       expect(asked).toHaveLength(1)
+      const heard = await listenToNotes(client)
+      expect(heard.updates).toEqual(['eras://notes'])
     } finally {
       await client.close()
     }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { emcp, mcpServer, type Server } from '../../src/index.js'
-import { toFetchHandler } from '../../src/transport/http.js'
+import { serveHttp, toFetchHandler } from '../../src/transport/http.js'
 import { parseSse } from '../support/sse.js'
 
 const V = '2026-07-28'
@@ -265,5 +265,29 @@ describe('2026-07-28 HTTP: streams', () => {
     const all = raw.flatMap((e) => (e.data === undefined || e.data === '' ? [] : [JSON.parse(e.data)]))
     expect(all.map((m) => m.method ?? 'response')).toEqual(['notifications/message', 'response'])
     expect(all[1].result).toMatchObject({ resultType: 'complete', content: [{ text: 'said' }] })
+  })
+})
+
+describe('2026-07-28 HTTP: shutdown', () => {
+  it('when the server ends a subscription it SHOULD respond to subscriptions/listen with a completion result before closing the stream', async () => {
+    const { server } = build()
+    const running = await serveHttp(server, { port: 0 })
+    const r = await fetch(running.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'bye', method: 'subscriptions/listen', params: { _meta: meta(), notifications: { toolsListChanged: true } } }),
+    })
+    const stream = events(r)
+    expect(await stream.next(1)).toHaveLength(1)
+    const closed = running.close()
+    expect(await stream.next(1)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'bye',
+        result: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'bye', 'io.modelcontextprotocol/serverInfo': { name: 'h26', version: '1.0.0' } }, resultType: 'complete' },
+      },
+    ])
+    await closed
+    expect(server.hub.size()).toBe(0)
   })
 })
