@@ -43,7 +43,7 @@ import { requestStates, type RequestStateOptions } from './protocol/request-stat
 import { listen } from './protocol/subscriptions.js'
 import { initializeWith, refuseLegacy, setLevel } from './protocol/legacy.js'
 import { legacyOutputSchema, wrapsOutput } from './protocol/legacy-output.js'
-import { batchesAllowed, isModernVersion, type Era } from './protocol/versions.js'
+import { allEras, batchesAllowed, isModernVersion, type Era } from './protocol/versions.js'
 import type { Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
@@ -386,8 +386,6 @@ const build = <U extends AnyTool>(
   }
   return server
 }
-
-const allEras: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
 
 const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
   if (eras === undefined) return

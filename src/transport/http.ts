@@ -20,7 +20,7 @@ import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { encode, failure, parse, rpcError } from '../jsonrpc.js'
 import { metaKeys } from '../protocol/modern.js'
-import { assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type ProtocolVersion } from '../protocol/versions.js'
+import { allEras, assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession } from '../session.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
@@ -107,7 +107,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
   const originAllowed = options.allowedOrigins === undefined ? isLoopbackOrigin : exactly(options.allowedOrigins)
 
   const cors = options.cors ?? true
-  const eras = server.options.eras ?? ['2025-11-25', '2026-07-28']
+  const eras = server.options.eras ?? allEras
   const serves2025 = eras.includes('2025-11-25')
   const modern = eras.includes('2026-07-28') ? modernPost(server as unknown as Server) : undefined
 

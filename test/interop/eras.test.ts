@@ -84,7 +84,7 @@ describe('eras example over stdio', () => {
   })
 
   it('the 1.32.2 client on the same example speaks 2025-11-25, and the same greet handler asks it with a real elicitation request', async () => {
-    const c = await connectStdio(script, [], {}, legacyClient() as never)
+    const c = await connectStdio(script, [], {}, legacyClient())
     try {
       expect(c.client.getServerVersion()).toMatchObject({ name: 'eras' })
       const eraResult = await c.client.callTool({ name: 'era', arguments: {} })
