@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { schemaBounds, schemaProblems } from '../src/schema-check.js'
+import { emcp, validatorOf } from '../src/index.js'
 
 describe('schema-check', () => {
   it('accepts any 2020-12 keyword and references within the schema ($defs, pointers, anchors, embedded $id)', () => {
@@ -18,6 +19,30 @@ describe('schema-check', () => {
         unevaluatedProperties: false,
       }),
     ).toEqual([])
+  })
+
+  it('and the validator honours them: pointers, anchors, an embedded $id, prefixItems, dependentRequired, unevaluatedProperties', () => {
+    const rich = emcp({
+      name: 'rich',
+      description: 'Every 2020-12 corner at once.',
+      input: {
+        type: 'object',
+        $defs: { pos: { type: 'integer', exclusiveMinimum: 0 }, tag: { $anchor: 'tag', type: 'string', minLength: 2 } },
+        properties: {
+          a: { $ref: '#/$defs/pos' },
+          b: { $ref: '#tag' },
+          c: { type: 'array', prefixItems: [{ type: 'string' }], items: false },
+          d: { $id: 'urn:emcp:inner', type: 'object', properties: { e: { type: 'boolean' } } },
+          f: { $ref: 'urn:emcp:inner' },
+          g: { type: 'object', dependentRequired: { x: ['y'] } },
+        },
+        unevaluatedProperties: false,
+      } as const,
+    })
+    const v = validatorOf(rich.inputSchema)
+    expect(v.decode({ a: 1, b: 'ok', c: ['x'], f: { e: true }, g: { x: 1, y: 2 } })._tag).toBe('Right')
+    const bad = v.decode({ a: 0, b: 'o', c: ['x', 'y'], f: { e: 1 }, g: { x: 1 }, z: 1 })
+    expect(bad._tag === 'Left' ? bad.left.map((i) => i.path) : []).toEqual(['/a', '/b', '/c', '/f/e', '/g', ''])
   })
 
   it('refuses references it cannot resolve within the schema, and never fetches', () => {
