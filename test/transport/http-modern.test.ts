@@ -31,14 +31,22 @@ const sql = emcp({
   },
 })
 const talk = emcp({ name: 'talk', description: 'Logs, then answers.', input: { type: 'object' } })
+const hold = emcp({ name: 'hold', description: 'Waits until cancelled.', input: { type: 'object' } })
+const held: string[] = []
 
 const build = (sessions = false) => {
-  const server = mcpServer([sql, talk], { name: 'h26', version: '1.0.0' }).implement({
+  const server = mcpServer([sql, talk, hold], { name: 'h26', version: '1.0.0' }).implement({
     execute_sql: ({ region, query }) => `${region ?? 'anywhere'}: ${query}`,
     talk: async (_a, ctx) => {
       ctx.log('info', 'thinking')
       await new Promise((r) => setTimeout(r, 5))
       return 'said'
+    },
+    hold: async (_a, ctx) => {
+      ctx.log('info', 'holding')
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }))
+      held.push(String(ctx.signal.reason))
+      return 'released'
     },
   }) as unknown as Server
   return { server, handler: toFetchHandler(server, { sessions }) }
@@ -265,6 +273,25 @@ describe('2026-07-28 HTTP: streams', () => {
     const all = raw.flatMap((e) => (e.data === undefined || e.data === '' ? [] : [JSON.parse(e.data)]))
     expect(all.map((m) => m.method ?? 'response')).toEqual(['notifications/message', 'response'])
     expect(all[1].result).toMatchObject({ resultType: 'complete', content: [{ text: 'said' }] })
+  })
+})
+
+describe('2026-07-28 HTTP: cancellation', () => {
+  it('closing the SSE response stream MUST be treated by the server as cancellation of that request', async () => {
+    const { handler } = build()
+    const controller = new AbortController()
+    const r = await post(
+      handler,
+      { jsonrpc: '2.0', id: 'h', method: 'tools/call', params: { name: 'hold', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/logLevel': 'info' }) } },
+      { 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'hold' },
+      controller.signal,
+    )
+    const stream = events(r)
+    expect(await stream.next(1)).toMatchObject([{ method: 'notifications/message', params: { data: 'holding' } }])
+    controller.abort()
+    await stream.cancel().catch(() => {})
+    for (let i = 0; i < 50 && held.length === 0; i++) await new Promise((res) => setTimeout(res, 5))
+    expect(held).toEqual(['the client closed the stream'])
   })
 })
 
