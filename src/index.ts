@@ -40,7 +40,7 @@ export type {
 } from './content.js'
 export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema.js'
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema.js'
-export { inMemoryClient, RpcCallError, ToolCallError } from './client.js'
+export { InputRequiredError, inMemoryClient, RpcCallError, ToolCallError } from './client.js'
 export type { Client, ClientOptions, ResultOf } from './client.js'
 export { logLevels, newSession } from './session.js'
 export type { ClientInfo, LogLevel, Session } from './session.js'
