@@ -100,6 +100,16 @@ describe('2026-07-28 HTTP: standard request headers', () => {
     expect(r.status).toBe(200)
   })
 
+  it('Mcp-Name mirrors params.taskId for tasks/get (the tasks extension)', async () => {
+    const r = await post(
+      handler,
+      { jsonrpc: '2.0', id: id++, method: 'tasks/get', params: { taskId: 't-1', _meta: meta() } },
+      { 'mcp-protocol-version': V, 'mcp-method': 'tasks/get' },
+    )
+    expect(r.status).toBe(400)
+    expect((await r.json()).error).toMatchObject({ code: -32020, message: expect.stringMatching(/Mcp-Name/) })
+  })
+
   it('Mcp-Name mirrors params.uri for resources/read', async () => {
     const r = await post(
       handler,
