@@ -89,7 +89,7 @@ export interface ToolContext {
   readonly requestId: RequestId
   /** The request's `_meta` (e.g. a progress token), if any. */
   readonly meta: { readonly [key: string]: unknown } | undefined
-  /** The conversation the call belongs to (revision, client info and capabilities). */
+  /** The conversation the call belongs to (revision, client info and capabilities); for a 2026-07-28 request, what its `_meta` says. */
   readonly session: Readonly<Session>
   /** Fires when the client cancels the call (`notifications/cancelled`). */
   readonly signal: AbortSignal
@@ -100,7 +100,7 @@ export interface ToolContext {
   readonly progress: (progress: number, total?: number, message?: string) => void
   /** Sends `notifications/message` at `level`, if the client's level lets it through. */
   readonly log: (level: LogLevel, data: unknown, logger?: string) => void
-  /** Asks the client's model for a message (`sampling/createMessage`). */
+  /** Asks the client's model for a message (`sampling/createMessage`; in 2026-07-28 an `input_required` question, see docs/eras.md). */
   readonly sample: (request: SamplingRequest, options?: RequestOptions) => Promise<SamplingResult>
   /** Asks the user to fill a form (`elicitation/create`, form mode); the content is typed by the form. */
   readonly elicit: <const S extends ElicitSchema>(

@@ -2,8 +2,10 @@
  * AsMCP: the protocol around a sum of tools, as a pure dispatcher
  * `(message, session) -> Task<Option<response>>` with no I/O. It answers `initialize`
  * (version negotiation), `ping`, `tools/list` (precomputed pages) and `tools/call`, and never
- * answers a notification. Everything a request could share (names, schemas, list pages,
- * validators) is built once, here, when the server is built.
+ * answers a notification. A request whose `_meta` names 2026-07-28 goes through that era's
+ * adapter (protocol/modern.ts) around the same method table; the rest is served the
+ * 2025-11-25 way (protocol/legacy.ts). Everything a request could share (names, schemas,
+ * list pages, validators) is built once, here, when the server is built.
  *
  * @example
  * import { emcp, mcpServer } from 'emcp'
@@ -50,7 +52,7 @@ import { sumOf, type CheckedList } from './sum.js'
 // ---------------------------------------------------------------------------------------
 // model
 
-/** Who the server is, as sent in the `initialize` result. */
+/** Who the server is, as sent in the `initialize` result (2026-07-28: in every result's `_meta`). */
 export interface ServerInfo {
   readonly name: string
   readonly version: string
@@ -62,7 +64,7 @@ export interface ServerInfo {
 
 /** How the server behaves. */
 export interface ServerOptions {
-  /** Guidance for the model, sent in the `initialize` result. */
+  /** Guidance for the model, sent in the `initialize` and `server/discover` results. */
   readonly instructions?: string
   /** Tools per `tools/list` page; all in one page when absent. */
   readonly pageSize?: number
