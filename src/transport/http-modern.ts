@@ -40,7 +40,7 @@ export const claimsModern = (message: unknown, serves2025: boolean): boolean => 
 }
 
 /** The 2026-07-28 POST handler of a server. */
-export const modernPost = (server: Server) => {
+export const modernPost = (server: Server, keepAliveMs = 15_000) => {
   const mirrored = new WeakMap<AnyTool, ReadonlyArray<MirroredParam>>()
   const paramsOf = (tool: AnyTool): ReadonlyArray<MirroredParam> => {
     let ps = mirrored.get(tool)
@@ -118,9 +118,13 @@ export const modernPost = (server: Server) => {
     const channel = outbound((msg) => stream.send(JSON.stringify(msg)))
     open.add(channel)
     const session = newSession('2026-07-28', channel)
+    // a subscription may be quiet for long: comment lines keep intermediaries from closing it
+    const keepAlive = m.method === 'subscriptions/listen' && keepAliveMs > 0 ? setInterval(() => stream.comment(), keepAliveMs) : undefined
+    keepAlive?.unref()
     req.signal?.addEventListener(
       'abort',
       () => {
+        clearInterval(keepAlive)
         stream.close()
         void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
         channel.close('the client closed the stream')
@@ -128,6 +132,7 @@ export const modernPost = (server: Server) => {
       { once: true },
     )
     const done = (): void => {
+      clearInterval(keepAlive)
       open.delete(channel)
       stream.close()
     }

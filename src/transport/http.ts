@@ -50,6 +50,11 @@ export interface HttpOptions {
    * DELETE to end a session. Off by default: each POST then stands alone.
    */
   readonly sessions?: boolean | SessionOptions
+  /**
+   * 2026-07-28: how often a `subscriptions/listen` stream gets an SSE comment line while no
+   * notification flows, so that intermediaries keep it open (default 15 000 ms; 0: never).
+   */
+  readonly keepAliveMs?: number
 }
 
 /** Options of `serveHttp`. */
@@ -109,7 +114,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
   const cors = options.cors ?? true
   const eras = server.options.eras ?? allEras
   const serves2025 = eras.includes('2025-11-25')
-  const modern = eras.includes('2026-07-28') ? modernPost(server as unknown as Server) : undefined
+  const modern = eras.includes('2026-07-28') ? modernPost(server as unknown as Server, options.keepAliveMs ?? 15_000) : undefined
 
   const handle = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
     const origin = req.header('origin')

@@ -34,7 +34,7 @@ const talk = emcp({ name: 'talk', description: 'Logs, then answers.', input: { t
 const hold = emcp({ name: 'hold', description: 'Waits until cancelled.', input: { type: 'object' } })
 const held: string[] = []
 
-const build = (sessions = false) => {
+const build = (sessions = false, keepAliveMs?: number) => {
   const server = mcpServer([sql, talk, hold], { name: 'h26', version: '1.0.0' }).implement({
     execute_sql: ({ region, query }) => `${region ?? 'anywhere'}: ${query}`,
     talk: async (_a, ctx) => {
@@ -49,7 +49,7 @@ const build = (sessions = false) => {
       return 'released'
     },
   }) as unknown as Server
-  return { server, handler: toFetchHandler(server, { sessions }) }
+  return { server, handler: toFetchHandler(server, { sessions, keepAliveMs }) }
 }
 
 let id = 1
@@ -283,6 +283,25 @@ describe('2026-07-28 HTTP: streams', () => {
     const all = raw.flatMap((e) => (e.data === undefined || e.data === '' ? [] : [JSON.parse(e.data)]))
     expect(all.map((m) => m.method ?? 'response')).toEqual(['notifications/message', 'response'])
     expect(all[1].result).toMatchObject({ resultType: 'complete', content: [{ text: 'said' }] })
+  })
+})
+
+describe('2026-07-28 HTTP: keep-alive', () => {
+  it('a quiet subscriptions/listen stream gets SSE comment lines, which carry no event', async () => {
+    const { handler } = build(false, 20)
+    const controller = new AbortController()
+    const r = await post(
+      handler,
+      { jsonrpc: '2.0', id: 'k', method: 'subscriptions/listen', params: { _meta: meta(), notifications: {} } },
+      { 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' },
+      controller.signal,
+    )
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader()
+    let text = ''
+    while (!text.includes(':\n\n')) text += new TextDecoder().decode((await reader.read()).value)
+    expect(parseSse(text).filter((e) => e.data !== undefined).map((e) => JSON.parse(e.data as string).method)).toEqual(['notifications/subscriptions/acknowledged'])
+    controller.abort()
+    await reader.cancel().catch(() => {})
   })
 })
 
