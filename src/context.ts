@@ -19,7 +19,7 @@ import { isThenable, type Eventually } from './eventually.js'
 import { isObject } from './json-object.js'
 import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
-import { MissingClientCapability, type InputRequest, type InputRequired } from './protocol/input-required.js'
+import { MissingClientCapability, type InputRequest, type InputRequired, type InputState } from './protocol/input-required.js'
 import { isModernVersion } from './protocol/versions.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -230,7 +230,10 @@ class CallContext implements ToolContext {
   }
 
   private async ask(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
-    if (isModernVersion(this.session.protocolVersion)) return this.askModern(capability, method, params)
+    const inputs = this.session.inputs
+    // 2026-07-28: questions become input_required, unless a feature that took the call over
+    // (the tasks extension) gave the handler a channel of its own to answer them through
+    if (inputs !== undefined && this.session.outbound === inputs.channel) return this.askModern(capability, method, params)
     const out = this.session.outbound
     if (out === undefined)
       throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
@@ -254,9 +257,7 @@ class CallContext implements ToolContext {
         capabilityObject(capability),
         `the client did not declare the "${capability}" capability in this request's _meta, so ${method} cannot be asked`,
       )
-    const inputs = this.session.inputs
-    if (inputs === undefined)
-      throw new Error(`${method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
+    const inputs = this.session.inputs as InputState
     const turn = (this.turn ??= newTurn())
     const i = turn.asked++
     if (i < inputs.answers.length) return Promise.resolve(inputs.answers[i])

@@ -16,6 +16,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { isObject } from '../json-object.js'
 import { rpcError, type Params, type RpcError } from '../jsonrpc.js'
+import type { Outbound } from '../outbound.js'
 import { digestOf, type RequestStates } from './request-state.js'
 
 // ---------------------------------------------------------------------------------------
@@ -31,6 +32,11 @@ export interface InputRequest {
 export interface InputState {
   /** The client's answers so far, in the order the handler asked. */
   readonly answers: ReadonlyArray<unknown>
+  /**
+   * The request's own channel. A feature that takes a call over and gives the handler a
+   * channel of its own (the tasks extension) gets the handler's questions itself instead.
+   */
+  readonly channel?: Outbound | undefined
   /** Ends an attempt: the `input_required` result for the questions still open. */
   readonly require: (questions: ReadonlyArray<InputRequest>) => InputRequired
 }

@@ -19,6 +19,7 @@ import { isThenable, type Eventually } from '../eventually.js'
 import type { Answer } from '../feature.js'
 import { isObject } from '../json-object.js'
 import { RawJson, rpcError, type Notification, type Request, type RpcError } from '../jsonrpc.js'
+import type { Outbound } from '../outbound.js'
 import { logLevels, type ClientInfo, type LogLevel, type Session } from '../session.js'
 import { legacyOnlyMethods } from './legacy.js'
 import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
@@ -167,6 +168,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     // channel and cancellations (so that notifications/cancelled reaches the call)
     const session: Session = {
       ...connection,
+      outbound: connection.outbound === undefined ? undefined : noRequests(connection.outbound),
       protocolVersion: version,
       clientInfo: isObject(info) ? (info as ClientInfo) : undefined,
       clientCapabilities: caps,
@@ -178,7 +180,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     if (inputMethods.has(req.method)) {
       const inputs = inputStateOf(req.method, req.params, config.states)
       if (E.isLeft(inputs)) return inputs
-      session.inputs = inputs.right
+      session.inputs = { ...inputs.right, channel: session.outbound }
     }
     const method = req.method
     let out: Eventually<E.Either<RpcError, unknown>>
@@ -215,6 +217,16 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
 
   return { claims, respond }
 }
+
+/**
+ * The connection's channel for a 2026-07-28 request: its notifications (progress, logs) go
+ * out, but no request does; questions to the client are `input_required` results.
+ */
+const noRequests = (out: Outbound): Outbound => ({
+  ...out,
+  request: (method) =>
+    Promise.reject(new Error(`${method} cannot be sent: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client, through input_required`)),
+})
 
 /** Errors whose code changed in 2026-07-28: a resource that is not there is -32602. */
 const modernError = (e: RpcError): RpcError => (e._tag === 'ResourceNotFound' ? rpcError('InvalidParams', e.message, e.data) : e)

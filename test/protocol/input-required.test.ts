@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/lib/Option.js'
-import { emcp, encode, mcpServer, newSession, outbound, prompt, prompts, resource, resources, type Server, type ServerOptions, type Session } from '../../src/index.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { emcp, encode, mcpServer, newSession, outbound, prompt, prompts, resource, resources, resourceTemplate, type FeatureFactory, type Server, type ServerOptions, type Session } from '../../src/index.js'
 
 const V = '2026-07-28'
 const allCaps = { elicitation: { form: {} }, sampling: {}, roots: {} }
@@ -231,5 +232,54 @@ describe('the same handlers in 2025-11-25: real requests to the client', () => {
     expect(out.result.structuredContent).toEqual({ line: 'Lin in Kyiv: Always forward (0 roots)' })
     expect(out.result.resultType).toBeUndefined()
     expect(runs).toBe(1)
+  })
+})
+
+describe('input_required: who answers the handler’s questions', () => {
+  it('a feature that takes a call over and gives the handler a channel of its own gets the questions itself (as the tasks extension does)', async () => {
+    const asked: string[] = []
+    const own = outbound(() => {})
+    const takeover: FeatureFactory = () => ({
+      capabilities: {},
+      methods: {},
+      call: async (c) =>
+        E.right(
+          await c.run({
+            ...c.session,
+            outbound: { ...own, request: async (method) => (asked.push(method), method === 'roots/list' ? { roots: [] } : { action: 'decline' }) },
+          }),
+        ),
+    })
+    const tool = emcp({ name: 'q', description: 'Asks.', input: { type: 'object' } })
+    const server = mcpServer([tool], { name: 'f', version: '1' }, { features: [takeover] }).implement({
+      q: async (_a, ctx) => `${(await ctx.roots()).length} ${(await ctx.elicit({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } })).action}`,
+    }) as unknown as Server
+    const m = await call(server, 'tools/call', { name: 'q', arguments: {} })
+    expect(m.result).toMatchObject({ resultType: 'complete', content: [{ text: '0 decline' }] })
+    expect(asked).toEqual(['roots/list', 'elicitation/create'])
+  })
+
+  it('anywhere else in 2026-07-28 nothing is sent to the client: a question while listing resources fails in the handler', async () => {
+    const sent: unknown[] = []
+    const session = newSession(undefined, outbound((m) => sent.push(m)))
+    const server = mcpServer([trip], { name: 'l', version: '1' }, {
+      features: [
+        resources([
+          resourceTemplate({
+            uriTemplate: 'x://{id}',
+            name: 'x',
+            read: () => 'x',
+            list: async (ctx) => {
+              await ctx.roots()
+              return []
+            },
+          }),
+        ]),
+      ],
+    }).implement({ trip: () => ({ line: '' }) }) as unknown as Server
+    const m = await call(server, 'resources/list', {}, allCaps, session)
+    expect(m.error?.code).toBe(-32603)
+    expect(m.error?.message).toMatch(/only tools\/call, prompts\/get and resources\/read may ask the client/)
+    expect(sent).toEqual([])
   })
 })
