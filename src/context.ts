@@ -233,7 +233,7 @@ class CallContext implements ToolContext {
     const inputs = this.session.inputs
     // 2026-07-28: questions become input_required, unless a feature that took the call over
     // (the tasks extension) gave the handler a channel of its own to answer them through
-    if (inputs !== undefined && this.session.outbound === inputs.channel) return this.askModern(capability, method, params)
+    if (inputs !== undefined && this.session.outbound === inputs.channel) return this.askModern(capability, method, params, options?.key)
     const out = this.session.outbound
     if (out === undefined)
       throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
@@ -251,7 +251,7 @@ class CallContext implements ToolContext {
    * (after the handler has had this turn to ask whatever else it asks alongside), and its
    * promise never settles: the handler is dropped and will run again on the retry.
    */
-  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }): Promise<unknown> {
+  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }, key: string | undefined): Promise<unknown> {
     if (!hasCapability(this.session, capability))
       throw new MissingClientCapability(
         capabilityObject(capability),
@@ -261,7 +261,7 @@ class CallContext implements ToolContext {
     const turn = (this.turn ??= newTurn())
     const i = turn.asked++
     if (i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
-    turn.questions.push({ method, params })
+    turn.questions.push(key === undefined ? { method, params } : { method, params, key })
     if (turn.questions.length === 1)
       setImmediate(() => {
         turn.end(inputs.require(turn.questions))
@@ -274,7 +274,7 @@ class CallContext implements ToolContext {
 /** The questions of one attempt (2026-07-28) and how it ends. */
 interface Turn {
   asked: number
-  readonly questions: InputRequest[]
+  readonly questions: Array<InputRequest & { readonly key?: string }>
   readonly ended: Promise<never>
   readonly end: (signal: InputRequired) => void
 }

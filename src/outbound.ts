@@ -26,6 +26,11 @@ export interface RequestOptions {
   readonly signal?: AbortSignal
   /** Gives up after this many milliseconds (default 60 000). */
   readonly timeoutMs?: number
+  /**
+   * 2026-07-28: the key of this question in `inputRequests` (and of its answer in
+   * `inputResponses`); `input-<n>` when absent. Ignored by requests sent as such (2025-11-25).
+   */
+  readonly key?: string
 }
 
 /** A JSON-RPC error answered by the client to one of our requests. */

@@ -37,8 +37,8 @@ export interface InputState {
    * channel of its own (the tasks extension) gets the handler's questions itself instead.
    */
   readonly channel?: Outbound | undefined
-  /** Ends an attempt: the `input_required` result for the questions still open. */
-  readonly require: (questions: ReadonlyArray<InputRequest>) => InputRequired
+  /** Ends an attempt: the `input_required` result for the questions still open (each under its key, if it has one). */
+  readonly require: (questions: ReadonlyArray<InputRequest & { readonly key?: string }>) => InputRequired
 }
 
 /** The end of an attempt that needs the client's input; the dispatcher answers it as a result. */
@@ -79,8 +79,16 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const make = (answers: ReadonlyArray<unknown>): InputState => ({
     answers,
     require: (questions) => {
-      const asked = Object.fromEntries(questions.map((q, i) => [inputKey(answers.length + i), q]))
-      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method) })
+      // keys the handler chose, else input-<n>; a key used twice gets a suffix (keys are unique per request)
+      const keys: string[] = []
+      for (const [i, q] of questions.entries()) {
+        const wanted = q.key ?? inputKey(answers.length + i)
+        let key = wanted
+        for (let n = 2; keys.includes(key); n++) key = `${wanted}-${n}`
+        keys.push(key)
+      }
+      const asked = Object.fromEntries(questions.map((q, i) => [keys[i], { method: q.method, params: q.params }]))
+      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys })
       return new InputRequired(asked, requestState)
     },
   })
@@ -94,10 +102,11 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
   const answers = [...payload.answers]
   for (const [i, m] of payload.pending.entries()) {
-    const answer = responses[inputKey(payload.answers.length + i)]
+    const key = payload.keys[i] ?? inputKey(payload.answers.length + i)
+    const answer = Object.hasOwn(responses, key) ? responses[key] : undefined
     if (answer === undefined) break
     const problem = answerProblem(m, answer)
-    if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${inputKey(payload.answers.length + i)}: ${problem}`))
+    if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${key}: ${problem}`))
     answers.push(answer)
   }
   return E.right(make(answers))

@@ -8,8 +8,8 @@
  * @example
  * import { requestStates } from './request-state.js'
  * const states = requestStates({ key: 'a secret shared by the server processes' })
- * const text = states.seal({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'] })
- * states.open(text) // Right({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'], ... })
+ * const text = states.seal({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'], keys: ['roots'] })
+ * states.open(text) // Right({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'], keys: ['roots'] })
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
@@ -39,6 +39,8 @@ export interface StatePayload {
   readonly answers: ReadonlyArray<unknown>
   /** The methods of the requests still unanswered, in order. */
   readonly pending: ReadonlyArray<string>
+  /** Their keys in `inputRequests`, in the same order. */
+  readonly keys: ReadonlyArray<string>
 }
 
 /** Seals and opens states with one key. */
@@ -78,10 +80,19 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
     } catch {
       return E.left('requestState is not readable')
     }
-    if (!isObject(u) || u.v !== 1 || typeof u.method !== 'string' || typeof u.digest !== 'string' || !Array.isArray(u.answers) || !Array.isArray(u.pending) || typeof u.exp !== 'number')
+    if (
+      !isObject(u) ||
+      u.v !== 1 ||
+      typeof u.method !== 'string' ||
+      typeof u.digest !== 'string' ||
+      !Array.isArray(u.answers) ||
+      !Array.isArray(u.pending) ||
+      !Array.isArray(u.keys) ||
+      typeof u.exp !== 'number'
+    )
       return E.left('requestState is not readable')
     if (Date.now() > u.exp) return E.left('requestState has expired; send the request again without it')
-    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string> })
+    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string>, keys: u.keys as ReadonlyArray<string> })
   }
 
   return { seal, open }

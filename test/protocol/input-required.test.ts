@@ -283,3 +283,28 @@ describe('input_required: who answers the handler’s questions', () => {
     expect(sent).toEqual([])
   })
 })
+
+describe('input_required: keys', () => {
+  it('a handler may name its questions (options.key); answers are read under those names, and a name used twice gets a suffix', async () => {
+    const named = emcp({ name: 'named', description: 'Asks under names.', input: { type: 'object' } })
+    const server = mcpServer([named], { name: 'k', version: '1' }).implement({
+      named: async (_a, ctx) => {
+        const [roots, who, again] = await Promise.all([
+          ctx.roots({ key: 'client_roots' }),
+          ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { key: 'user_name' }),
+          ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } }, { key: 'user_name' }),
+        ])
+        return `${roots.length} ${who.action === 'accept' ? who.content.name : '-'} ${again.action}`
+      },
+    }) as unknown as Server
+    const first = await call(server, 'tools/call', { name: 'named', arguments: {} })
+    expect(Object.keys(first.result.inputRequests)).toEqual(['client_roots', 'user_name', 'user_name-2'])
+    const done = await call(server, 'tools/call', {
+      name: 'named',
+      arguments: {},
+      inputResponses: { client_roots: { roots: [] }, user_name: accept({ name: 'Al' }), 'user_name-2': { action: 'decline' } },
+      requestState: first.result.requestState,
+    })
+    expect(done.result.content[0].text).toBe('0 Al decline')
+  })
+})
