@@ -570,11 +570,7 @@ const main = async (): Promise<void> => {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`)
   const running = await serveHttp(everything, { port, host: '127.0.0.1', sessions: true })
   console.log(`everything MCP server listening on ${running.url}`)
-  const stop = (): void => {
-    void running.close().then(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  // on SIGTERM or SIGINT, serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
 }
 
 if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)

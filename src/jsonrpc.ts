@@ -71,6 +71,7 @@ export type RpcErrorTag =
   | 'InternalError'
   | 'ResourceNotFound'
   | 'Refused'
+  | 'RequestTimeout'
   | 'HeaderMismatch'
   | 'MissingRequiredClientCapability'
   | 'UnsupportedProtocolVersion'
@@ -96,6 +97,8 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   ResourceNotFound: -32002,
   // an HTTP-level refusal (bad header, wrong method) before any message was read
   Refused: -32000,
+  // a call that ran past the server's callTimeoutMs (the code the SDKs use for timeouts)
+  RequestTimeout: -32001,
   // MCP 2026-07-28: HTTP headers that do not match the body (or are missing)
   HeaderMismatch: -32020,
   // MCP 2026-07-28: the request needs a capability the client did not declare in its _meta
