@@ -19,7 +19,7 @@ import { isThenable, type Eventually } from './eventually.js'
 import { isObject } from './json-object.js'
 import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
-import { MissingClientCapability, type InputRequest, type InputRequired, type InputState } from './protocol/input-required.js'
+import { MissingClientCapability, type InputRequired, type Question } from './protocol/input-required.js'
 import { isModernVersion } from './protocol/versions.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -89,7 +89,7 @@ export interface ToolContext {
   readonly requestId: RequestId
   /** The request's `_meta` (e.g. a progress token), if any. */
   readonly meta: { readonly [key: string]: unknown } | undefined
-  /** The conversation the call belongs to (revision, client info and capabilities); for a 2026-07-28 request, what its `_meta` says. */
+  /** The conversation the call belongs to (revision, client info and capabilities). */
   readonly session: Readonly<Session>
   /** Fires when the client cancels the call (`notifications/cancelled`). */
   readonly signal: AbortSignal
@@ -100,7 +100,7 @@ export interface ToolContext {
   readonly progress: (progress: number, total?: number, message?: string) => void
   /** Sends `notifications/message` at `level`, if the client's level lets it through. */
   readonly log: (level: LogLevel, data: unknown, logger?: string) => void
-  /** Asks the client's model for a message (`sampling/createMessage`; in 2026-07-28 an `input_required` question, see docs/eras.md). */
+  /** Asks the client's model for a message (`sampling/createMessage`). */
   readonly sample: (request: SamplingRequest, options?: RequestOptions) => Promise<SamplingResult>
   /** Asks the user to fill a form (`elicitation/create`, form mode); the content is typed by the form. */
   readonly elicit: <const S extends ElicitSchema>(
@@ -230,10 +230,7 @@ class CallContext implements ToolContext {
   }
 
   private async ask(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
-    const inputs = this.session.inputs
-    // 2026-07-28: questions become input_required, unless a feature that took the call over
-    // (the tasks extension) gave the handler a channel of its own to answer them through
-    if (inputs !== undefined && this.session.outbound === inputs.channel) return this.askModern(capability, method, params, options?.key)
+    if (isModernVersion(this.session.protocolVersion)) return this.askModern(capability, method, params, options)
     const out = this.session.outbound
     if (out === undefined)
       throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
@@ -251,17 +248,23 @@ class CallContext implements ToolContext {
    * (after the handler has had this turn to ask whatever else it asks alongside), and its
    * promise never settles: the handler is dropped and will run again on the retry.
    */
-  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }, key: string | undefined): Promise<unknown> {
+  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
     if (!hasCapability(this.session, capability))
       throw new MissingClientCapability(
         capabilityObject(capability),
         `the client did not declare the "${capability}" capability in this request's _meta, so ${method} cannot be asked`,
       )
-    const inputs = this.session.inputs as InputState
+    const inputs = this.session.inputs
     const turn = (this.turn ??= newTurn())
     const i = turn.asked++
-    if (i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
-    turn.questions.push(key === undefined ? { method, params } : { method, params, key })
+    if (inputs !== undefined && i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
+    // a call handed off to a task asks through it (tasks/get shows the question, tasks/update answers)
+    const own = options?.signal
+    const tasked = this.session.asks?.({ method, params }, { ...options, signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]) })
+    if (tasked !== undefined) return tasked
+    if (inputs === undefined)
+      throw new Error(`${method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
+    turn.questions.push(options?.key === undefined ? { method, params } : { method, params, key: options.key })
     if (turn.questions.length === 1)
       setImmediate(() => {
         turn.end(inputs.require(turn.questions))
@@ -274,7 +277,7 @@ class CallContext implements ToolContext {
 /** The questions of one attempt (2026-07-28) and how it ends. */
 interface Turn {
   asked: number
-  readonly questions: Array<InputRequest & { readonly key?: string }>
+  readonly questions: Question[]
   readonly ended: Promise<never>
   readonly end: (signal: InputRequired) => void
 }

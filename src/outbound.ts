@@ -27,8 +27,8 @@ export interface RequestOptions {
   /** Gives up after this many milliseconds (default 60 000). */
   readonly timeoutMs?: number
   /**
-   * 2026-07-28: the key of this question in `inputRequests` (and of its answer in
-   * `inputResponses`); `input-<n>` when absent. Ignored by requests sent as such (2025-11-25).
+   * 2026-07-28: the question's key in `inputRequests` (and so in the client's
+   * `inputResponses`), unique within the request; `input-N` when absent.
    */
   readonly key?: string
 }

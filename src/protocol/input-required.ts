@@ -16,7 +16,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { isObject } from '../json-object.js'
 import { rpcError, type Params, type RpcError } from '../jsonrpc.js'
-import type { Outbound } from '../outbound.js'
 import { digestOf, type RequestStates } from './request-state.js'
 
 // ---------------------------------------------------------------------------------------
@@ -28,17 +27,17 @@ export interface InputRequest {
   readonly params: Params
 }
 
+/** A question of one attempt: the request, and the key the handler gave it (if any). */
+export interface Question extends InputRequest {
+  readonly key?: string
+}
+
 /** What a 2026-07-28 request that may ask the client carries into its handler. */
 export interface InputState {
   /** The client's answers so far, in the order the handler asked. */
   readonly answers: ReadonlyArray<unknown>
-  /**
-   * The request's own channel. A feature that takes a call over and gives the handler a
-   * channel of its own (the tasks extension) gets the handler's questions itself instead.
-   */
-  readonly channel?: Outbound | undefined
-  /** Ends an attempt: the `input_required` result for the questions still open (each under its key, if it has one). */
-  readonly require: (questions: ReadonlyArray<InputRequest & { readonly key?: string }>) => InputRequired
+  /** Ends an attempt: the `input_required` result for the questions still open. */
+  readonly require: (questions: ReadonlyArray<Question>) => InputRequired
 }
 
 /** The end of an attempt that needs the client's input; the dispatcher answers it as a result. */
@@ -79,14 +78,7 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const make = (answers: ReadonlyArray<unknown>): InputState => ({
     answers,
     require: (questions) => {
-      // keys the handler chose, else input-<n>; a key used twice gets a suffix (keys are unique per request)
-      const keys: string[] = []
-      for (const [i, q] of questions.entries()) {
-        const wanted = q.key ?? inputKey(answers.length + i)
-        let key = wanted
-        for (let n = 2; keys.includes(key); n++) key = `${wanted}-${n}`
-        keys.push(key)
-      }
+      const keys = questions.map((q, i) => q.key ?? inputKey(answers.length + i))
       const asked = Object.fromEntries(questions.map((q, i) => [keys[i], { method: q.method, params: q.params }]))
       const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys })
       return new InputRequired(asked, requestState)
@@ -102,8 +94,8 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
   const answers = [...payload.answers]
   for (const [i, m] of payload.pending.entries()) {
-    const key = payload.keys[i] ?? inputKey(payload.answers.length + i)
-    const answer = Object.hasOwn(responses, key) ? responses[key] : undefined
+    const key = payload.keys?.[i] ?? inputKey(payload.answers.length + i)
+    const answer = responses[key]
     if (answer === undefined) break
     const problem = answerProblem(m, answer)
     if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${key}: ${problem}`))

@@ -180,7 +180,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     if (inputMethods.has(req.method)) {
       const inputs = inputStateOf(req.method, req.params, config.states)
       if (E.isLeft(inputs)) return inputs
-      session.inputs = { ...inputs.right, channel: session.outbound }
+      session.inputs = inputs.right
     }
     const method = req.method
     let out: Eventually<E.Either<RpcError, unknown>>

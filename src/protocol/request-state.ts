@@ -8,8 +8,8 @@
  * @example
  * import { requestStates } from './request-state.js'
  * const states = requestStates({ key: 'a secret shared by the server processes' })
- * const text = states.seal({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'], keys: ['roots'] })
- * states.open(text) // Right({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'], keys: ['roots'] })
+ * const text = states.seal({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'] })
+ * states.open(text) // Right({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'], ... })
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
@@ -39,8 +39,8 @@ export interface StatePayload {
   readonly answers: ReadonlyArray<unknown>
   /** The methods of the requests still unanswered, in order. */
   readonly pending: ReadonlyArray<string>
-  /** Their keys in `inputRequests`, in the same order. */
-  readonly keys: ReadonlyArray<string>
+  /** Their keys in `inputResponses`, when the handler named them (else `input-N`). */
+  readonly keys?: ReadonlyArray<string>
 }
 
 /** Seals and opens states with one key. */
@@ -69,9 +69,8 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
     if (typeof text !== 'string') return E.left('requestState must be a string')
     const dot = text.indexOf('.')
     const body = text.slice(0, dot)
-    // compared as text: two spellings of one MAC in base64 would otherwise both pass
-    const given = Buffer.from(text.slice(dot + 1))
-    const expected = Buffer.from(mac(body).toString('base64url'))
+    const given = Buffer.from(text.slice(dot + 1), 'base64url')
+    const expected = mac(body)
     if (dot <= 0 || given.length !== expected.length || !timingSafeEqual(given, expected))
       return E.left('requestState was not issued by this server or has been altered')
     let u: unknown
@@ -80,19 +79,11 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
     } catch {
       return E.left('requestState is not readable')
     }
-    if (
-      !isObject(u) ||
-      u.v !== 1 ||
-      typeof u.method !== 'string' ||
-      typeof u.digest !== 'string' ||
-      !Array.isArray(u.answers) ||
-      !Array.isArray(u.pending) ||
-      !Array.isArray(u.keys) ||
-      typeof u.exp !== 'number'
-    )
+    if (!isObject(u) || u.v !== 1 || typeof u.method !== 'string' || typeof u.digest !== 'string' || !Array.isArray(u.answers) || !Array.isArray(u.pending) || typeof u.exp !== 'number')
       return E.left('requestState is not readable')
     if (Date.now() > u.exp) return E.left('requestState has expired; send the request again without it')
-    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string>, keys: u.keys as ReadonlyArray<string> })
+    const keys = Array.isArray(u.keys) && u.keys.every((k) => typeof k === 'string') ? { keys: u.keys as ReadonlyArray<string> } : {}
+    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string>, ...keys })
   }
 
   return { seal, open }

@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/lib/Option.js'
-import * as E from 'fp-ts/lib/Either.js'
-import { emcp, encode, mcpServer, newSession, outbound, prompt, prompts, resource, resources, resourceTemplate, type FeatureFactory, type Server, type ServerOptions, type Session } from '../../src/index.js'
+import { emcp, encode, mcpServer, newSession, outbound, prompt, prompts, resource, resources, type Server, type ServerOptions, type Session } from '../../src/index.js'
 
 const V = '2026-07-28'
 const allCaps = { elicitation: { form: {} }, sampling: {}, roots: {} }
@@ -235,76 +234,27 @@ describe('the same handlers in 2025-11-25: real requests to the client', () => {
   })
 })
 
-describe('input_required: who answers the handler’s questions', () => {
-  it('a feature that takes a call over and gives the handler a channel of its own gets the questions itself (as the tasks extension does)', async () => {
-    const asked: string[] = []
-    const own = outbound(() => {})
-    const takeover: FeatureFactory = () => ({
-      capabilities: {},
-      methods: {},
-      call: async (c) =>
-        E.right(
-          await c.run({
-            ...c.session,
-            outbound: { ...own, request: async (method) => (asked.push(method), method === 'roots/list' ? { roots: [] } : { action: 'decline' }) },
-          }),
-        ),
-    })
-    const tool = emcp({ name: 'q', description: 'Asks.', input: { type: 'object' } })
-    const server = mcpServer([tool], { name: 'f', version: '1' }, { features: [takeover] }).implement({
-      q: async (_a, ctx) => `${(await ctx.roots()).length} ${(await ctx.elicit({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } })).action}`,
-    }) as unknown as Server
-    const m = await call(server, 'tools/call', { name: 'q', arguments: {} })
-    expect(m.result).toMatchObject({ resultType: 'complete', content: [{ text: '0 decline' }] })
-    expect(asked).toEqual(['roots/list', 'elicitation/create'])
+describe('input_required: named questions (RequestOptions.key)', () => {
+  const named = emcp({ name: 'named', description: 'Asks under keys of its own.', input: { type: 'object' } })
+  const server = mcpServer([named], { name: 'keys', version: '1' }, { requestState: { key: 'a test key of enough length' } }).implement({
+    named: async (_a, ctx) => {
+      const who = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'user_name' })
+      const roots = await ctx.roots()
+      return `${who.content?.name ?? '?'} with ${roots.length} roots`
+    },
   })
+  const call = async (extra: object = {}): Promise<any> => {
+    const out = await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'named', arguments: {}, ...extra, _meta: envelope() } }, newSession())()
+    return O.isSome(out) ? JSON.parse(encode(out.value)).result : undefined
+  }
 
-  it('anywhere else in 2026-07-28 nothing is sent to the client: a question while listing resources fails in the handler', async () => {
-    const sent: unknown[] = []
-    const session = newSession(undefined, outbound((m) => sent.push(m)))
-    const server = mcpServer([trip], { name: 'l', version: '1' }, {
-      features: [
-        resources([
-          resourceTemplate({
-            uriTemplate: 'x://{id}',
-            name: 'x',
-            read: () => 'x',
-            list: async (ctx) => {
-              await ctx.roots()
-              return []
-            },
-          }),
-        ]),
-      ],
-    }).implement({ trip: () => ({ line: '' }) }) as unknown as Server
-    const m = await call(server, 'resources/list', {}, allCaps, session)
-    expect(m.error?.code).toBe(-32603)
-    expect(m.error?.message).toMatch(/only tools\/call, prompts\/get and resources\/read may ask the client/)
-    expect(sent).toEqual([])
-  })
-})
-
-describe('input_required: keys', () => {
-  it('a handler may name its questions (options.key); answers are read under those names, and a name used twice gets a suffix', async () => {
-    const named = emcp({ name: 'named', description: 'Asks under names.', input: { type: 'object' } })
-    const server = mcpServer([named], { name: 'k', version: '1' }).implement({
-      named: async (_a, ctx) => {
-        const [roots, who, again] = await Promise.all([
-          ctx.roots({ key: 'client_roots' }),
-          ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { key: 'user_name' }),
-          ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } }, { key: 'user_name' }),
-        ])
-        return `${roots.length} ${who.action === 'accept' ? who.content.name : '-'} ${again.action}`
-      },
-    }) as unknown as Server
-    const first = await call(server, 'tools/call', { name: 'named', arguments: {} })
-    expect(Object.keys(first.result.inputRequests)).toEqual(['client_roots', 'user_name', 'user_name-2'])
-    const done = await call(server, 'tools/call', {
-      name: 'named',
-      arguments: {},
-      inputResponses: { client_roots: { roots: [] }, user_name: accept({ name: 'Al' }), 'user_name-2': { action: 'decline' } },
-      requestState: first.result.requestState,
-    })
-    expect(done.result.content[0].text).toBe('0 Al decline')
+  it('shows a question under the key the handler gave it, takes its answer by that key, and numbers the unnamed ones', async () => {
+    const first = await call()
+    expect(Object.keys(first.inputRequests)).toEqual(['user_name'])
+    const second = await call({ requestState: first.requestState, inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } } })
+    expect(second.resultType).toBe('input_required')
+    expect(Object.keys(second.inputRequests)).toEqual(['input-1'])
+    const third = await call({ requestState: second.requestState, inputResponses: { 'input-1': { roots: [{ uri: 'file:///a' }] } } })
+    expect(third).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Alice with 1 roots' }] })
   })
 })
