@@ -162,7 +162,7 @@ const structuredResult = (c: Callable, value: unknown): CallToolResult => {
   const encoded = (c.output as Validator).encode(value)
   if (E.isLeft(encoded))
     return errorMessage(`Tool ${c.tool.name} returned a result that does not match its output schema: ${formatIssues(encoded.left)}`)
-  const structured = encoded.right as { readonly [key: string]: unknown }
+  const structured = encoded.right
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
 }
 

@@ -12,13 +12,15 @@
  * })
  * const server = mcpServer([add], { name: 'calc', version: '1' }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
  * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 }) // sum: number
+ * await inMemoryClient(server, { protocolVersion: '2026-07-28' }).call('add', { a: 1, b: 2 }) // the 2026 way
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { CallToolResult } from './content.js'
 import type { AnyTool, ListedTool } from './emcp.js'
 import { unwrap, type Outgoing, type RpcErrorObject } from './jsonrpc.js'
-import { latestVersion } from './protocol/versions.js'
+import { wrapsOutput } from './protocol/legacy-output.js'
+import { isModernVersion, latestVersion } from './protocol/versions.js'
 import { formatIssues, isCodec, type Codec } from './schema.js'
 import type { Server } from './server.js'
 import { newSession, type Session } from './session.js'
@@ -46,9 +48,27 @@ export interface Client<U extends AnyTool> {
 
 /** Options of the in-memory client. */
 export interface ClientOptions {
+  /**
+   * The revision spoken: one of the 2025-11-25 family (negotiated by `initialize`, the
+   * default) or `2026-07-28` (no `initialize`; every request carries its `_meta`).
+   */
   readonly protocolVersion?: string
   readonly clientInfo?: { readonly name: string; readonly version: string }
   readonly capabilities?: { readonly [key: string]: unknown }
+  /**
+   * 2026-07-28: answers the questions of an `input_required` result (elicitation, sampling,
+   * roots), as a client's user or model would; the request is then sent again with the
+   * answers, up to 10 rounds. Without it, `input_required` rejects with `InputRequiredError`.
+   */
+  readonly answer?: (request: { readonly method: string; readonly params: { readonly [key: string]: unknown } }) => unknown
+}
+
+/** An `input_required` result the in-memory client had no `answer` for (or still got after 10 rounds). */
+export class InputRequiredError extends Error {
+  constructor(readonly result: { readonly inputRequests?: unknown; readonly requestState?: string }) {
+    super(`the server needs input from the client: ${JSON.stringify(result.inputRequests ?? {})}`)
+    this.name = 'InputRequiredError'
+  }
 }
 
 /** A JSON-RPC error answered by the server. */
@@ -77,6 +97,12 @@ export class ToolCallError extends Error {
 /** A typed client over a server's dispatcher, in the same process. */
 export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: ClientOptions = {}): Client<U> => {
   const session: Session = newSession()
+  const modern = isModernVersion(options.protocolVersion)
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': options.protocolVersion,
+    'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
+    'io.modelcontextprotocol/clientInfo': options.clientInfo ?? { name: 'emcp-in-memory', version: '0' },
+  }
   const byName = new Map<string, AnyTool>(server.tools.map((t) => [t.name, t]))
   let nextId = 1
   let ready: Promise<void> | undefined
@@ -90,6 +116,23 @@ export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: Cl
     return m.result
   }
 
+  /** 2026-07-28: one request with its _meta, retried with the answers while the server needs input. */
+  const sendModern = async (method: string, params: { readonly [key: string]: unknown } = {}): Promise<unknown> => {
+    let extra: { readonly [key: string]: unknown } = {}
+    for (let round = 0; ; round++) {
+      const result = (await send(method, { ...params, ...extra, _meta: { ...meta, ...(params._meta as object | undefined) } })) as {
+        readonly resultType?: string
+        readonly inputRequests?: { readonly [key: string]: { readonly method: string; readonly params: { readonly [key: string]: unknown } } }
+        readonly requestState?: string
+      }
+      if (result.resultType !== 'input_required') return result
+      if (options.answer === undefined || round >= 10) throw new InputRequiredError(result)
+      const answers: Record<string, unknown> = {}
+      for (const [key, request] of Object.entries(result.inputRequests ?? {})) answers[key] = await options.answer(request)
+      extra = { inputResponses: answers, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) }
+    }
+  }
+
   const connect = (): Promise<void> =>
     (ready ??= (async () => {
       await send('initialize', {
@@ -101,6 +144,7 @@ export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: Cl
     })())
 
   const request = async (method: string, params?: { readonly [key: string]: unknown }): Promise<unknown> => {
+    if (modern) return sendModern(method, params)
     await connect()
     return send(method, params)
   }
@@ -119,8 +163,10 @@ export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: Cl
     const tool = byName.get(name)
     if (tool?.outputSchema === undefined) return result
     const output = tool.output
-    if (!isCodec(output)) return result.structuredContent
-    const decoded = output.decode(result.structuredContent)
+    // a 2025-11-25 client gets a non-object result wrapped
+    const structured = !modern && wrapsOutput(tool.outputSchema) ? (result.structuredContent as { readonly result?: unknown } | undefined)?.result : result.structuredContent
+    if (!isCodec(output)) return structured
+    const decoded = output.decode(structured)
     if (E.isLeft(decoded)) throw new Error(`emcp: tool ${name} returned undecodable output: ${formatIssues(decoded.left.map((e) => ({ path: '', message: e.message ?? 'invalid' })))}`)
     return decoded.right
   }

@@ -73,7 +73,8 @@ export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceL
 /** The result of `tools/call`. */
 export interface CallToolResult {
   readonly content: ReadonlyArray<ContentBlock>
-  readonly structuredContent?: { readonly [key: string]: unknown }
+  /** Any JSON value since 2026-07-28 (an object for 2025-11-25 clients). */
+  readonly structuredContent?: unknown
   readonly isError?: boolean
   readonly _meta?: { readonly [key: string]: unknown }
 }

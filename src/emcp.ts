@@ -14,6 +14,7 @@
  * type Args = typeof add._I // { a: number; b: number }
  */
 import type { ToolContent } from './content.js'
+import { schemaProblems } from './schema-check.js'
 import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral, type TypeOfSpec } from './schema.js'
 
 // ---------------------------------------------------------------------------------------
@@ -39,8 +40,8 @@ export interface Icon {
 /** An input slot: a JSON Schema literal of an object, or an io-ts codec. */
 export type InputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
 
-/** An output slot: a JSON Schema literal of an object, or an io-ts codec. */
-export type OutputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
+/** An output slot: a JSON Schema literal (any JSON value since 2026-07-28; objects for 2025-11-25 clients are made by wrapping), or an io-ts codec. */
+export type OutputSpec = SchemaLiteral | Codec
 
 /** What describes a tool to people and models, besides its name and schemas. */
 export interface ToolMeta {
@@ -208,13 +209,28 @@ export function emcp<
 // internals
 
 /**
- * MCP wants `type: "object"` at the root of both schemas. A derived schema without a root
+ * MCP wants `type: "object"` at the root of an input schema. A derived schema without a root
  * type (a union of objects, a custom codec) gets it added; any other root type is refused
- * here, at definition time, rather than confusing a client later.
+ * here, at definition time, rather than confusing a client later. Since 2026-07-28 an output
+ * schema may describe any JSON value: an object-like one without a type gets `type: "object"`
+ * as before, anything else stays as it is (2025-11-25 clients see it wrapped, see
+ * protocol/legacy-output.ts). Both are checked for dialect, references and size.
  */
 const objectRoot = (name: unknown, slot: 'input' | 'output', spec: InputSpec | OutputSpec): JsonSchema => {
-  const schema = jsonSchemaOf(spec)
-  if (schema.type === 'object') return schema
-  if (schema.type === undefined) return { type: 'object', ...schema }
-  throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(schema.type)}`)
+  const given = jsonSchemaOf(spec)
+  const problems = schemaProblems(given)
+  if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)
+  if (given.type === 'object') return given
+  if (given.type === undefined && (slot === 'input' || objectLike(given))) return { type: 'object', ...given }
+  if (slot === 'output') return given
+  throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(given.type)}`)
+}
+
+/** A schema without a type that still describes objects: properties of its own, or only object-like alternatives (or nothing at all). */
+const objectLike = (s: JsonSchema): boolean => {
+  if (s.type !== undefined) return s.type === 'object'
+  if ('properties' in s || 'additionalProperties' in s || 'required' in s) return true
+  const alternatives = [s.anyOf, s.oneOf].find(Array.isArray) as ReadonlyArray<JsonSchema> | undefined
+  if (alternatives !== undefined) return alternatives.every(objectLike)
+  return Object.keys(s).every((k) => k.startsWith('$') || k === 'title' || k === 'description')
 }

@@ -69,7 +69,20 @@ type Combined = { readonly $ref: unknown } | { readonly allOf: unknown } | { rea
 type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { readonly allOf: unknown } | { readonly properties: unknown }
 
 /** The static type of schema `S`. */
-export type FastFromSchema<S> = S extends WithDefs ? Slow<S> : Node<S>
+export type FastFromSchema<S> = S extends WithDefs ? Slow<AnchorFree<S>> : Node<S>
+
+/**
+ * `$ref`s to an `$anchor` (`"#name"`) dropped: json-schema-to-ts cannot follow them (it
+ * reports a circular type), so such a node is `unknown` statically; the validator still
+ * checks it. Only schemas with `$defs` walk this, the others never meet it.
+ */
+type AnchorFree<S> = S extends { readonly $ref: `#${infer R}` }
+  ? R extends '' | `/${string}`
+    ? S
+    : { readonly [K in Exclude<keyof S, '$ref'>]: AnchorFree<S[K]> }
+  : S extends object
+    ? { readonly [K in keyof S]: AnchorFree<S[K]> }
+    : S
 
 /** The commonest `type`s first; `null` and `type` unions last, as `Scalars[T]`. */
 type Node<S> = S extends StringSchema
@@ -86,14 +99,16 @@ type Node<S> = S extends StringSchema
             ? S extends Rare ? Special<S> : Scalars[T]
             : Special<S>
 
-/** enum, const, anyOf/oneOf alone, and the rest. */
-type Special<S> = S extends { readonly enum: ReadonlyArray<infer E> }
-  ? S extends Combined ? Slow<S> : E
-  : S extends { readonly const: infer C }
-    ? S extends Combined ? Slow<S> : C
-    : S extends { readonly anyOf: ReadonlyArray<infer A> } | { readonly oneOf: ReadonlyArray<infer A> }
-      ? S extends Qualified ? Slow<S> : Node<A>
-      : Slow<S>
+/** $anchor references, enum, const, anyOf/oneOf alone, and the rest. */
+type Special<S> = S extends { readonly $ref: `#${infer R}` }
+  ? R extends '' | `/${string}` ? Slow<S> : unknown // an $anchor reference: see AnchorFree
+  : S extends { readonly enum: ReadonlyArray<infer E> }
+    ? S extends Combined ? Slow<S> : E
+    : S extends { readonly const: infer C }
+      ? S extends Combined ? Slow<S> : C
+      : S extends { readonly anyOf: ReadonlyArray<infer A> } | { readonly oneOf: ReadonlyArray<infer A> }
+        ? S extends Qualified ? Slow<S> : Node<A>
+        : Slow<S>
 
 /** Closed objects have no index signature; open ones (the JSON Schema default) have `[x: string]: unknown`. */
 type Rest<S> = S extends ClosedSchema ? {} : { [x: string]: unknown }

@@ -47,7 +47,7 @@ export { fromMfJson, fromWkbHex, fromWkt, geometryMfJson, geometryWkbHex, geomet
 export type { Geometry, Position } from './geometry.js'
 export { fromManifest, manifestText, toManifest, validateManifest } from './manifest/index.js'
 export type { Manifest, ManifestTool, Policy } from './manifest/index.js'
-export { inMemoryClient, RpcCallError, ToolCallError } from './client.js'
+export { InputRequiredError, inMemoryClient, RpcCallError, ToolCallError } from './client.js'
 export type { Client, ClientOptions, ResultOf } from './client.js'
 export { logLevels, newSession } from './session.js'
 export type { ClientInfo, LogLevel, Session } from './session.js'

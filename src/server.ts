@@ -2,8 +2,10 @@
  * AsMCP: the protocol around a sum of tools, as a pure dispatcher
  * `(message, session) -> Task<Option<response>>` with no I/O. It answers `initialize`
  * (version negotiation), `ping`, `tools/list` (precomputed pages) and `tools/call`, and never
- * answers a notification. Everything a request could share (names, schemas, list pages,
- * validators) is built once, here, when the server is built.
+ * answers a notification. A request whose `_meta` names 2026-07-28 goes through that era's
+ * adapter (protocol/modern.ts) around the same method table; the rest is served the
+ * 2025-11-25 way (protocol/legacy.ts). Everything a request could share (names, schemas,
+ * list pages, validators) is built once, here, when the server is built.
  *
  * @example
  * import { emcp, mcpServer } from 'emcp'
@@ -43,14 +45,16 @@ import { mirrorProblems } from './protocol/headers.js'
 import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
 import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
 import { listen } from './protocol/subscriptions.js'
-import { batchesAllowed, negotiate, versionsOf, type Era } from './protocol/versions.js'
-import { logLevels, type LogLevel, type Session } from './session.js'
+import { initializeWith, refuseLegacy, setLevel } from './protocol/legacy.js'
+import { legacyOutputSchema, wrapsOutput } from './protocol/legacy-output.js'
+import { allEras, batchesAllowed, isModernVersion, type Era } from './protocol/versions.js'
+import type { Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
 // ---------------------------------------------------------------------------------------
 // model
 
-/** Who the server is, as sent in the `initialize` result. */
+/** Who the server is, as sent in the `initialize` result (2026-07-28: in every result's `_meta`). */
 export interface ServerInfo {
   readonly name: string
   readonly version: string
@@ -62,7 +66,7 @@ export interface ServerInfo {
 
 /** How the server behaves. */
 export interface ServerOptions {
-  /** Guidance for the model, sent in the `initialize` result. */
+  /** Guidance for the model, sent in the `initialize` and `server/discover` results. */
   readonly instructions?: string
   /** Tools per `tools/list` page; all in one page when absent. */
   readonly pageSize?: number
@@ -173,10 +177,15 @@ const build = <U extends AnyTool>(
   for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
   const disabled = new Set<string>()
   let current: ReadonlyArray<U> = [...tools]
-  let pages = pagesOf('tools', current.map(listed), options.pageSize)
+  // 2025-11-25 clients see non-object output schemas wrapped; 2026-07-28 clients as they are
+  const pagesFor = (list: ReadonlyArray<U>) => {
+    const legacy = pagesOf('tools', list.map((t) => listed(t, true)), options.pageSize)
+    return { legacy, modern: list.some((t) => wrapsOutput(t.outputSchema)) ? pagesOf('tools', list.map((t) => listed(t, false)), options.pageSize) : legacy }
+  }
+  let pages = pagesFor(current)
   const hub = newHub()
   const toolsChanged = (): void => {
-    pages = pagesOf('tools', current.filter((t) => !disabled.has(t.name)).map(listed), options.pageSize)
+    pages = pagesFor(current.filter((t) => !disabled.has(t.name)))
     hub.broadcast('notifications/tools/list_changed')
   }
 
@@ -198,22 +207,10 @@ const build = <U extends AnyTool>(
   const eras = options.eras ?? allEras
   const serves2025 = eras.includes('2025-11-25')
 
-  const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
-    const p = req.params
-    if (p === undefined || typeof p.protocolVersion !== 'string')
-      return E.left(rpcError('InvalidParams', 'initialize: params.protocolVersion must be a string'))
-    if (session.clientCapabilities !== undefined)
-      return E.left(rpcError('InvalidRequest', 'Invalid Request: this session is already initialized'))
-    session.protocolVersion = negotiate(p.protocolVersion)
-    session.clientInfo = isObject(p.clientInfo) ? (p.clientInfo as Session['clientInfo']) : undefined
-    session.clientCapabilities = isObject(p.capabilities) ? p.capabilities : {}
-    hub.add(session)
-    const result: Record<string, unknown> = { protocolVersion: session.protocolVersion, capabilities, serverInfo }
-    if (options.instructions !== undefined) result.instructions = options.instructions
-    return E.right(result)
-  }
+  const initialize = initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })
 
-  const listTools = (req: Request): E.Either<RpcError, unknown> => answerPage('tools/list', 'tools', pages, req.params?.cursor)
+  const listTools = (req: Request, session: Session): E.Either<RpcError, unknown> =>
+    answerPage('tools/list', 'tools', isModernVersion(session.protocolVersion) ? pages.modern : pages.legacy, req.params?.cursor)
 
   const callTool = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const p = req.params
@@ -224,21 +221,15 @@ const build = <U extends AnyTool>(
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
+    const legacyWrap = wrapsOutput(c.tool.outputSchema) && !isModernVersion(session.protocolVersion)
     const run = (s: Session): Eventually<CallToolResult> => runWithContext(req, s, (ctx) => runCall(c, args, ctx))
     for (const f of takeovers) {
       const taken = f.call?.({ tool: c.tool, request: req, session, run })
       if (taken !== undefined) return taken
     }
-    return map(run(session), E.right)
-  }
-
-  /** `logging/setLevel`: the least severe level the client wants from now on. */
-  const setLevel = (req: Request, session: Session): E.Either<RpcError, unknown> => {
-    const level = req.params?.level
-    if (!(logLevels as ReadonlyArray<unknown>).includes(level))
-      return E.left(rpcError('InvalidParams', `logging/setLevel: params.level must be one of ${logLevels.join(', ')}`))
-    session.logLevel = level as LogLevel
-    return E.right({})
+    return map(run(session), (r) =>
+      E.right(legacyWrap && r.structuredContent !== undefined ? { ...r, structuredContent: { result: r.structuredContent } } : r),
+    )
   }
 
   /** `notifications/cancelled`: abort the call's signal; its answer will not be sent. */
@@ -283,22 +274,9 @@ const build = <U extends AnyTool>(
       })
     : undefined
 
-  /** A request with no revision in its `_meta`, at a server that serves 2026-07-28 only. */
-  const modernOnly = (req: Request): E.Either<RpcError, unknown> => {
-    const supported = versionsOf(eras)
-    return req.method === 'initialize'
-      ? E.left(
-          rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: this server speaks ${supported.join(', ')} only, without initialize`, {
-            supported,
-            requested: req.params?.protocolVersion ?? null,
-          }),
-        )
-      : E.left(rpcError('InvalidParams', `Invalid params: _meta["io.modelcontextprotocol/protocolVersion"] is required (this server speaks ${supported.join(', ')})`))
-  }
-
   /** The era adapter for a request: 2026-07-28 when its `_meta` says so, else 2025-11-25. */
   const route = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> =>
-    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : modernOnly(req)
+    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : refuseLegacy(eras, req)
 
   const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
   /**
@@ -467,22 +445,20 @@ const build = <U extends AnyTool>(
 /** Five minutes: long enough for slow tools and a user answering an elicitation, short enough that a hung handler is let go. */
 const defaultCallTimeoutMs = 300_000
 
-const allEras: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
-
 const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
   if (eras === undefined) return
   if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
     throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
 
-/** The wire form of a tool in `tools/list`: its contract without the schema slots. */
-const listed = (t: AnyTool): ListedTool =>
+/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema). */
+const listed = (t: AnyTool, legacy: boolean): ListedTool =>
   stripUndefined<ListedTool>({
     name: t.name,
     title: t.title,
     description: t.description,
     inputSchema: t.inputSchema,
-    outputSchema: t.outputSchema,
+    outputSchema: legacy && t.outputSchema !== undefined && wrapsOutput(t.outputSchema) ? legacyOutputSchema(t.outputSchema) : t.outputSchema,
     annotations: t.annotations,
     icons: t.icons,
     _meta: t._meta,

@@ -434,14 +434,33 @@ describe('call: failures below the handler', () => {
   })
 })
 
-describe('call: the object root added to a derived schema is enforced', () => {
-  it('refuses a non-object structured result of a codec union that also allows objects', async () => {
+describe('call: structured results that are not objects', () => {
+  it('a codec union of an object and a string keeps its schema: the string is structuredContent for 2026-07-28 and { result } for 2025-11-25', async () => {
     const loose = emcp({ name: 'loose', description: 'Returns what it is told to.', input: { type: 'object' }, output: t.union([t.type({ a: t.number }), t.string]) })
+    expect(loose.outputSchema?.type).toBeUndefined()
     const server = mcpServer([loose], { name: 'l', version: '1' }).implement({ loose: () => 'just a string' })
-    const out = await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'loose', arguments: {} } }, newSession())()
-    const m = O.toUndefined(out) as { result: CallToolResult }
-    expect(m.result.isError).toBe(true)
-    expect(m.result.structuredContent).toBeUndefined()
-    expect((m.result.content[0] as { text: string }).text).toContain('(root): must be object')
+    const legacy = O.toUndefined(await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'loose', arguments: {} } }, newSession())()) as { result: CallToolResult }
+    expect(legacy.result.structuredContent).toEqual({ result: 'just a string' })
+    const modern = O.toUndefined(
+      await server.dispatch(
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'loose', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+        },
+        newSession(),
+      )(),
+    ) as { result: CallToolResult }
+    expect(modern.result.structuredContent).toBe('just a string')
+    expect(modern.result.content).toEqual([{ type: 'text', text: '"just a string"' }])
+  })
+
+  it('still refuses a result its output schema does not allow', async () => {
+    const nums = emcp({ name: 'nums', description: 'Numbers.', input: { type: 'object' }, output: { type: 'array', items: { type: 'number' } } })
+    const server = mcpServer([nums], { name: 'n', version: '1' }).implement({ nums: () => ['one'] as never })
+    const out = O.toUndefined(await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nums', arguments: {} } }, newSession())()) as { result: CallToolResult }
+    expect(out.result.isError).toBe(true)
+    expect(out.result.structuredContent).toBeUndefined()
   })
 })

@@ -4,6 +4,7 @@ import {
   DateFromISOString,
   emcp,
   inMemoryClient,
+  InputRequiredError,
   mcpServer,
   RpcCallError,
   text,
@@ -151,5 +152,51 @@ describe('client: arguments travel as JSON would carry them', () => {
     const result = await inMemoryClient(server).callResult('repeat', args as { word: string; times: number })
     expect(result.content).toEqual([text('abab')])
     expect(args).toEqual({ word: 'ab' })
+  })
+})
+
+describe('client: 2026-07-28', () => {
+  const ask = emcp({
+    name: 'ask',
+    description: 'Asks the user a name, then lists roots.',
+    input: { type: 'object' },
+    output: { type: 'object', properties: { name: { type: 'string' }, roots: { type: 'integer' } }, required: ['name', 'roots'] },
+  })
+  const evens = emcp({ name: 'evens', description: 'Even numbers.', input: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, output: { type: 'array', items: { type: 'integer' } } })
+  const server = mcpServer([ask, evens], { name: 'q', version: '1' }).implement({
+    ask: async (_args, ctx) => {
+      const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
+      const roots = await ctx.roots()
+      return { name: r.action === 'accept' ? r.content.name : '?', roots: roots.length }
+    },
+    evens: ({ n }) => Array.from({ length: n }, (_, i) => 2 * i),
+  })
+
+  it('sends no initialize, answers input_required through `answer` and retries until the result is complete', async () => {
+    const asked: string[] = []
+    const c = inMemoryClient(server, {
+      protocolVersion: '2026-07-28',
+      capabilities: { elicitation: { form: {} }, roots: {} },
+      answer: ({ method }) => {
+        asked.push(method)
+        return method === 'roots/list' ? { roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] } : { action: 'accept', content: { name: 'Ann' } }
+      },
+    })
+    expect(await c.call('ask', {})).toEqual({ name: 'Ann', roots: 2 })
+    expect(asked).toEqual(['elicitation/create', 'roots/list'])
+    expect(((await c.request('tools/list')) as { resultType: string }).resultType).toBe('complete')
+  })
+
+  it('gets a non-object structured result as it is (a 2025-11-25 client gets it unwrapped from { result } too)', async () => {
+    expect(await inMemoryClient(server, { protocolVersion: '2026-07-28' }).call('evens', { n: 3 })).toEqual([0, 2, 4])
+    expect(await inMemoryClient(server).call('evens', { n: 3 })).toEqual([0, 2, 4])
+    expect((await inMemoryClient(server).callResult('evens', { n: 2 })).structuredContent).toEqual({ result: [0, 2] })
+  })
+
+  it('without `answer`, input_required rejects with InputRequiredError carrying the questions', async () => {
+    const c = inMemoryClient(server, { protocolVersion: '2026-07-28', capabilities: { elicitation: { form: {} }, roots: {} } })
+    const e = await c.call('ask', {}).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(InputRequiredError)
+    expect(Object.values((e as InputRequiredError).result.inputRequests as object).map((q: { method: string }) => q.method)).toEqual(['elicitation/create'])
   })
 })

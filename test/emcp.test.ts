@@ -89,8 +89,14 @@ describe('emcp: the schema root is an object', () => {
     expect(Array.isArray(either.inputSchema.anyOf)).toBe(true)
   })
 
-  it('refuses, at definition time, an input or output schema that is not an object', () => {
+  it('refuses, at definition time, an input schema that is not an object; an output schema may describe any JSON value (2026-07-28)', () => {
     expect(() => emcp({ name: 'bad', input: { type: 'string' } as any })).toThrow(/input schema must describe an object/)
-    expect(() => emcp({ name: 'bad', input: { type: 'object' }, output: { type: 'array' } as any })).toThrow(/output schema must describe an object/)
+    expect(emcp({ name: 'list', input: { type: 'object' }, output: { type: 'array', items: { type: 'number' } } }).outputSchema).toEqual({ type: 'array', items: { type: 'number' } })
+    expect(emcp({ name: 'either', input: { type: 'object' }, output: { anyOf: [{ type: 'string' }, { type: 'null' }] } }).outputSchema?.type).toBeUndefined()
+  })
+
+  it('refuses, at definition time, a schema with a reference outside itself or a dialect it cannot validate', () => {
+    expect(() => emcp({ name: 'ext', input: { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } } })).toThrow(/never fetches/)
+    expect(() => emcp({ name: 'dia', input: { $schema: 'https://example.com/my-dialect', type: 'object' } as any })).toThrow(/dialect/)
   })
 })

@@ -78,7 +78,14 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const make = (answers: ReadonlyArray<unknown>): InputState => ({
     answers,
     require: (questions) => {
-      const keys = questions.map((q, i) => q.key ?? inputKey(answers.length + i))
+      // keys the handler chose, else input-<n>; a key used twice gets a suffix (keys are unique per request)
+      const keys: string[] = []
+      for (const [i, q] of questions.entries()) {
+        const wanted = q.key ?? inputKey(answers.length + i)
+        let key = wanted
+        for (let n = 2; keys.includes(key); n++) key = `${wanted}-${n}`
+        keys.push(key)
+      }
       const asked = Object.fromEntries(questions.map((q, i) => [keys[i], { method: q.method, params: q.params }]))
       const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys })
       return new InputRequired(asked, requestState)
@@ -95,7 +102,7 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const answers = [...payload.answers]
   for (const [i, m] of payload.pending.entries()) {
     const key = payload.keys?.[i] ?? inputKey(payload.answers.length + i)
-    const answer = responses[key]
+    const answer = Object.hasOwn(responses, key) ? responses[key] : undefined
     if (answer === undefined) break
     const problem = answerProblem(m, answer)
     if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${key}: ${problem}`))

@@ -19,7 +19,9 @@ import { isThenable, type Eventually } from '../eventually.js'
 import type { Answer } from '../feature.js'
 import { isObject } from '../json-object.js'
 import { RawJson, rpcError, type Notification, type Request, type RpcError } from '../jsonrpc.js'
+import type { Outbound } from '../outbound.js'
 import { logLevels, type ClientInfo, type LogLevel, type Session } from '../session.js'
+import { legacyOnlyMethods } from './legacy.js'
 import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
 import type { RequestStates } from './request-state.js'
 import { isModernVersion, isSupportedVersion, versionsOf, type Era } from './versions.js'
@@ -74,8 +76,6 @@ export interface ModernAdapter {
   readonly respond: (req: Request, connection: Session) => Answer
 }
 
-/** Methods of the 2025-11-25 family only. */
-const legacyOnly: ReadonlySet<string> = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'])
 
 const cacheable: ReadonlySet<string> = new Set<CacheableMethod>([
   'server/discover',
@@ -168,6 +168,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     // channel and cancellations (so that notifications/cancelled reaches the call)
     const session: Session = {
       ...connection,
+      outbound: connection.outbound === undefined ? undefined : noRequests(connection.outbound),
       protocolVersion: version,
       clientInfo: isObject(info) ? (info as ClientInfo) : undefined,
       clientCapabilities: caps,
@@ -189,7 +190,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
           ? discover()
           : method === 'subscriptions/listen'
             ? config.listen(req, session)
-            : legacyOnly.has(method)
+            : legacyOnlyMethods.has(method)
               ? E.left(rpcError('MethodNotFound', `Method not found: ${method} is not part of protocol revision ${version}`))
               : config.answer(req, session)
     } catch (e) {
@@ -216,6 +217,16 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
 
   return { claims, respond }
 }
+
+/**
+ * The connection's channel for a 2026-07-28 request: its notifications (progress, logs) go
+ * out, but no request does; questions to the client are `input_required` results.
+ */
+const noRequests = (out: Outbound): Outbound => ({
+  ...out,
+  request: (method) =>
+    Promise.reject(new Error(`${method} cannot be sent: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client, through input_required`)),
+})
 
 /** Errors whose code changed in 2026-07-28: a resource that is not there is -32602. */
 const modernError = (e: RpcError): RpcError => (e._tag === 'ResourceNotFound' ? rpcError('InvalidParams', e.message, e.data) : e)

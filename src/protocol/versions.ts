@@ -28,6 +28,9 @@ export type AnyProtocolVersion = ProtocolVersion | ModernVersion
 /** The two eras, each named by its newest revision. */
 export type Era = '2025-11-25' | '2026-07-28'
 
+/** Both eras: what a server serves unless pinned to one. */
+export const allEras: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
+
 /** The newest revision, offered when a client asks for one we do not speak. */
 export const latestVersion: ProtocolVersion = '2025-11-25'
 

@@ -20,7 +20,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { encode, errorCodes, failure, isRequestId, rpcError, type Outgoing, type RpcError } from '../jsonrpc.js'
-import { outbound } from '../outbound.js'
+import { outbound, type Outbound } from '../outbound.js'
 import { decodeHeader, mirroredParams, sameValue, valueAt, type MirroredParam } from '../protocol/headers.js'
 import { metaKeys } from '../protocol/modern.js'
 import { isModernVersion, isSupportedVersion } from '../protocol/versions.js'
@@ -40,7 +40,7 @@ export const claimsModern = (message: unknown, serves2025: boolean): boolean => 
 }
 
 /** The 2026-07-28 POST handler of a server. */
-export const modernPost = (server: Server) => {
+export const modernPost = (server: Server, keepAliveMs = 15_000) => {
   const mirrored = new WeakMap<AnyTool, ReadonlyArray<MirroredParam>>()
   const paramsOf = (tool: AnyTool): ReadonlyArray<MirroredParam> => {
     let ps = mirrored.get(tool)
@@ -87,7 +87,10 @@ export const modernPost = (server: Server) => {
     return undefined
   }
 
-  return async (req: HttpRequestHead, message: unknown): Promise<HttpReply> => {
+  // the channels of the SSE answers still open, closed when the server shuts down
+  const open = new Set<Outbound>()
+
+  const post = async (req: HttpRequestHead, message: unknown): Promise<HttpReply> => {
     const id = isObject(message) && isRequestId(message.id) ? message.id : null
     if (!isObject(message) || typeof message.method !== 'string' || !isObject(message.params))
       return answer(400, failure(id, rpcError('InvalidRequest', 'Invalid Request: the body must be one JSON-RPC request or notification')))
@@ -113,25 +116,39 @@ export const modernPost = (server: Server) => {
     // an SSE answer: the request's notifications, then its response; closing it cancels the request
     const stream = sseStream(randomUUID(), { ids: false })
     const channel = outbound((msg) => stream.send(JSON.stringify(msg)))
+    open.add(channel)
     const session = newSession('2026-07-28', channel)
+    // a subscription may be quiet for long: comment lines keep intermediaries from closing it
+    const keepAlive = m.method === 'subscriptions/listen' && keepAliveMs > 0 ? setInterval(() => stream.comment(), keepAliveMs) : undefined
+    keepAlive?.unref()
     req.signal?.addEventListener(
       'abort',
       () => {
+        clearInterval(keepAlive)
         stream.close()
         void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
         channel.close('the client closed the stream')
       },
       { once: true },
     )
-    server.dispatch(message, session)().then(
-      (out) => {
-        if (O.isSome(out)) stream.send(encode(out.value))
-        stream.close()
-      },
-      () => stream.close(),
-    )
+    const done = (): void => {
+      clearInterval(keepAlive)
+      open.delete(channel)
+      stream.close()
+    }
+    server.dispatch(message, session)().then((out) => {
+      if (O.isSome(out)) stream.send(encode(out.value))
+      done()
+    }, done)
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
+
+  /** Ends every open SSE answer: a subscription ends gracefully, with its result, then its stream closes. */
+  const close = (): void => {
+    for (const channel of [...open]) channel.close('the server is shutting down')
+  }
+
+  return Object.assign(post, { close })
 }
 
 /** The answer to a modern request whose `_meta` names a revision the body does not bear out, e.g. a 2026 header on a body without `_meta`. */

@@ -20,7 +20,7 @@ import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { decode, encode, failure, parse, rpcError } from '../jsonrpc.js'
 import { metaKeys } from '../protocol/modern.js'
-import { assumedHttpVersion, batchesAllowed, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type AnyProtocolVersion, type ProtocolVersion } from '../protocol/versions.js'
+import { allEras, assumedHttpVersion, batchesAllowed, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type AnyProtocolVersion, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
@@ -51,6 +51,11 @@ export interface HttpOptions {
    * DELETE to end a session. Off by default: each POST then stands alone.
    */
   readonly sessions?: boolean | SessionOptions
+  /**
+   * 2026-07-28: how often a `subscriptions/listen` stream gets an SSE comment line while no
+   * notification flows, so that intermediaries keep it open (default 15 000 ms; 0: never).
+   */
+  readonly keepAliveMs?: number
 }
 
 /** Options of `serveHttp`. */
@@ -118,9 +123,9 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
   const originAllowed = options.allowedOrigins === undefined ? isLoopbackOrigin : exactly(options.allowedOrigins)
 
   const cors = options.cors ?? true
-  const eras = server.options.eras ?? ['2025-11-25', '2026-07-28']
+  const eras = server.options.eras ?? allEras
   const serves2025 = eras.includes('2025-11-25')
-  const modern = eras.includes('2026-07-28') ? modernPost(server as unknown as Server) : undefined
+  const modern = eras.includes('2026-07-28') ? modernPost(server as unknown as Server, options.keepAliveMs ?? 15_000) : undefined
 
   const handle = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
     const origin = req.header('origin')
@@ -265,11 +270,14 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
       : refuse(404, 'Not Found: this session does not exist or has ended')
   }
 
-  Object.assign(handle, { sessions, drain })
+  /** Ends the open 2026-07-28 streams (a `subscriptions/listen` answers its graceful result first). */
+  const endStreams = (): void => modern?.close()
+  Object.assign(handle, { sessions, drain, endStreams })
   return handle as typeof handle & {
     readonly sessions: HttpSessions | undefined
     /** Refuses new requests from now on; resolves (true) once none is in flight, or false at the deadline. */
     readonly drain: (timeoutMs: number) => Promise<boolean>
+    readonly endStreams: () => void
   }
 }
 
@@ -307,7 +315,7 @@ export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: Ht
       (e: unknown) => send(res, refuse(500, `Internal Server Error: ${String(e)}`)),
     )
   }
-  return Object.assign(listener, { sessions: core.sessions, drain: core.drain })
+  return Object.assign(listener, { sessions: core.sessions, drain: core.drain, endStreams: core.endStreams })
 }
 
 /** Serves `server` over HTTP on 127.0.0.1 (by default) at `/mcp`. */
@@ -326,6 +334,7 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
         new Promise<void>((done) => {
           stopListening()
           listener.sessions?.close()
+          listener.endStreams()
           node.close(() => done())
           node.closeIdleConnections()
           // ended streams finish writing a moment later: their keep-alive connections then idle

@@ -24,6 +24,8 @@ export interface SseStream {
   readonly send: (data: string) => void
   /** Ends the stream once what is queued has been written. */
   readonly close: () => void
+  /** Queues an SSE comment line (a keep-alive: clients ignore it). */
+  readonly comment: () => void
   /** True once closed (by us or because the client went away). */
   readonly closed: () => boolean
   /** The text of the response body, chunk by chunk; ends when the stream is closed. */
@@ -117,6 +119,11 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
       wake?.()
     },
     close,
+    comment: () => {
+      if (closed) return
+      queue.push(':\n\n')
+      wake?.()
+    },
     closed: () => closed,
     body,
   }

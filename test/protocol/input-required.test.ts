@@ -258,3 +258,25 @@ describe('input_required: named questions (RequestOptions.key)', () => {
     expect(third).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Alice with 1 roots' }] })
   })
 })
+
+describe('input_required: keys are unique per request', () => {
+  it('a name used twice in one attempt gets a suffix, and each answer is taken by its own key', async () => {
+    const twice = emcp({ name: 'twice', description: 'Asks two things under one name.', input: { type: 'object' } })
+    const server = mcpServer([twice], { name: 'k', version: '1' }).implement({
+      twice: async (_a, ctx) => {
+        const form = { type: 'object', properties: {} } as const
+        const [a, b] = await Promise.all([ctx.elicit({ message: 'One?', requestedSchema: form }, { key: 'q' }), ctx.elicit({ message: 'Two?', requestedSchema: form }, { key: 'q' })])
+        return `${a.action} ${b.action}`
+      },
+    }) as unknown as Server
+    const first = await call(server, 'tools/call', { name: 'twice', arguments: {} })
+    expect(Object.keys(first.result.inputRequests)).toEqual(['q', 'q-2'])
+    const done = await call(server, 'tools/call', {
+      name: 'twice',
+      arguments: {},
+      inputResponses: { q: { action: 'accept', content: {} }, 'q-2': { action: 'decline' } },
+      requestState: first.result.requestState,
+    })
+    expect(done.result.content[0].text).toBe('accept decline')
+  })
+})

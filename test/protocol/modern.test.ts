@@ -123,6 +123,17 @@ describe('2026-07-28: the request envelope', () => {
   })
 })
 
+describe('2026-07-28: resultType', () => {
+  it('a result that names its own resultType (an extension such as tasks: "task") keeps it, without caching hints', async () => {
+    const task = emcp({ name: 'later', description: 'Answers with a task handle.', input: { type: 'object' } })
+    const server = mcpServer([task], { name: 't', version: '1' }).implement({
+      later: () => ({ content: [], resultType: 'task', task: { taskId: 't-1', status: 'working' } }) as never,
+    }) as unknown as Server
+    const m = await modern(server, 'tools/call', { name: 'later', arguments: {} })
+    expect(m.result).toMatchObject({ resultType: 'task', task: { taskId: 't-1' }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 't', version: '1' } } })
+  })
+})
+
 describe('2026-07-28: caching hints', () => {
   it('Servers MUST include caching hints (ttlMs >= 0, cacheScope) on tools/list, prompts/list, resources/list, resources/templates/list and resources/read', async () => {
     const server = serverWith({ cache: { ttlMs: 60_000, cacheScope: 'public', methods: { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } } })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { digestOf, requestStates } from '../../src/protocol/request-state.js'
 
-const payload = { method: 'tools/call', digest: 'd1', answers: [{ action: 'accept', content: { a: 1 } }], pending: ['roots/list'] }
+const payload = { method: 'tools/call', digest: 'd1', answers: [{ action: 'accept', content: { a: 1 } }], pending: ['roots/list'], keys: ['roots'] }
 
 describe('protocol/request-state', () => {
   it('opens what it sealed', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { emcp, mcpServer, type Server } from '../../src/index.js'
-import { toFetchHandler } from '../../src/transport/http.js'
+import { serveHttp, toFetchHandler } from '../../src/transport/http.js'
 import { parseSse } from '../support/sse.js'
 
 const V = '2026-07-28'
@@ -31,17 +31,25 @@ const sql = emcp({
   },
 })
 const talk = emcp({ name: 'talk', description: 'Logs, then answers.', input: { type: 'object' } })
+const hold = emcp({ name: 'hold', description: 'Waits until cancelled.', input: { type: 'object' } })
+const held: string[] = []
 
-const build = (sessions = false) => {
-  const server = mcpServer([sql, talk], { name: 'h26', version: '1.0.0' }).implement({
+const build = (sessions = false, keepAliveMs?: number) => {
+  const server = mcpServer([sql, talk, hold], { name: 'h26', version: '1.0.0' }).implement({
     execute_sql: ({ region, query }) => `${region ?? 'anywhere'}: ${query}`,
     talk: async (_a, ctx) => {
       ctx.log('info', 'thinking')
       await new Promise((r) => setTimeout(r, 5))
       return 'said'
     },
+    hold: async (_a, ctx) => {
+      ctx.log('info', 'holding')
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }))
+      held.push(String(ctx.signal.reason))
+      return 'released'
+    },
   }) as unknown as Server
-  return { server, handler: toFetchHandler(server, { sessions }) }
+  return { server, handler: toFetchHandler(server, { sessions, keepAliveMs }) }
 }
 
 let id = 1
@@ -90,6 +98,16 @@ describe('2026-07-28 HTTP: standard request headers', () => {
   it('servers MUST decode an encoded Mcp-Name (=?base64?...?=) before comparing it to the body', async () => {
     const r = await callSql(handler, { query: 'SELECT 1' }, { 'mcp-name': `=?base64?${Buffer.from('execute_sql').toString('base64')}?=` })
     expect(r.status).toBe(200)
+  })
+
+  it('Mcp-Name mirrors params.taskId for tasks/get (the tasks extension)', async () => {
+    const r = await post(
+      handler,
+      { jsonrpc: '2.0', id: id++, method: 'tasks/get', params: { taskId: 't-1', _meta: meta() } },
+      { 'mcp-protocol-version': V, 'mcp-method': 'tasks/get' },
+    )
+    expect(r.status).toBe(400)
+    expect((await r.json()).error).toMatchObject({ code: -32020, message: expect.stringMatching(/Mcp-Name/) })
   })
 
   it('Mcp-Name mirrors params.uri for resources/read', async () => {
@@ -265,5 +283,67 @@ describe('2026-07-28 HTTP: streams', () => {
     const all = raw.flatMap((e) => (e.data === undefined || e.data === '' ? [] : [JSON.parse(e.data)]))
     expect(all.map((m) => m.method ?? 'response')).toEqual(['notifications/message', 'response'])
     expect(all[1].result).toMatchObject({ resultType: 'complete', content: [{ text: 'said' }] })
+  })
+})
+
+describe('2026-07-28 HTTP: keep-alive', () => {
+  it('a quiet subscriptions/listen stream gets SSE comment lines, which carry no event', async () => {
+    const { handler } = build(false, 20)
+    const controller = new AbortController()
+    const r = await post(
+      handler,
+      { jsonrpc: '2.0', id: 'k', method: 'subscriptions/listen', params: { _meta: meta(), notifications: {} } },
+      { 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' },
+      controller.signal,
+    )
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader()
+    let text = ''
+    while (!text.includes(':\n\n')) text += new TextDecoder().decode((await reader.read()).value)
+    expect(parseSse(text).filter((e) => e.data !== undefined).map((e) => JSON.parse(e.data as string).method)).toEqual(['notifications/subscriptions/acknowledged'])
+    controller.abort()
+    await reader.cancel().catch(() => {})
+  })
+})
+
+describe('2026-07-28 HTTP: cancellation', () => {
+  it('closing the SSE response stream MUST be treated by the server as cancellation of that request', async () => {
+    const { handler } = build()
+    const controller = new AbortController()
+    const r = await post(
+      handler,
+      { jsonrpc: '2.0', id: 'h', method: 'tools/call', params: { name: 'hold', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/logLevel': 'info' }) } },
+      { 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'hold' },
+      controller.signal,
+    )
+    const stream = events(r)
+    expect(await stream.next(1)).toMatchObject([{ method: 'notifications/message', params: { data: 'holding' } }])
+    controller.abort()
+    await stream.cancel().catch(() => {})
+    for (let i = 0; i < 50 && held.length === 0; i++) await new Promise((res) => setTimeout(res, 5))
+    expect(held).toEqual(['the client closed the stream'])
+  })
+})
+
+describe('2026-07-28 HTTP: shutdown', () => {
+  it('when the server ends a subscription it SHOULD respond to subscriptions/listen with a completion result before closing the stream', async () => {
+    const { server } = build()
+    const running = await serveHttp(server, { port: 0 })
+    const r = await fetch(running.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'bye', method: 'subscriptions/listen', params: { _meta: meta(), notifications: { toolsListChanged: true } } }),
+    })
+    const stream = events(r)
+    expect(await stream.next(1)).toHaveLength(1)
+    const closed = running.close()
+    expect(await stream.next(1)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'bye',
+        result: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'bye', 'io.modelcontextprotocol/serverInfo': { name: 'h26', version: '1.0.0' } }, resultType: 'complete' },
+      },
+    ])
+    await closed
+    expect(server.hub.size()).toBe(0)
   })
 })

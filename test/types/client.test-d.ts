@@ -4,11 +4,12 @@
  * schema); an unknown tool name or arguments of the wrong type do not compile.
  */
 import * as t from 'io-ts'
-import { expectAssignable, expectError, expectType } from 'tsd'
+import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
 import {
   DateFromISOString,
   emcp,
   inMemoryClient,
+  InputRequiredError,
   mcpServer,
   RpcCallError,
   ToolCallError,
@@ -97,3 +98,12 @@ expectAssignable<Error>(rpcError)
 declare const toolCallError: ToolCallError
 expectType<CallToolResult>(toolCallError.result)
 expectAssignable<Error>(toolCallError)
+
+// ---------------------------------------------------------------------------------------
+// 2026-07-28: no initialize, input_required answered by `answer`
+
+expectAssignable<ClientOptions>({ protocolVersion: '2026-07-28', answer: ({ method }) => (method === 'roots/list' ? { roots: [] } : { action: 'decline' }) })
+expectAssignable<ClientOptions>({ answer: async () => ({ action: 'cancel' }) })
+expectNotAssignable<ClientOptions>({ answer: 'yes' })
+expectType<{ readonly inputRequests?: unknown; readonly requestState?: string }>(new InputRequiredError({}).result)
+expectAssignable<Error>(new InputRequiredError({ requestState: 's' }))

@@ -82,8 +82,9 @@ expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, fal
 // an input slot must describe an object
 expectError(emcp({ name: 'scalar', input: { type: 'string' } }))
 expectError(emcp({ name: 'scalar', input: { type: 'array', items: { type: 'number' } } }))
-// so must an output slot
-expectError(emcp({ name: 'scalar', input: { type: 'object' }, output: { type: 'number' } }))
+// an output slot may describe any JSON value (2026-07-28); its type follows the schema
+expectType<number>(emcp({ name: 'scalar', input: { type: 'object' }, output: { type: 'number' } })._O)
+expectType<string[]>(emcp({ name: 'names', input: { type: 'object' }, output: { type: 'array', items: { type: 'string' } } })._O)
 // the input slot is required
 expectError(emcp({ name: 'no_input' }))
 

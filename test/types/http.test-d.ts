@@ -66,3 +66,8 @@ expectError(toFetchHandler(server, { allowedOrigins: 'https://example.com' }))
 expectAssignable<HttpOptions>({ maxBodyBytes: 1, dnsRebindingProtection: false, allowedHosts: [], allowedOrigins: [] })
 expectAssignable<ServeHttpOptions>({ port: 3000 })
 expectNotAssignable<HttpOptions>({ maxBodyBytes: '4MiB' })
+
+// 2026-07-28: the keep-alive of subscriptions/listen streams
+expectAssignable<HttpOptions>({ keepAliveMs: 0 })
+expectAssignable<HttpOptions>({ keepAliveMs: 15_000, sessions: true })
+expectNotAssignable<HttpOptions>({ keepAliveMs: '15s' })
