@@ -27,6 +27,13 @@ export interface ManifestOptions {
   readonly excluded?: ReadonlyArray<Excluded>
 }
 
+/**
+ * What a manifest is written from: a server's info and tools. The tools are only read, so any
+ * server fits (`Server<any>` keeps the compiler from comparing each tool's typed contract).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ServerLike = Pick<Server<any>, 'info' | 'tools'>
+
 /** A problem that keeps a tool out of a manifest, e.g. an external `$ref`. */
 export interface ManifestIssue extends Issue {
   readonly tool: string
@@ -34,7 +41,7 @@ export interface ManifestIssue extends Issue {
 
 /** The manifest of a server's tools (all of them, disabled ones included), or every problem found. */
 export const manifestOf = (
-  server: Pick<Server, 'info' | 'tools'>,
+  server: ServerLike,
   options: ManifestOptions = {},
 ): E.Either<ReadonlyArray<ManifestIssue>, Manifest> => {
   const issues: ManifestIssue[] = []
@@ -54,7 +61,7 @@ export const manifestOf = (
 }
 
 /** The manifest of a server's tools; throws a TypeError listing every problem. */
-export const toManifest = (server: Pick<Server, 'info' | 'tools'>, options: ManifestOptions = {}): Manifest => {
+export const toManifest = (server: ServerLike, options: ManifestOptions = {}): Manifest => {
   const m = manifestOf(server, options)
   if (E.isLeft(m)) throw new TypeError(`emcp: cannot write a manifest: ${m.left.map((i) => `tool ${i.tool}: ${i.path || '(root)'}: ${i.message}`).join('; ')}`)
   return m.right

@@ -79,7 +79,10 @@ describe('toManifest', () => {
   })
 
   it('refuses an external $ref, naming the tool and the path', () => {
-    const ext = emcp({ name: 'ext', input: { type: 'object', properties: { x: { $ref: 'https://example.com/x.json' } } } })
+    // emcp refuses it when the tool is defined; a tool object made by other means meets the export's own check
+    expect(() => emcp({ name: 'ext', input: { type: 'object', properties: { x: { $ref: 'https://example.com/x.json' } } } })).toThrow('is outside the schema')
+    const plain = emcp({ name: 'ext', input: { type: 'object', properties: { x: { type: 'string' } } } })
+    const ext = { ...plain, inputSchema: { type: 'object', properties: { x: { $ref: 'https://example.com/x.json' } } } }
     const m = manifestOf({ info: server.info, tools: [ext] })
     expect(m._tag).toBe('Left')
     expect(() => toManifest({ info: server.info, tools: [ext] })).toThrow('tool ext: /inputSchema/properties/x/$ref: external $ref https://example.com/x.json')

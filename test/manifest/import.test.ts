@@ -142,7 +142,8 @@ describe('fromManifest', () => {
     // the typed client encodes the value it is given
     const typed = await inMemoryClient(server).callResult('kind', { shape: { type: 'Point', coordinates: [3, 4] } })
     expect(typed.content).toEqual([{ type: 'text', text: 'Point POINT (3 4)' }])
-    expect(() => fromManifest(geo, { kind: () => 'x' })).toThrow('tool kind: /_meta/emcp/dispatch/arguments/shape: no wire codec named geometry/wkt is given')
+    // run-time check: without the codec the manifest names, the handler record has no sound type (cast)
+    expect(() => (fromManifest as (m: unknown, h: unknown) => unknown)(geo, { kind: () => 'x' })).toThrow('tool kind: /_meta/emcp/dispatch/arguments/shape: no wire codec named geometry/wkt is given')
   })
 })
 
