@@ -43,7 +43,7 @@ export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, V
 export { inMemoryClient, RpcCallError, ToolCallError } from './client.js'
 export type { Client, ClientOptions, ResultOf } from './client.js'
 export { logLevels, newSession } from './session.js'
-export type { ClientInfo, LogLevel, Session } from './session.js'
+export type { ClientInfo, Identity, LogLevel, Session } from './session.js'
 export { batchesAllowed, latestVersion, negotiate, supportedVersions } from './protocol/versions.js'
 export type { ProtocolVersion } from './protocol/versions.js'
 export { decode, encode, errorCodes, parse, rpcError } from './jsonrpc.js'

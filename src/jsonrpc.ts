@@ -71,6 +71,7 @@ export type RpcErrorTag =
   | 'InternalError'
   | 'ResourceNotFound'
   | 'Refused'
+  | 'Forbidden'
 
 /** A protocol-level failure: a tag, a readable message, and optional data for the client. */
 export interface RpcError {
@@ -92,6 +93,8 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   ResourceNotFound: -32002,
   // an HTTP-level refusal (bad header, wrong method) before any message was read
   Refused: -32000,
+  // tools/call of a tool the caller's identity may not use (ServerOptions.authorize)
+  Forbidden: -32003,
 }
 
 /**

@@ -62,6 +62,12 @@ export interface ServerOptions {
   readonly pageSize?: number
   /** Protocol features beside tools: resources, prompts, completion, your own. */
   readonly features?: ReadonlyArray<FeatureFactory>
+  /**
+   * Which tools a session may see and call, e.g. by the roles of `session.identity`. A tool
+   * it refuses is left out of that session's `tools/list`, and calling it is an error
+   * (-32003). All tools for everyone when absent.
+   */
+  readonly authorize?: (tool: AnyTool, session: Readonly<Session>) => boolean
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -148,10 +154,16 @@ const build = <U extends AnyTool>(
   for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
   const disabled = new Set<string>()
   let current: ReadonlyArray<U> = [...tools]
-  let pages = pagesOf('tools', current.map(listed), options.pageSize)
+  const listedForms = new WeakMap<AnyTool, ListedTool>()
+  const listedOf = (t: AnyTool): ListedTool => {
+    let l = listedForms.get(t)
+    if (l === undefined) listedForms.set(t, (l = listed(t)))
+    return l
+  }
+  let pages = pagesOf('tools', current.map(listedOf), options.pageSize)
   const hub = newHub()
   const toolsChanged = (): void => {
-    pages = pagesOf('tools', current.filter((t) => !disabled.has(t.name)).map(listed), options.pageSize)
+    pages = pagesOf('tools', current.filter((t) => !disabled.has(t.name)).map(listedOf), options.pageSize)
     hub.broadcast('notifications/tools/list_changed')
   }
 
@@ -180,7 +192,18 @@ const build = <U extends AnyTool>(
     return E.right(result)
   }
 
-  const listTools = (req: Request): E.Either<RpcError, unknown> => answerPage('tools/list', 'tools', pages, req.params?.cursor)
+  // with an authorization predicate each session sees its own list (built per request from
+  // the listed forms, which are still computed once per change)
+  const authorize = options.authorize
+  const listTools = (req: Request, session: Session): E.Either<RpcError, unknown> =>
+    answerPage(
+      'tools/list',
+      'tools',
+      authorize === undefined
+        ? pages
+        : pagesOf('tools', current.filter((t) => !disabled.has(t.name) && authorize(t, session)).map(listedOf), options.pageSize),
+      req.params?.cursor,
+    )
 
   const callTool = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const p = req.params
@@ -189,6 +212,8 @@ const build = <U extends AnyTool>(
     const c = callables.get(name)
     if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${name}`))
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
+    if (authorize !== undefined && !authorize(c.tool, session))
+      return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${name}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
     return map(runWithContext(req, session, (ctx) => runCall(c, args, ctx)), E.right)

@@ -29,6 +29,16 @@ export const logLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critic
 /** A log level. */
 export type LogLevel = (typeof logLevels)[number]
 
+/** Who is calling, as a transport established it (e.g. the HTTP transport's bearer-token verifier). */
+export interface Identity {
+  /** A stable name of the caller (a user id, a client id). */
+  readonly subject: string
+  /** The roles the caller holds; authorization predicates read these. */
+  readonly roles: ReadonlyArray<string>
+  /** Anything else the verifier learnt (token claims). */
+  readonly claims?: { readonly [key: string]: unknown }
+}
+
 /** The state of one conversation; the dispatcher updates it on `initialize`. */
 export interface Session {
   /** The negotiated revision (our latest until `initialize` says otherwise). */
@@ -47,6 +57,8 @@ export interface Session {
   readonly outbound: Outbound | undefined
   /** The least severe level the client wants (`logging/setLevel`); all levels until it says. */
   logLevel: LogLevel | undefined
+  /** Who is calling, when the transport knows (HTTP with a token verifier); undefined: anonymous. */
+  identity: Identity | undefined
 }
 
 // ---------------------------------------------------------------------------------------
@@ -65,4 +77,5 @@ export const newSession = (protocolVersion: ProtocolVersion = latestVersion, out
   cancelled: new Set(),
   outbound,
   logLevel: undefined,
+  identity: undefined,
 })
