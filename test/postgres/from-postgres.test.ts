@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fromPostgres, type Database, type PostgresTools } from '../../src/postgres/index.js'
+import { newSession, outbound } from '../../src/index.js'
 import { call, listed, rpc, targets, unique } from './targets.js'
 
 const schemaSql = (s: string, staff: string) => `
@@ -197,5 +198,88 @@ for (const target of targets)
       expect(refused.error).toEqual({ code: -32003, message: 'Forbidden: bob may not call tool add_item' })
       const made = await call(pg.server, 'add_item', { name: 'plum', price: '2.5' }, ann)
       expect(made.structuredContent).toEqual({ id: expect.any(Number), name: 'plum', price: '2.50' })
+    })
+  })
+
+for (const target of targets)
+  describe(`postgres on ${target.name}: timeouts, roles, connections, live catalog`, () => {
+    const s = unique('emcp_l')
+    const role = unique('clerk')
+    let db: Database
+    let pg: PostgresTools
+    const notified: string[] = []
+
+    beforeAll(async () => {
+      db = await target.open()
+      await db.exec(`
+        create schema ${s};
+        create role ${role} nologin;
+        grant usage on schema ${s} to ${role};
+        create function ${s}.whoami() returns text language sql as $$ select current_user::text $$;
+        comment on function ${s}.whoami is '@mcp The role the call runs as.
+@authorize other, ${role}';
+        create function ${s}.slow() returns integer language sql as $$ select 1 from pg_sleep(3) $$;
+        comment on function ${s}.slow is '@mcp Takes three seconds.';
+        create function ${s}.boom() returns integer language sql as $$ select 1 / 0 $$;
+        comment on function ${s}.boom is '@mcp Divides by zero.';`)
+      pg = await fromPostgres(db, { schemas: [s], setRole: true, timeoutMs: 500, listen: `${s}_reload`, onWarning: () => undefined })
+      const session = newSession(undefined, outbound((m) => notified.push((m as { method?: string }).method ?? '')))
+      await pg.server.dispatch({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }, session)()
+    }, 60_000)
+    afterAll(async () => {
+      await pg?.close()
+      await db?.exec(`drop schema if exists ${s} cascade; drop role if exists ${role}`).catch(() => undefined)
+      await db?.close()
+    })
+
+    it('runs the call under the caller’s role with SET LOCAL ROLE, and only within its transaction', async () => {
+      const r = await call(pg.server, 'whoami', {}, { subject: 'carl', roles: ['nobody', role] })
+      expect(r.structuredContent).toEqual({ value: role })
+      const { rows } = await db.query('select current_user::text as u')
+      expect(rows[0]?.u).not.toBe(role)
+    })
+
+    it('a role the database does not know is a database error, not a crash', async () => {
+      const r = await call(pg.server, 'whoami', {}, { subject: 'dan', roles: ['other'] })
+      expect(r.isError).toBe(true)
+      expect(r.content[0].text).toMatch(/^PostgreSQL error 22023: role "other" does not exist/)
+    })
+
+    it.skipIf(target.name === 'PGlite')('cancels a call past the statement timeout (SQLSTATE 57014)', async () => {
+      const started = Date.now()
+      const r = await call(pg.server, 'slow', {})
+      expect(Date.now() - started).toBeLessThan(2500)
+      expect(r).toEqual({ isError: true, content: [{ type: 'text', text: 'PostgreSQL error 57014: canceling statement due to statement timeout' }] })
+    })
+
+    it('leaks no connection: many failing calls, more than the pool holds, then a good one', async () => {
+      const failures = await Promise.all(Array.from({ length: 12 }, () => call(pg.server, 'boom', {})))
+      for (const f of failures) expect(f.content[0].text).toBe('PostgreSQL error 22012: division by zero')
+      expect((await call(pg.server, 'whoami', {}, { subject: 'carl', roles: [role] })).structuredContent).toEqual({ value: role })
+      if (target.name !== 'PGlite') {
+        const { rows } = await db.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`)
+        expect(rows[0]?.n).toBe(0)
+      }
+    })
+
+    it('reloads on NOTIFY: new, changed and dropped routines, and tells clients the list changed', async () => {
+      const before = notified.length
+      const waitFor = async (f: () => boolean) => {
+        for (let i = 0; i < 100 && !f(); i++) await new Promise((r) => setTimeout(r, 50))
+        expect(f()).toBe(true)
+      }
+      await db.exec(`create function ${s}.fresh() returns text language sql as $$ select 'new' $$;
+        comment on function ${s}.fresh is '@mcp Just added.';
+        comment on function ${s}.boom is '@mcp Divides by zero, loudly.';
+        drop function ${s}.slow();
+        notify ${s}_reload;`)
+      await waitFor(() => pg.tools().some((t) => t.tool.name === 'fresh') && !pg.tools().some((t) => t.tool.name === 'slow'))
+      expect(pg.tools().find((t) => t.tool.name === 'boom')?.tool.description).toBe('Divides by zero, loudly.')
+      expect((await call(pg.server, 'fresh', {})).structuredContent).toEqual({ value: 'new' })
+      expect(notified.slice(before)).toContain('notifications/tools/list_changed')
+      expect(await pg.reload()).toEqual({ added: [], removed: [], changed: [] })
+      await db.exec(`drop function ${s}.fresh()`)
+      expect(await pg.reload()).toEqual({ added: [], removed: ['fresh'], changed: [] })
+      expect((await rpc(pg.server, 'tools/call', { name: 'fresh', arguments: {} })).error.code).toBe(-32602)
     })
   })
