@@ -34,7 +34,7 @@ export interface PostgresOptions extends RoutineOptions {
   readonly instructions?: string
   /** `.sql` files whose leading comment carries `@mcp`: paths, or `{ path, text }`. */
   readonly sqlFiles?: ReadonlyArray<string | SqlFile>
-  /** The statement timeout of each call, in milliseconds (default 30 000; 0: none). Enforced by a real server; PGlite ignores it. */
+  /** The statement timeout of each call, in milliseconds (default 30 000; 0: none). Enforced by a real server; PGlite does not enforce it. */
   readonly timeoutMs?: number
   /**
    * Run each call under a role of the caller (`SET LOCAL ROLE` in the call's transaction):
@@ -121,8 +121,15 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
       const params = t.statement.params(args)
       try {
         const text = await db.transaction(async (q) => {
-          if (timeoutMs > 0) await q.query(`SELECT set_config('statement_timeout', $1, true)`, [String(timeoutMs)])
-          const role = roleFor(ctx.session.identity, t.authorize)
+          // the call's settings, all local to its transaction: the timeout, and who calls
+          // (readable in SQL as current_setting('emcp.subject', true) and 'emcp.roles')
+          const who = ctx.session.identity
+          await q.query(`SELECT set_config('statement_timeout', $1, true), set_config('emcp.subject', $2, true), set_config('emcp.roles', $3, true)`, [
+            String(timeoutMs),
+            who?.subject ?? '',
+            who?.roles.join(',') ?? '',
+          ])
+          const role = roleFor(who, t.authorize)
           if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
           const r = await q.query(sql, params)
           return r.rows[0]?.result
