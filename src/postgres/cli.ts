@@ -62,6 +62,8 @@ What to serve:
 
 Transport (one of):
   --stdio              newline-delimited JSON-RPC on stdin/stdout (default)
+  --identity WHO       stdio: who the caller is, as SUBJECT or SUBJECT:ROLE,ROLE
+                       (default: anonymous, so @authorize tools are hidden)
   --http               Streamable HTTP (stateful) at http://HOST:PORT/mcp
   --port N             HTTP port (default 3000; 0 picks one)
   --host H             HTTP address (default 127.0.0.1)
@@ -100,7 +102,7 @@ export const start = async (argv: ReadonlyArray<string>, io: PgIO): Promise<Runn
       await db.close()
     }
     if (!o.http) {
-      const stdio = startStdio(tools.server)
+      const stdio = startStdio(tools.server, o.identity === undefined ? {} : { identity: o.identity })
       io.err(`emcp pg: serving ${tools.tools().length} tools over stdio\n`)
       return { url: undefined, tools, done: stdio.done.then(stopAll), close: async () => stdio.close() }
     }
@@ -176,6 +178,7 @@ interface Parsed {
   port?: number
   host?: string
   tokens?: string
+  identity?: Identity
 }
 
 const parse = (argv: ReadonlyArray<string>): Parsed => {
@@ -208,6 +211,12 @@ const parse = (argv: ReadonlyArray<string>): Parsed => {
       case '--port': o.port = number(); break
       case '--host': o.host = value(); break
       case '--tokens': o.tokens = value(); break
+      case '--identity': {
+        const [subject = '', roles = ''] = value().split(':')
+        if (subject === '') throw new UsageError('--identity needs SUBJECT or SUBJECT:ROLE,ROLE')
+        o.identity = { subject, roles: roles.split(',').map((r) => r.trim()).filter((r) => r !== '') }
+        break
+      }
       default:
         throw new UsageError(`unknown option ${flag} (see emcp pg --help)`)
     }

@@ -17,7 +17,7 @@ import type { AnyTool } from '../emcp.js'
 import { encode, failure, isRequestId, rpcError, type RequestId } from '../jsonrpc.js'
 import type { Server } from '../server.js'
 import { outbound } from '../outbound.js'
-import { newSession } from '../session.js'
+import { newSession, type Identity } from '../session.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -36,6 +36,12 @@ export interface StdioOptions {
   readonly redirectConsole?: boolean
   /** Stop reading and drain on SIGTERM and SIGINT (default true with process.stdin). */
   readonly handleSignals?: boolean
+  /**
+   * Who is at the other end: stdio has no tokens, so whoever starts the process vouches for
+   * its caller (e.g. a local user with the roles the server's `authorize` asks). Anonymous
+   * by default.
+   */
+  readonly identity?: Identity
 }
 
 /** A running stdio server. */
@@ -60,6 +66,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const maxLineBytes = options.maxLineBytes ?? 32 * 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 1024
   const session = newSession(undefined, outbound((message) => send(JSON.stringify(message))))
+  session.identity = options.identity
   const restoreConsole = (options.redirectConsole ?? output === process.stdout) ? redirectConsole() : () => {}
 
   let pending: Buffer[] = []

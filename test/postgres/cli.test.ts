@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { help, run, start, type PgIO } from '../../src/postgres/cli.js'
+import { connectStdio } from '../interop/children.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'emcp-pg-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -63,6 +65,31 @@ describe('postgres: emcp pg (run, start)', () => {
       await client.close()
     } finally {
       await running.close()
+    }
+  }, 60_000)
+
+  it('serves over stdio, as the identity --identity names', async () => {
+    const schema = file(
+      'stdio.sql',
+      `create function shout(_text text) returns text language sql as $$ select upper(_text) $$;
+       comment on function shout is '@mcp Shouts.';
+       create function whisper(_text text) returns text language sql as $$ select lower(_text) $$;
+       comment on function whisper is '@mcp Whispers.\n@authorize quiet';`,
+    )
+    const script = fileURLToPath(new URL('./pg-cli.mjs', import.meta.url))
+    const anon = await connectStdio(script, ['--sql', join(dir, schema)])
+    try {
+      expect((await anon.client.listTools()).tools.map((t) => t.name)).toEqual(['shout'])
+      expect((await anon.client.callTool({ name: 'shout', arguments: { text: 'hey' } })).structuredContent).toEqual({ value: 'HEY' })
+    } finally {
+      await anon.dispose()
+    }
+    const quiet = await connectStdio(script, ['--sql', join(dir, schema), '--stdio', '--identity', 'me:quiet'])
+    try {
+      expect((await quiet.client.listTools()).tools.map((t) => t.name)).toEqual(['shout', 'whisper'])
+      expect((await quiet.client.callTool({ name: 'whisper', arguments: { text: 'HEY' } })).structuredContent).toEqual({ value: 'hey' })
+    } finally {
+      await quiet.dispose()
     }
   }, 60_000)
 })
