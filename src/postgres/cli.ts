@@ -29,7 +29,8 @@ export interface PgIO {
   readonly out: (text: string) => void
   readonly err: (text: string) => void
   readonly cwd: string
-  readonly env: { readonly [name: string]: string | undefined }
+  /** The environment (`DATABASE_URL`); the process's when absent. */
+  readonly env?: { readonly [name: string]: string | undefined }
 }
 
 /** A started server: where it listens (HTTP), and how to stop it. */
@@ -76,7 +77,7 @@ Transport (one of):
 /** Opens the database, reads the catalog and starts serving; throws on a bad flag or an empty catalog. */
 export const start = async (argv: ReadonlyArray<string>, io: PgIO): Promise<RunningPg> => {
   const o = parse(argv)
-  const url = o.url ?? io.env.DATABASE_URL
+  const url = o.url ?? (io.env ?? process.env).DATABASE_URL
   if (url !== undefined && o.pglite !== undefined) throw new UsageError('give --url or --pglite, not both')
   const db: Database = url !== undefined && url !== '' ? await postgres(url) : await pglite(o.pglite === undefined ? undefined : resolve(io.cwd, o.pglite))
   try {
