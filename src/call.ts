@@ -24,6 +24,7 @@ import {
 import type { ToolContext } from './context.js'
 import type { AnyTool, Tool } from './emcp.js'
 import { isThenable, type Eventually } from './eventually.js'
+import { MissingClientCapability } from './protocol/input-required.js'
 import { formatIssues, validatorOf, type SchemaSpec, type Validator } from './schema.js'
 
 // ---------------------------------------------------------------------------------------
@@ -93,8 +94,11 @@ export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventuall
 }
 
 /** The `isError` result for anything a handler failed with. */
-export const failureResult = (failure: unknown): CallToolResult =>
-  failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+export const failureResult = (failure: unknown): CallToolResult => {
+  // a question the client cannot answer is the protocol's error (2026-07-28: -32021), not the tool's
+  if (failure instanceof MissingClientCapability) throw failure
+  return failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+}
 
 // ---------------------------------------------------------------------------------------
 // internals

@@ -19,6 +19,8 @@ import { isThenable, type Eventually } from './eventually.js'
 import { isObject } from './json-object.js'
 import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
+import { MissingClientCapability, type InputRequest, type InputRequired } from './protocol/input-required.js'
+import { isModernVersion } from './protocol/versions.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
 
@@ -130,6 +132,7 @@ class CallContext implements ToolContext {
   declare private controller: AbortController | undefined
   declare private lastProgress: number
   declare private ended: boolean
+  declare private turn: Turn | undefined
 
   constructor(requestId: RequestId, meta: { readonly [key: string]: unknown } | undefined, session: Readonly<Session>) {
     // plain assignments: class field initialisers cost more on this hot path
@@ -139,6 +142,7 @@ class CallContext implements ToolContext {
     this.controller = undefined
     this.lastProgress = -Infinity
     this.ended = false
+    this.turn = undefined
   }
 
   get signal(): AbortSignal {
@@ -164,8 +168,10 @@ class CallContext implements ToolContext {
 
   get log(): ToolContext['log'] {
     return (level, data, logger) => {
-      const { outbound: out, logLevel } = this.session
+      const { outbound: out, logLevel, protocolVersion } = this.session
       if (out === undefined) return
+      // 2026-07-28: a request without a log level in its _meta gets no log messages at all
+      if (logLevel === undefined && isModernVersion(protocolVersion)) return
       if (logLevel !== undefined && logLevels.indexOf(level) < logLevels.indexOf(logLevel)) return
       out.notify('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) })
     }
@@ -192,7 +198,10 @@ class CallContext implements ToolContext {
 
   get elicitUrl(): ToolContext['elicitUrl'] {
     return async (request, options) => {
-      const result = (await this.ask('elicitation.url', 'elicitation/create', { mode: 'url', ...request }, options)) as { action?: unknown }
+      // 2026-07-28 removed elicitationId: the retry itself says the interaction is over
+      const { elicitationId, ...modern } = request
+      const params = isModernVersion(this.session.protocolVersion) ? { mode: 'url', ...modern } : { mode: 'url', elicitationId, ...modern }
+      const result = (await this.ask('elicitation.url', 'elicitation/create', params, options)) as { action?: unknown }
       return { action: result.action === 'accept' ? 'accept' : result.action === 'decline' ? 'decline' : 'cancel' }
     }
   }
@@ -215,7 +224,13 @@ class CallContext implements ToolContext {
     this.ended = true
   }
 
+  /** Settles (by rejecting) when the attempt ends for want of the client's input (2026-07-28). */
+  inputNeeded(): Promise<never> {
+    return (this.turn ??= newTurn()).ended
+  }
+
   private async ask(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
+    if (isModernVersion(this.session.protocolVersion)) return this.askModern(capability, method, params)
     const out = this.session.outbound
     if (out === undefined)
       throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
@@ -226,7 +241,60 @@ class CallContext implements ToolContext {
     const own = options?.signal
     return out.request(method, params, { ...options, signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]) })
   }
+
+  /**
+   * 2026-07-28: no request goes to the client. An answer the client already gave (replayed
+   * from requestState) comes back at once; the first question without one ends the attempt
+   * (after the handler has had this turn to ask whatever else it asks alongside), and its
+   * promise never settles: the handler is dropped and will run again on the retry.
+   */
+  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }): Promise<unknown> {
+    if (!hasCapability(this.session, capability))
+      throw new MissingClientCapability(
+        capabilityObject(capability),
+        `the client did not declare the "${capability}" capability in this request's _meta, so ${method} cannot be asked`,
+      )
+    const inputs = this.session.inputs
+    if (inputs === undefined)
+      throw new Error(`${method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
+    const turn = (this.turn ??= newTurn())
+    const i = turn.asked++
+    if (i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
+    turn.questions.push({ method, params })
+    if (turn.questions.length === 1)
+      setImmediate(() => {
+        turn.end(inputs.require(turn.questions))
+        this.abort('the request needs input from the client; it will run again when the client retries')
+      })
+    return new Promise(() => {})
+  }
 }
+
+/** The questions of one attempt (2026-07-28) and how it ends. */
+interface Turn {
+  asked: number
+  readonly questions: InputRequest[]
+  readonly ended: Promise<never>
+  readonly end: (signal: InputRequired) => void
+}
+
+const newTurn = (): Turn => {
+  let end: (signal: InputRequired) => void = () => {}
+  const ended = new Promise<never>((_, reject) => {
+    end = reject
+  })
+  // nobody may be listening when a synchronous handler finished first
+  ended.catch(() => {})
+  return { asked: 0, questions: [], ended, end: (signal) => end(signal) }
+}
+
+/** The capability a question needs, as `requiredCapabilities` names it. */
+const capabilityObject = (capability: string): { readonly [key: string]: unknown } =>
+  capability === 'elicitation.form'
+    ? { elicitation: { form: {} } }
+    : capability === 'elicitation.url'
+      ? { elicitation: { url: {} } }
+      : { [capability]: {} }
 
 /**
  * Runs a handler (a tool's, or a feature's) with its context. While an asynchronous handler
@@ -249,7 +317,9 @@ export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolC
   }
   // only calls that outlive this turn can be cancelled, so only they are tracked
   session.inFlight.set(req.id, (reason) => ctx.abort(reason))
-  return (out as Promise<A>).finally(() => {
+  // 2026-07-28: an attempt that needs the client's input ends before the handler does
+  const raced = session.inputs === undefined ? (out as Promise<A>) : Promise.race([out as Promise<A>, ctx.inputNeeded()])
+  return raced.finally(() => {
     ctx.end()
     session.inFlight.delete(req.id)
   })

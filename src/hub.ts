@@ -42,7 +42,8 @@ export const hub = (): Hub => {
       sessions.delete(session)
     },
     broadcast: (method, params, to) => {
-      for (const s of sessions) if (to === undefined || to(s)) s.outbound?.notify(method, params)
+      for (const s of sessions)
+        if (s.listens !== undefined ? s.listens(method, params) : to === undefined || to(s)) s.outbound?.notify(method, params)
     },
     size: () => sessions.size,
   }

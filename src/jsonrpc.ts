@@ -72,6 +72,9 @@ export type RpcErrorTag =
   | 'ResourceNotFound'
   | 'Refused'
   | 'Forbidden'
+  | 'HeaderMismatch'
+  | 'MissingRequiredClientCapability'
+  | 'UnsupportedProtocolVersion'
 
 /** A protocol-level failure: a tag, a readable message, and optional data for the client. */
 export interface RpcError {
@@ -95,6 +98,12 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   Refused: -32000,
   // tools/call of a tool the caller's identity may not use (ServerOptions.authorize)
   Forbidden: -32003,
+  // MCP 2026-07-28: HTTP headers that do not match the body (or are missing)
+  HeaderMismatch: -32020,
+  // MCP 2026-07-28: the request needs a capability the client did not declare in its _meta
+  MissingRequiredClientCapability: -32021,
+  // MCP 2026-07-28: a revision in _meta the server does not speak; data lists the supported ones
+  UnsupportedProtocolVersion: -32022,
 }
 
 /**

@@ -52,6 +52,8 @@ export interface Outbound {
   readonly close: (reason: string) => void
   /** How many of our requests await the client's answer. */
   readonly pending: () => number
+  /** Aborts once the channel is closed (long-lived answers such as `subscriptions/listen` then end). */
+  readonly closed?: AbortSignal
 }
 
 // ---------------------------------------------------------------------------------------
@@ -60,6 +62,7 @@ export interface Outbound {
 /** A channel that writes through `send`. */
 export const outbound = (send: (message: ServerMessage) => void): Outbound => {
   let next = 1
+  const closing = new AbortController()
   const waiting = new Map<RequestId, { resolve: (u: unknown) => void; reject: (e: Error) => void; done: () => void }>()
 
   const request = (method: string, params?: Params, options: RequestOptions = {}): Promise<unknown> =>
@@ -108,11 +111,13 @@ export const outbound = (send: (message: ServerMessage) => void): Outbound => {
       return true
     },
     close: (reason) => {
+      closing.abort(reason)
       for (const w of [...waiting.values()]) {
         w.done()
         w.reject(new Error(reason))
       }
     },
     pending: () => waiting.size,
+    closed: closing.signal,
   }
 }

@@ -37,7 +37,11 @@ import {
 import { isThenable, map, toPromise, type Eventually } from './eventually.js'
 import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
-import { batchesAllowed, negotiate } from './protocol/versions.js'
+import { mirrorProblems } from './protocol/headers.js'
+import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
+import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
+import { listen } from './protocol/subscriptions.js'
+import { batchesAllowed, negotiate, versionsOf, type Era } from './protocol/versions.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
@@ -68,6 +72,16 @@ export interface ServerOptions {
    * (-32003). All tools for everyone when absent.
    */
   readonly authorize?: (tool: AnyTool, session: Readonly<Session>) => boolean
+  /**
+   * The protocol eras served (default both): `2025-11-25` (an `initialize` handshake opens a
+   * conversation) and `2026-07-28` (each request carries its revision in `_meta`). Pin a
+   * server to one era by naming only that one. See docs/eras.md.
+   */
+  readonly eras?: ReadonlyArray<Era>
+  /** 2026-07-28 caching hints (`ttlMs`, `cacheScope`) for lists and reads, per server and per method. */
+  readonly cache?: CacheOptions
+  /** How 2026-07-28 `requestState`s are signed; share the key between the processes a retry may reach. */
+  readonly requestState?: RequestStateOptions
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -127,6 +141,8 @@ export const mcpServer = <const T extends readonly AnyTool[]>(
   if (E.isLeft(checked))
     throw new TypeError(`emcp: invalid tool list: ${checked.left.map((e) => `${e.path} ${e.message}`).join('; ')}`)
   checkPageSize(options.pageSize)
+  checkEras(options.eras)
+  checkCache(options.cache ?? {})
   return {
     implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
   }
@@ -146,6 +162,7 @@ const build = <U extends AnyTool>(
   for (const name of byName.keys())
     if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
   for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
 
   // the tool registry: changed only by addTool/removeTool/enable/disable, which also
@@ -176,6 +193,9 @@ const build = <U extends AnyTool>(
     completers.length > 0 ? { completions: {} } : {},
     { tools: { listChanged: true }, logging: {} },
   )
+
+  const eras = options.eras ?? allEras
+  const serves2025 = eras.includes('2025-11-25')
 
   const initialize = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const p = req.params
@@ -257,6 +277,36 @@ const build = <U extends AnyTool>(
       methods.set(method, handler)
     }
 
+  const modern = eras.includes('2026-07-28')
+    ? modernAdapter({
+        serverInfo,
+        instructions: options.instructions,
+        capabilities,
+        eras,
+        cache: options.cache ?? {},
+        states: requestStates(options.requestState),
+        answer: (req, session) => answer(req, session),
+        listen: listen(hub, capabilities),
+      })
+    : undefined
+
+  /** A request with no revision in its `_meta`, at a server that serves 2026-07-28 only. */
+  const modernOnly = (req: Request): E.Either<RpcError, unknown> => {
+    const supported = versionsOf(eras)
+    return req.method === 'initialize'
+      ? E.left(
+          rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: this server speaks ${supported.join(', ')} only, without initialize`, {
+            supported,
+            requested: req.params?.protocolVersion ?? null,
+          }),
+        )
+      : E.left(rpcError('InvalidParams', `Invalid params: _meta["io.modelcontextprotocol/protocolVersion"] is required (this server speaks ${supported.join(', ')})`))
+  }
+
+  /** The era adapter for a request: 2026-07-28 when its `_meta` says so, else 2025-11-25. */
+  const route = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> =>
+    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : modernOnly(req)
+
   const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const handler = methods.get(req.method)
     if (handler !== undefined) return handler(req, session)
@@ -288,7 +338,7 @@ const build = <U extends AnyTool>(
     const crashed = (e: unknown): O.Option<Outgoing> =>
       reply(E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`)))
     try {
-      const out = answer(m, session)
+      const out = route(m, session)
       return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
     } catch (e) {
       return crashed(e)
@@ -339,6 +389,8 @@ const build = <U extends AnyTool>(
     const checked = sumOf([...current, tool] as ReadonlyArray<AnyTool>)
     if (E.isLeft(checked)) throw new TypeError(`emcp: cannot add tool: ${checked.left.map((e) => e.message).join('; ')}`)
     if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
+    const mirrors = mirrorProblems(tool)
+    if (mirrors.length > 0) throw new TypeError(`emcp: cannot add tool: ${mirrors.join('; ')}`)
     callables.set(tool.name, callable(tool, handler as Callable['handler']))
     current = [...current, tool as unknown as U]
     toolsChanged()
@@ -382,6 +434,14 @@ const build = <U extends AnyTool>(
     release,
   }
   return server
+}
+
+const allEras: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
+
+const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
+  if (eras === undefined) return
+  if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
+    throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
 
 /** The wire form of a tool in `tools/list`: its contract without the schema slots. */

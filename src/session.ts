@@ -8,9 +8,10 @@
  * const s = newSession()            // before initialize
  * const h = newSession('2025-06-18') // from an MCP-Protocol-Version header
  */
-import type { RequestId } from './jsonrpc.js'
+import type { Params, RequestId } from './jsonrpc.js'
 import type { Outbound } from './outbound.js'
-import { latestVersion, type ProtocolVersion } from './protocol/versions.js'
+import type { InputState } from './protocol/input-required.js'
+import { latestVersion, type AnyProtocolVersion } from './protocol/versions.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -41,8 +42,11 @@ export interface Identity {
 
 /** The state of one conversation; the dispatcher updates it on `initialize`. */
 export interface Session {
-  /** The negotiated revision (our latest until `initialize` says otherwise). */
-  protocolVersion: ProtocolVersion
+  /**
+   * The negotiated revision (our latest until `initialize` says otherwise); for a 2026-07-28
+   * request, the revision its `_meta` names.
+   */
+  protocolVersion: AnyProtocolVersion
   /** The client's name and version, once `initialize` arrived. */
   clientInfo: ClientInfo | undefined
   /** The client's declared capabilities, once `initialize` arrived. */
@@ -55,10 +59,23 @@ export interface Session {
   readonly cancelled: Set<RequestId>
   /** The way to the client for notifications and requests; none on stateless HTTP. */
   readonly outbound: Outbound | undefined
-  /** The least severe level the client wants (`logging/setLevel`); all levels until it says. */
+  /**
+   * The least severe level the client wants (`logging/setLevel`); all levels until it says.
+   * For a 2026-07-28 request: the level of its `_meta`, and no log messages at all without one.
+   */
   logLevel: LogLevel | undefined
   /** Who is calling, when the transport knows (HTTP with a token verifier); undefined: anonymous. */
   identity: Identity | undefined
+  /**
+   * 2026-07-28 requests that may answer `input_required` (tools/call, prompts/get,
+   * resources/read): the client's answers so far, replayed to the handler in order.
+   */
+  inputs?: InputState
+  /**
+   * A `subscriptions/listen` stream (2026-07-28) in the hub: it decides for itself which
+   * notifications it takes, whatever a broadcast's own choice of sessions says.
+   */
+  listens?: (method: string, params: Params | undefined) => boolean
 }
 
 // ---------------------------------------------------------------------------------------
@@ -68,7 +85,7 @@ export interface Session {
  * A new session, optionally already at a known revision (stateless HTTP), and with the
  * transport's channel to the client when it has one.
  */
-export const newSession = (protocolVersion: ProtocolVersion = latestVersion, outbound?: Outbound): Session => ({
+export const newSession = (protocolVersion: AnyProtocolVersion = latestVersion, outbound?: Outbound): Session => ({
   protocolVersion,
   clientInfo: undefined,
   clientCapabilities: undefined,

@@ -30,6 +30,9 @@ describe('jsonrpc: the errorCodes table', () => {
       ResourceNotFound: -32002,
       Refused: -32000,
       Forbidden: -32003,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
     })
   })
 })

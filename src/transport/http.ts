@@ -19,10 +19,12 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { encode, failure, parse, rpcError } from '../jsonrpc.js'
-import { assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, type ProtocolVersion } from '../protocol/versions.js'
+import { metaKeys } from '../protocol/modern.js'
+import { assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession, type Identity } from '../session.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
+import { claimsModern, envelopeMissing, modernPost } from './http-modern.js'
 
 export { httpSessions, type HttpSession, type HttpSessions, type SessionOptions } from './http-sessions.js'
 export { memoryEventStore, type EventStore, type Replay } from './event-store.js'
@@ -122,6 +124,9 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
   const originAllowed = options.allowedOrigins === undefined ? isLoopbackOrigin : exactly(options.allowedOrigins)
 
   const cors = options.cors ?? true
+  const eras = server.options.eras ?? ['2025-11-25', '2026-07-28']
+  const serves2025 = eras.includes('2025-11-25')
+  const modern = eras.includes('2026-07-28') ? modernPost(server as unknown as Server) : undefined
 
   const handle = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
     const origin = req.header('origin')
@@ -156,12 +161,21 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (type === undefined || !isJsonType(type))
       return refuse(415, 'Unsupported Media Type: Content-Type must be application/json')
     const version = req.header('mcp-protocol-version')
-    if (version !== undefined && !isSupportedVersion(version))
+    const legacyHeader = version === undefined || isSupportedVersion(version)
+    if (!legacyHeader && modern === undefined)
       return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supportedVersions.join(', ')})`)
     const body = await readBody(maxBodyBytes)
     if (body === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`, { connection: 'close' })
-    if (sessions !== undefined) return sameCaller(sessions, req, caller) ?? post(sessions, req, body.text, version, caller)
-    const session = newSession(version ?? assumedHttpVersion)
+    // 2026-07-28 traffic names its revision in the body's _meta (and the header): no sessions
+    if (modern !== undefined && (!legacyHeader || body.text.includes(metaKeys.protocolVersion))) {
+      const parsed = parse(body.text)
+      if (E.isLeft(parsed)) return { status: 400, headers: jsonHeaders, body: encode(failure(null, parsed.left)) }
+      if (claimsModern(parsed.right, serves2025)) return modern(req, parsed.right, caller)
+      if (!legacyHeader) return envelopeMissing(parsed.right, version as string, versionsOf(eras))
+    }
+    const legacy = legacyHeader ? (version as ProtocolVersion | undefined) : assumedHttpVersion
+    if (sessions !== undefined) return sameCaller(sessions, req, caller) ?? post(sessions, req, body.text, legacy, caller)
+    const session = newSession(legacy ?? assumedHttpVersion)
     session.identity = caller
     const out = await server.dispatchText(body.text, session)()
     if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
@@ -365,7 +379,7 @@ const streamsWorthIt = (m: unknown): boolean =>
 const allowed = 'POST, OPTIONS'
 
 /** Request headers a browser client may send. */
-const corsRequestHeaders = 'content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id'
+const corsRequestHeaders = 'content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id, mcp-method, mcp-name'
 
 /** A CORS preflight: which methods and headers a cross-origin request may use. */
 const preflight = (req: HttpRequestHead, methods: string): HttpReply => ({

@@ -40,6 +40,8 @@ export interface SseOptions {
   readonly replay?: ReadonlyArray<{ readonly id: string; readonly data: string }>
   /** Called once when the stream closes. */
   readonly onClose?: () => void
+  /** Event ids and the priming event (default true); 2026-07-28 streams cannot be resumed and go without. */
+  readonly ids?: boolean
 }
 
 // ---------------------------------------------------------------------------------------
@@ -50,8 +52,9 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   const store = options.store ?? memoryEventStore({ maxEvents: 0 })
   // replayed events first: the priming event's id is then the latest, so a client cut off
   // right after it resumes without skipping any
+  const ids = options.ids ?? true
   const queue: string[] = (options.replay ?? []).map((e) => frame(e.id, e.data))
-  queue.push(`id: ${store.prime(id)}\nretry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+  if (ids) queue.push(`id: ${store.prime(id)}\nretry: ${options.retryMs ?? 1000}\ndata:\n\n`)
   let closed = false
   let wake: (() => void) | undefined
 
@@ -82,7 +85,7 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
     id,
     send: (data) => {
       if (closed) return
-      queue.push(frame(store.append(id, data), data))
+      queue.push(ids ? frame(store.append(id, data), data) : frameWithoutId(data))
       wake?.()
     },
     close,
@@ -93,6 +96,8 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+const frameWithoutId = (data: string): string => `event: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
 
 /** One `message` event; JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
 const frame = (id: string, data: string): string => `id: ${id}\nevent: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`

@@ -87,3 +87,29 @@ describe('http: bearer-token verifier (required, stateful)', () => {
     expect(del.status).toBe(403)
   })
 })
+
+describe('http: bearer-token verifier (2026-07-28 requests)', () => {
+  let running: RunningHttp
+  beforeAll(async () => {
+    running = await serveHttp(server, { port: 0, auth: { verify } })
+  })
+  afterAll(() => running.close())
+
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+  const modern = (method: string, params: object, token?: string, name?: string) =>
+    fetch(running.url, {
+      method: 'POST',
+      headers: headers(token, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: { ...params, _meta: meta } }),
+    })
+
+  it('carries the identity into each request’s own session, for authorize and for handlers', async () => {
+    const who = await (await modern('tools/call', { name: 'whoami', arguments: {} }, 'tok-ann', 'whoami')).json()
+    expect(who.result.content[0].text).toBe('ann')
+    const listAnn = await (await modern('tools/list', {}, 'tok-ann')).json()
+    expect(listAnn.result.tools.map((t: { name: string }) => t.name)).toEqual(['whoami', 'secret'])
+    const listAnon = await (await modern('tools/list', {})).json()
+    expect(listAnon.result.tools.map((t: { name: string }) => t.name)).toEqual(['whoami'])
+    expect((await modern('tools/list', {}, 'forged')).status).toBe(401)
+  })
+})

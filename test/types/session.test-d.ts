@@ -4,7 +4,7 @@
  * and the channel are not reassignable; log levels are the eight of RFC 5424.
  */
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
-import { logLevels, newSession, outbound, type ClientInfo, type LogLevel, type Outbound, type ProtocolVersion, type RequestId, type Session } from 'emcp'
+import { logLevels, newSession, outbound, type AnyProtocolVersion, type ClientInfo, type LogLevel, type Outbound, type ProtocolVersion, type RequestId, type Session } from 'emcp'
 
 // ---------------------------------------------------------------------------------------
 // newSession: every way to call it
@@ -27,7 +27,8 @@ expectError(newSession('2025-06-18', out, 'extra'))
 // the session's fields
 
 const s = newSession()
-expectType<ProtocolVersion>(s.protocolVersion)
+expectType<AnyProtocolVersion>(s.protocolVersion)
+expectType<Session>(newSession('2026-07-28'))
 expectType<ClientInfo | undefined>(s.clientInfo)
 expectType<{ readonly [key: string]: unknown } | undefined>(s.clientCapabilities)
 expectType<boolean>(s.initialized)

@@ -3,7 +3,7 @@
  * union of the revisions emcp speaks, and `negotiate` always answers one of them.
  */
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
-import { batchesAllowed, latestVersion, negotiate, supportedVersions, type ProtocolVersion } from 'emcp'
+import { batchesAllowed, isModernVersion, latestVersion, modernVersions, negotiate, supportedVersions, type AnyProtocolVersion, type Era, type ModernVersion, type ProtocolVersion } from 'emcp'
 
 expectType<'2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05'>({} as ProtocolVersion)
 expectType<readonly ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']>(supportedVersions)
@@ -31,3 +31,13 @@ expectAssignable<ProtocolVersion>('2024-11-05')
 expectNotAssignable<ProtocolVersion>('2025-11-26')
 expectNotAssignable<ProtocolVersion>('2024-10-07')
 expectNotAssignable<ProtocolVersion>('latest')
+
+// ---------------------------------------------------------------------------------------
+// the 2026-07-28 era beside the 2025-11-25 family
+
+expectType<readonly ['2026-07-28']>(modernVersions)
+expectType<'2026-07-28'>({} as ModernVersion)
+expectType<ProtocolVersion | ModernVersion>({} as AnyProtocolVersion)
+expectType<'2025-11-25' | '2026-07-28'>({} as Era)
+expectType<boolean>(isModernVersion('2026-07-28'))
+expectNotAssignable<ProtocolVersion>('2026-07-28')

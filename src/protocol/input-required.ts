@@ -1,0 +1,109 @@
+/**
+ * `input_required` (2026-07-28, multi round-trip requests): how the handler API for
+ * elicitation, sampling and roots works without server-to-client requests. The handler is
+ * run again on each retry; the answers the client already gave are replayed to it in the
+ * order it asked, and the first question without an answer ends the attempt: the client
+ * gets `resultType: "input_required"` with the questions asked in that turn and a signed
+ * `requestState` carrying the answers so far. Handlers must therefore be deterministic up
+ * to their questions: ask the same things in the same order on every run.
+ *
+ * @example
+ * import { requestStates } from './request-state.js'
+ * import { inputStateOf } from './input-required.js'
+ * const states = requestStates({ key: 'a secret shared by the server processes' })
+ * inputStateOf('tools/call', { name: 'greet', arguments: {} }, states) // Right(state with no answers yet)
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { isObject } from '../json-object.js'
+import { rpcError, type Params, type RpcError } from '../jsonrpc.js'
+import { digestOf, type RequestStates } from './request-state.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** One question to the client, as it goes in `inputRequests`. */
+export interface InputRequest {
+  readonly method: string
+  readonly params: Params
+}
+
+/** What a 2026-07-28 request that may ask the client carries into its handler. */
+export interface InputState {
+  /** The client's answers so far, in the order the handler asked. */
+  readonly answers: ReadonlyArray<unknown>
+  /** Ends an attempt: the `input_required` result for the questions still open. */
+  readonly require: (questions: ReadonlyArray<InputRequest>) => InputRequired
+}
+
+/** The end of an attempt that needs the client's input; the dispatcher answers it as a result. */
+export class InputRequired {
+  constructor(
+    readonly inputRequests: { readonly [key: string]: InputRequest },
+    readonly requestState: string,
+  ) {}
+}
+
+/** A question the client cannot answer (it did not declare the capability): -32021 unless the handler catches it. */
+export class MissingClientCapability extends Error {
+  constructor(
+    readonly capability: { readonly [key: string]: unknown },
+    message: string,
+  ) {
+    super(message)
+    this.name = 'MissingClientCapability'
+  }
+}
+
+/** The methods whose requests may answer `input_required`. */
+export const inputMethods: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read'])
+
+/** The key of the `i`-th question of a request in `inputRequests` and `inputResponses`. */
+export const inputKey = (i: number): string => `input-${i}`
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/**
+ * The input state of a request: no answers on a first attempt; on a retry, the answers its
+ * (verified) `requestState` carries, then those of `inputResponses` for the questions it
+ * left open, in order, up to the first one missing (which will be asked again).
+ */
+export const inputStateOf = (method: string, params: Params | undefined, states: RequestStates): E.Either<RpcError, InputState> => {
+  const digest = digestOf(method, params)
+  const make = (answers: ReadonlyArray<unknown>): InputState => ({
+    answers,
+    require: (questions) => {
+      const asked = Object.fromEntries(questions.map((q, i) => [inputKey(answers.length + i), q]))
+      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method) })
+      return new InputRequired(asked, requestState)
+    },
+  })
+  const state = params?.requestState
+  if (state === undefined) return E.right(make([]))
+  const opened = states.open(state)
+  if (E.isLeft(opened)) return E.left(rpcError('InvalidParams', `${method}: ${opened.left}`))
+  const payload = opened.right
+  if (payload.method !== method || payload.digest !== digest)
+    return E.left(rpcError('InvalidParams', `${method}: requestState belongs to another request (method or parameters differ)`))
+  const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
+  const answers = [...payload.answers]
+  for (const [i, m] of payload.pending.entries()) {
+    const answer = responses[inputKey(payload.answers.length + i)]
+    if (answer === undefined) break
+    const problem = answerProblem(m, answer)
+    if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${inputKey(payload.answers.length + i)}: ${problem}`))
+    answers.push(answer)
+  }
+  return E.right(make(answers))
+}
+
+/** Why an answer cannot be the result of `method`, or undefined when it can. */
+const answerProblem = (method: string, answer: unknown): string | undefined => {
+  if (!isObject(answer)) return 'must be an object'
+  if (method === 'elicitation/create')
+    return ['accept', 'decline', 'cancel'].includes(answer.action as string) ? undefined : 'must be an elicitation result (action: accept, decline or cancel)'
+  if (method === 'sampling/createMessage')
+    return typeof answer.model === 'string' && answer.content !== undefined ? undefined : 'must be a sampling result (role, content, model)'
+  if (method === 'roots/list') return Array.isArray(answer.roots) ? undefined : 'must be a roots result ({ roots: [...] })'
+  return undefined
+}

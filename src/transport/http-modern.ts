@@ -1,0 +1,172 @@
+/**
+ * Streamable HTTP under 2026-07-28: each POST stands alone (no session, whatever
+ * `MCP-Session-Id` says), its headers must match its body (`MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name`, and `Mcp-Param-*` for tool parameters annotated with
+ * `x-mcp-header`: otherwise 400 with -32020), and `subscriptions/listen` is answered with
+ * the one long-lived SSE stream of change notifications. A call whose `_meta` asks for
+ * progress or log messages is answered as an SSE stream when the client accepts one;
+ * closing that stream cancels the call. The HTTP transport hands such requests here.
+ *
+ * @example
+ * import { emcp, mcpServer } from 'emcp'
+ * import { serveHttp } from 'emcp/http'
+ * const echo = emcp({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string', 'x-mcp-header': 'Text' } } } })
+ * await serveHttp(mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text ?? '' }), { port: 3000 })
+ * // POST with MCP-Protocol-Version: 2026-07-28, Mcp-Method: tools/call, Mcp-Name: echo, Mcp-Param-Text: hi
+ */
+import { randomUUID } from 'node:crypto'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import type { AnyTool } from '../emcp.js'
+import { isObject } from '../json-object.js'
+import { encode, errorCodes, failure, isRequestId, rpcError, type Outgoing, type RpcError } from '../jsonrpc.js'
+import { outbound, type Outbound } from '../outbound.js'
+import { decodeHeader, mirroredParams, sameValue, valueAt, type MirroredParam } from '../protocol/headers.js'
+import { metaKeys } from '../protocol/modern.js'
+import { isModernVersion, isSupportedVersion } from '../protocol/versions.js'
+import type { Server } from '../server.js'
+import { logLevels, newSession, type Identity, type Session } from '../session.js'
+import { sseStream } from './sse.js'
+import type { HttpReply, HttpRequestHead } from './http.js'
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** True when a parsed body is 2026-07-28 traffic: its `_meta` names a revision outside the 2025 family (or any, when only 2026 is served). */
+export const claimsModern = (message: unknown, serves2025: boolean): boolean => {
+  if (!isObject(message) || !isObject(message.params) || !isObject(message.params._meta)) return false
+  const v = message.params._meta[metaKeys.protocolVersion]
+  return typeof v === 'string' && !(serves2025 && isSupportedVersion(v))
+}
+
+/** The 2026-07-28 POST handler of a server. */
+export const modernPost = (server: Server) => {
+  const mirrored = new WeakMap<AnyTool, ReadonlyArray<MirroredParam>>()
+  const paramsOf = (tool: AnyTool): ReadonlyArray<MirroredParam> => {
+    let ps = mirrored.get(tool)
+    if (ps === undefined) {
+      const found = mirroredParams(tool.inputSchema)
+      mirrored.set(tool, (ps = E.isRight(found) ? found.right : []))
+    }
+    return ps
+  }
+
+  /** Why the headers do not match the body, or undefined when they do. */
+  const mismatch = (req: HttpRequestHead, m: { readonly method: string; readonly params: { readonly [key: string]: unknown } }): string | undefined => {
+    const version = (m.params._meta as { readonly [key: string]: unknown })[metaKeys.protocolVersion]
+    const header = req.header('mcp-protocol-version')
+    if (header === undefined) return 'the MCP-Protocol-Version header is required'
+    if (header !== version) return `MCP-Protocol-Version header ${JSON.stringify(header)} does not match the body's ${JSON.stringify(version)}`
+    const method = req.header('mcp-method')
+    if (method === undefined) return 'the Mcp-Method header is required'
+    if (method !== m.method) return `Mcp-Method header ${JSON.stringify(method)} does not match the body's ${JSON.stringify(m.method)}`
+    const source = nameSource[m.method]
+    if (source !== undefined) {
+      const raw = req.header('mcp-name')
+      if (raw === undefined) return `the Mcp-Name header is required for ${m.method}`
+      const name = decodeHeader(raw)
+      if (E.isLeft(name)) return `Mcp-Name header is invalid: ${name.left}`
+      if (name.right !== m.params[source]) return `Mcp-Name header ${JSON.stringify(name.right)} does not match the body's ${source} ${JSON.stringify(m.params[source])}`
+    }
+    if (m.method !== 'tools/call') return undefined
+    const tool = server.tools.find((t) => t.name === m.params.name)
+    if (tool === undefined) return undefined
+    for (const p of paramsOf(tool)) {
+      const body = valueAt(m.params.arguments, p.path)
+      const raw = req.header(`mcp-param-${p.header.toLowerCase()}`)
+      const label = `Mcp-Param-${p.header}`
+      if (body === undefined || body === null) {
+        if (raw !== undefined) return `${label} header is present but the arguments carry no ${p.path.join('.')}`
+        continue
+      }
+      if (raw === undefined) return `the ${label} header is required: the arguments carry ${p.path.join('.')}`
+      const value = decodeHeader(raw)
+      if (E.isLeft(value)) return `${label} header is invalid: ${value.left}`
+      if (!sameValue(value.right, body, p.type)) return `${label} header ${JSON.stringify(value.right)} does not match the body's ${p.path.join('.')} ${JSON.stringify(body)}`
+    }
+    return undefined
+  }
+
+  return async (req: HttpRequestHead, message: unknown, identity?: Identity): Promise<HttpReply> => {
+    // each request is a session of its own, carrying the caller the transport verified
+    const fresh = (channel?: Outbound): Session => {
+      const s = newSession('2026-07-28', channel)
+      s.identity = identity
+      return s
+    }
+    const id = isObject(message) && isRequestId(message.id) ? message.id : null
+    if (!isObject(message) || typeof message.method !== 'string' || !isObject(message.params))
+      return answer(400, failure(id, rpcError('InvalidRequest', 'Invalid Request: the body must be one JSON-RPC request or notification')))
+    const m = message as { readonly method: string; readonly params: { readonly [key: string]: unknown }; readonly id?: unknown }
+    if (id === null) {
+      // a notification (notifications/cancelled is stdio's): accepted and dispatched
+      await server.dispatch(message, fresh())()
+      return { status: 202, headers: {}, body: '' }
+    }
+    const wrong = mismatch(req, m)
+    if (wrong !== undefined) return answer(400, failure(id, rpcError('HeaderMismatch', `Header mismatch: ${wrong}`)))
+    const meta = m.params._meta as { readonly [key: string]: unknown }
+    const malformed = !isObject(meta[metaKeys.clientCapabilities]) || (meta[metaKeys.logLevel] !== undefined && !(logLevels as ReadonlyArray<unknown>).includes(meta[metaKeys.logLevel]))
+    const streams =
+      m.method === 'subscriptions/listen' ||
+      (/text\/event-stream/i.test(req.header('accept') ?? '') && (meta.progressToken !== undefined || meta[metaKeys.logLevel] !== undefined))
+    if (!streams || malformed || !isModernVersion(meta[metaKeys.protocolVersion])) {
+      const out = await server.dispatch(message, fresh())()
+      if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
+      const reply = out.value as Outgoing
+      return answer('error' in reply ? statusOf(reply.error.code, malformed) : 200, reply)
+    }
+    // an SSE answer: the request's notifications, then its response; closing it cancels the request
+    const stream = sseStream(randomUUID(), { ids: false })
+    const channel = outbound((msg) => stream.send(JSON.stringify(msg)))
+    const session = fresh(channel)
+    req.signal?.addEventListener(
+      'abort',
+      () => {
+        stream.close()
+        void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
+        channel.close('the client closed the stream')
+      },
+      { once: true },
+    )
+    server.dispatch(message, session)().then(
+      (out) => {
+        if (O.isSome(out)) stream.send(encode(out.value))
+        stream.close()
+      },
+      () => stream.close(),
+    )
+    return { status: 200, headers: sseHeaders, body: stream.body }
+  }
+}
+
+/** The answer to a modern request whose `_meta` names a revision the body does not bear out, e.g. a 2026 header on a body without `_meta`. */
+export const envelopeMissing = (message: unknown, header: string, supported: ReadonlyArray<string>): HttpReply => {
+  const id = isObject(message) && isRequestId(message.id) ? message.id : null
+  const e: RpcError = isModernVersion(header)
+    ? rpcError('InvalidParams', `Invalid params: the MCP-Protocol-Version header says ${header}, but _meta["${metaKeys.protocolVersion}"] is missing`)
+    : rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: ${header} (supported: ${supported.join(', ')})`, { supported, requested: header })
+  return answer(400, failure(id, e))
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** Where `Mcp-Name` comes from, by method. */
+const nameSource: { readonly [method: string]: string } = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }
+
+const answer = (status: number, reply: Outgoing): HttpReply => ({ status, headers: { 'content-type': 'application/json' }, body: encode(reply) })
+
+/** 400 for the errors of the request envelope and headers, 404 for an unknown method, else 200. */
+const statusOf = (code: number, malformedEnvelope: boolean): number =>
+  code === errorCodes.HeaderMismatch || code === errorCodes.MissingRequiredClientCapability || code === errorCodes.UnsupportedProtocolVersion
+    ? 400
+    : code === errorCodes.MethodNotFound
+      ? 404
+      : code === errorCodes.InvalidParams && malformedEnvelope
+        ? 400
+        : code === errorCodes.InvalidRequest || code === errorCodes.ParseError
+          ? 400
+          : 200
+
+const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' }
