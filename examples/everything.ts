@@ -11,7 +11,7 @@
  * against it. Logging, progress, sampling and elicitation need a channel to the client:
  * stdio has one; over HTTP they need a session with a stream (stateless HTTP has none).
  */
-import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate, type ContentBlock } from '../src/index.js'
+import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate, tasks, type ContentBlock } from '../src/index.js'
 import { serveHttp } from '../src/transport/http.js'
 import { serveStdio } from '../src/transport/stdio.js'
 
@@ -29,6 +29,14 @@ export const testAudioBase64 = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAA
 const noArguments = { type: 'object', properties: {}, additionalProperties: false } as const
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Sleeps, or stops early (rejecting) when the call is cancelled. */
+const sleepUnless = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('cancelled'))
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('cancelled'))), { once: true })
+  })
 
 // ---------------------------------------------------------------------------------------
 // content tools
@@ -163,6 +171,88 @@ export const jsonSchema202012 = emcp({
   },
   annotations: { readOnlyHint: true },
 })
+
+// ---------------------------------------------------------------------------------------
+// long-running tools (conformance: tasks-*, the io.modelcontextprotocol/tasks extension). The
+// handlers are plain handlers: a call from a client that declared the extension becomes a
+// task when the handler waits on anything (a timer here), and ctx.elicit then asks through
+// the task (tasks/get shows the question, tasks/update brings the answer).
+
+export const greet = emcp({
+  name: 'greet',
+  description: 'Greet someone by name; always answered inline (conformance: tasks-*).',
+  input: { type: 'object', properties: { name: { type: 'string', description: 'Who to greet' } }, required: ['name'] },
+  annotations: { readOnlyHint: true },
+})
+
+export const slowCompute = emcp({
+  name: 'slow_compute',
+  description: 'Work for the given number of seconds, then report; may run as a task (conformance: tasks-*).',
+  input: {
+    type: 'object',
+    properties: {
+      seconds: { type: 'number', minimum: 0, description: 'How long to work' },
+      label: { type: 'string', description: 'A label echoed in the result' },
+    },
+    required: ['seconds'],
+  },
+  annotations: { readOnlyHint: true },
+  taskSupport: 'optional',
+})
+
+export const failingJob = emcp({
+  name: 'failing_job',
+  description: 'Work for a second, then fail with a tool error; runs only as a task (conformance: tasks-lifecycle, tasks-required-task-error).',
+  input: { type: 'object', properties: {} },
+  taskSupport: 'required',
+})
+
+export const protocolErrorJob = emcp({
+  name: 'protocol_error_job',
+  description: 'Work briefly, then produce a result JSON cannot carry: a protocol-level failure (conformance: tasks-lifecycle).',
+  input: { type: 'object', properties: {} },
+  taskSupport: 'optional',
+})
+
+export const confirmDelete = emcp({
+  name: 'confirm_delete',
+  description: 'Look the file up, ask the user to confirm its deletion, then report (conformance: tasks-mrtr-input, tasks-dispatch-and-envelope).',
+  input: { type: 'object', properties: { filename: { type: 'string', description: 'The file to delete' } }, required: ['filename'] },
+  annotations: { destructiveHint: true },
+  taskSupport: 'optional',
+})
+
+export const multiInput = emcp({
+  name: 'multi_input',
+  description: 'Ask two questions at once (a name and a confirmation), then report both answers (conformance: tasks-mrtr-input).',
+  input: { type: 'object', properties: {} },
+  taskSupport: 'optional',
+})
+
+export const toolWithTask = emcp({
+  name: 'test_tool_with_task',
+  description: "Ask for the user's name, then greet them after some work; runs only as a task (conformance: tasks-mrtr-composition).",
+  input: { type: 'object', properties: {} },
+  taskSupport: 'required',
+})
+
+/** The confirmation confirm_delete asks for. */
+const confirmForm = {
+  type: 'object',
+  properties: { confirm: { type: 'boolean', description: 'Delete the file?' } },
+  required: ['confirm'],
+} as const
+
+/** The two questions multi_input asks at once. */
+const nameForm = { type: 'object', properties: { name: { type: 'string', description: 'Your name' } } } as const
+const proceedForm = { type: 'object', properties: { confirm: { type: 'boolean', description: 'Proceed?' } } } as const
+
+/** The question test_tool_with_task asks first. */
+const userNameForm = {
+  type: 'object',
+  properties: { name: { type: 'string', description: 'Your name' } },
+  required: ['name'],
+} as const
 
 // ---------------------------------------------------------------------------------------
 // the forms the elicitation tools show
@@ -336,11 +426,18 @@ export const everything = mcpServer(
     elicitationEnums,
     reconnection,
     jsonSchema202012,
+    greet,
+    slowCompute,
+    failingJob,
+    protocolErrorJob,
+    confirmDelete,
+    multiInput,
+    toolWithTask,
   ],
   { name: 'emcp-everything', version: '1.0.0', title: 'emcp conformance server' },
   {
     instructions: 'The server the MCP conformance suite runs against: one test_* tool per scenario.',
-    features: [conformanceResources, conformancePrompts],
+    features: [conformanceResources, conformancePrompts, tasks({ ttlMs: 600_000, maxTasks: 200, pollIntervalMs: 200 })],
   },
 ).implement({
   test_simple_text: () => 'This is a simple text response for testing.',
@@ -417,6 +514,46 @@ export const everything = mcpServer(
   },
 
   json_schema_2020_12_tool: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+
+  greet: ({ name }) => `Hello, ${name}!`,
+
+  slow_compute: async ({ seconds, label }, ctx) => {
+    ctx.progress(0, seconds, 'working')
+    await sleepUnless(seconds * 1000, ctx.signal)
+    return `Computed for ${seconds} s${label === undefined ? '' : ` (${label})`}`
+  },
+
+  failing_job: async () => {
+    await sleep(1000)
+    throw new Error('failing_job failed, as it always does')
+  },
+
+  protocol_error_job: async () => {
+    await sleep(100)
+    // a BigInt cannot be serialised: the call fails at the protocol level (-32603), not as a tool error
+    return { content: [{ type: 'text', text: 'never sent' }], _meta: { size: 1n } }
+  },
+
+  confirm_delete: async ({ filename }, ctx) => {
+    await sleep(10) // the lookup
+    const answer = await ctx.elicit({ message: `Delete ${filename}?`, requestedSchema: confirmForm })
+    return answer.action === 'accept' && answer.content.confirm ? `Deleted ${filename}` : `Kept ${filename}`
+  },
+
+  multi_input: async (_args, ctx) => {
+    await sleep(10)
+    const [who, proceed] = await Promise.all([
+      ctx.elicit({ message: 'Your name?', requestedSchema: nameForm }),
+      ctx.elicit({ message: 'Proceed?', requestedSchema: proceedForm }),
+    ])
+    return `name=${JSON.stringify(who.content?.name ?? null)}, proceed=${JSON.stringify(proceed.content?.confirm ?? null)}`
+  },
+
+  test_tool_with_task: async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: 'What is your name?', requestedSchema: userNameForm })
+    await sleep(200) // the work that makes it a task
+    return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : 'Hello, stranger!'
+  },
 })
 
 export default everything

@@ -1,20 +1,33 @@
-// `npm run conformance`: the official MCP conformance suite against examples/everything.ts.
+// `npm run conformance`: the official MCP conformance suite against examples/everything.ts,
+// in three runs:
 //
-//   1. builds (npm run build);
-//   2. makes sure the tool folder .cache/tools holds @modelcontextprotocol/conformance at the
-//      pinned version and a Node 22 binary (the suite needs Node 22; the npm package
-//      node-<platform>-<arch>@22, newest 22.x at first install), installing them with
-//      `npm install --prefix .cache/tools --no-save` only when absent: neither is a
-//      dependency of emcp, and a filled cache works offline;
-//   3. serves dist/examples/everything.js on a free port of 127.0.0.1;
-//   4. runs `conformance server --url http://localhost:PORT/mcp --suite all`, streaming its
-//      output (per-scenario results are also written to .cache/conformance/results/);
-//   5. stops the server and ends with `conformance: N passed, M failed`, parsed from the
-//      suite's own summary; the exit code is non-zero on any failure.
+//   0.1.16       @modelcontextprotocol/conformance@0.1.16 server --suite all
+//   2025-11-25   @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2025-11-25
+//   2026-07-28   @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2026-07-28
 //
-// Extra arguments go to the suite instead of `--suite all`, e.g.
-//   npm run conformance -- --scenario tools-call-with-progress
-// Every step is bounded in time (CONFORMANCE_TIMEOUT_MS for the suite, default 300000) and
+// Each run:
+//   1. (once) builds (npm run build);
+//   2. makes sure the tool folder .cache/tools holds its suite version and a Node 22 binary
+//      (the suites need Node 22; the npm package node-<platform>-<arch>@22, newest 22.x at
+//      first install), installing them with `npm install --prefix <folder> --no-save` only
+//      when absent: 0.1.16 in .cache/tools itself, 0.2.0-alpha.12 in
+//      .cache/tools/conformance-0.2.0-alpha.12. None of them is a dependency of emcp, and a
+//      filled cache works offline;
+//   3. serves dist/examples/everything.js on a free port of 127.0.0.1 (a fresh server per run);
+//   4. runs the suite against http://localhost:PORT/mcp, streaming its output (per-scenario
+//      results are also written to .cache/conformance/<run>/results/);
+//   5. stops the server, prints every failed check and warning, and a line
+//      `conformance: <run>: Total: N passed, M failed` (the suite's own summary; with
+//      --requirements it counts the unscored scenarios too).
+// The last line is `conformance: N passed, M failed`, summed over the runs; the exit code is
+// non-zero on any failure.
+//
+// Arguments: `--run <name>` (repeatable) picks runs; anything else goes to the suite of each
+// picked run instead of its default selection (the alpha runs then add `--spec-version
+// <revision>`, unless given), e.g.
+//   npm run conformance -- --run 2026-07-28 --scenario tasks-lifecycle
+//   npm run conformance -- --scenario tools-call-error        # the one scenario in all three
+// Every step is bounded in time (CONFORMANCE_TIMEOUT_MS per suite run, default 300000) and
 // every child process is ended when this script ends.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -23,13 +36,20 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const suitePackage = '@modelcontextprotocol/conformance'
-const suiteVersion = '0.1.16'
 const nodeMajor = 22
 const nodePackage = `node-${process.platform}-${process.arch}`
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tools = join(root, '.cache', 'tools')
 const work = join(root, '.cache', 'conformance')
+
+const alpha = '0.2.0-alpha.12'
+/** The runs, in order: a name, the suite version, where it is installed, its default selection. */
+const runs = [
+  { name: '0.1.16', version: '0.1.16', prefix: tools, selection: ['--suite', 'all'] },
+  { name: '2025-11-25', version: alpha, prefix: join(tools, `conformance-${alpha}`), selection: ['--requirements', '2025-11-25'], revision: '2025-11-25' },
+  { name: '2026-07-28', version: alpha, prefix: join(tools, `conformance-${alpha}`), selection: ['--requirements', '2026-07-28'], revision: '2026-07-28' },
+]
 
 const minutes = (n) => n * 60_000
 const suiteTimeout = Number(process.env.CONFORMANCE_TIMEOUT_MS ?? minutes(5))
@@ -111,7 +131,8 @@ const finish = (passed, failed, code = failed > 0 ? 1 : 0) => {
 // ---------------------------------------------------------------------------------------
 // the tool folder
 
-const suiteDir = join(tools, 'node_modules', ...suitePackage.split('/'))
+/** Where a run's suite is installed. */
+const suiteDirOf = (r) => join(r.prefix, 'node_modules', ...suitePackage.split('/'))
 
 const installedVersion = (dir) => {
   try {
@@ -121,7 +142,7 @@ const installedVersion = (dir) => {
   }
 }
 
-/** The Node binary the suite runs on: this one if it is 22 or later, else the cached one. */
+/** The Node binary the suites run on: this one if it is 22 or later, else the cached one. */
 const node22 = () => {
   if (Number(process.versions.node.split('.')[0]) >= nodeMajor) return { path: process.execPath, needed: false }
   const dir = join(tools, 'node_modules', nodePackage)
@@ -131,32 +152,47 @@ const node22 = () => {
   return { path: bin, needed: true, ok }
 }
 
-const suiteBin = () => {
-  const pkg = JSON.parse(readFileSync(join(suiteDir, 'package.json'), 'utf8'))
+const suiteBin = (r) => {
+  const dir = suiteDirOf(r)
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
   const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.conformance ?? Object.values(pkg.bin ?? {})[0])
   if (typeof bin !== 'string') throw new Error(`${suitePackage} declares no bin`)
-  return join(suiteDir, bin)
+  return join(dir, bin)
 }
 
-const ensureTools = async () => {
-  const node = node22()
-  const suiteOk = installedVersion(suiteDir) === suiteVersion
-  if (suiteOk && (!node.needed || node.ok)) {
-    say(`using the cached ${suitePackage}@${suiteVersion}${node.needed ? ` and ${nodePackage}@${installedVersion(dirname(dirname(node.path)))}` : ''} in ${shown(tools)}`)
-    return node.path
-  }
-  const specs = [`${suitePackage}@${suiteVersion}`, ...(node.needed ? [`${nodePackage}@${nodeMajor}`] : [])]
-  say(`installing ${specs.join(' and ')} into ${shown(tools)} (not a dependency of emcp)`)
-  mkdirSync(tools, { recursive: true })
-  const r = await run(npm, ['install', '--prefix', tools, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+/** npm install into `prefix`, outside emcp's own dependencies; true when it worked. */
+const install = async (prefix, specs) => {
+  say(`installing ${specs.join(' and ')} into ${shown(prefix)} (not a dependency of emcp)`)
+  mkdirSync(prefix, { recursive: true })
+  const r = await run(npm, ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
     timeoutMs: minutes(5),
   })
+  return r.code === 0
+}
+
+/** The Node 22 binary, installed when missing; undefined when it cannot be had. */
+const ensureNode = async () => {
+  const node = node22()
+  if (!node.needed || node.ok) return node.path
+  await install(tools, [`${nodePackage}@${nodeMajor}`])
   const after = node22()
-  if (r.code !== 0 || installedVersion(suiteDir) !== suiteVersion || (after.needed && !after.ok)) {
-    console.error(`conformance: installing ${specs.join(' ')} failed (exit ${r.code})`)
-    finish(0, 1)
+  if (!after.ok) {
+    console.error(`conformance: installing ${nodePackage}@${nodeMajor} failed`)
+    return undefined
   }
   return after.path
+}
+
+/** A run's suite, installed when missing; false when it cannot be had. */
+const ensureSuite = async (r) => {
+  if (installedVersion(suiteDirOf(r)) === r.version) {
+    say(`using the cached ${suitePackage}@${r.version} in ${shown(r.prefix)}`)
+    return true
+  }
+  await install(r.prefix, [`${suitePackage}@${r.version}`])
+  if (installedVersion(suiteDirOf(r)) === r.version) return true
+  console.error(`conformance: installing ${suitePackage}@${r.version} failed`)
+  return false
 }
 
 // ---------------------------------------------------------------------------------------
@@ -184,12 +220,12 @@ const accepts = (port) =>
     socket.setTimeout(1_000, () => done(false))
   })
 
-/** Starts the everything server on `port`; resolves once it accepts connections. */
+/** Starts the everything server on `port`; resolves once it accepts connections (undefined if it never does). */
 const startServer = async (port) => {
   const entry = join(root, 'dist', 'examples', 'everything.js')
   if (!existsSync(entry)) {
     console.error(`conformance: ${shown(entry)} is missing after the build`)
-    finish(0, 1)
+    return undefined
   }
   const child = spawn(process.execPath, [entry], {
     cwd: root,
@@ -207,13 +243,14 @@ const startServer = async (port) => {
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       console.error(`conformance: the server exited (${child.exitCode ?? child.signalCode}) before accepting connections`)
-      finish(0, 1)
+      return undefined
     }
     if (await accepts(port)) return child
     await new Promise((r) => setTimeout(r, 100))
   }
   console.error('conformance: the server did not accept connections within 20 s')
-  finish(0, 1)
+  await stopServer(child)
+  return undefined
 }
 
 /** Stops the server: SIGTERM, then SIGKILL after 5 s. */
@@ -287,50 +324,94 @@ const printReasons = (resultsDir) => {
 // ---------------------------------------------------------------------------------------
 // main
 
-const main = async () => {
-  say('building (npm run build)')
-  const built = await run(npm, ['run', 'build', '--silent'], { timeoutMs: minutes(5) })
-  if (built.code !== 0) {
-    console.error(`conformance: the build failed (exit ${built.code})`)
+/** Splits the arguments into the runs picked (`--run`) and what goes to the suites. */
+const parseArgs = (argv) => {
+  const picked = []
+  const rest = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--run') picked.push(argv[++i])
+    else if (argv[i].startsWith('--run=')) picked.push(argv[i].slice('--run='.length))
+    else rest.push(argv[i])
+  }
+  const unknown = picked.filter((p) => !runs.some((r) => r.name === p))
+  if (unknown.length > 0) {
+    console.error(`conformance: no run named ${unknown.join(', ')} (runs: ${runs.map((r) => r.name).join(', ')})`)
     finish(0, 1)
   }
+  return { picked: picked.length === 0 ? runs : runs.filter((r) => picked.includes(r.name)), rest }
+}
 
-  const node = await ensureTools()
-  const bin = suiteBin()
-  // the suite's client is the official SDK, at whatever 1.x its range resolved to when installed
+/** The suite arguments of a run: its default selection, or the given ones at its revision. */
+const selectionOf = (r, rest) => {
+  if (rest.length === 0) return r.selection
+  const pinned = rest.some((a) => a === '--spec-version' || a.startsWith('--spec-version=') || a === '--requirements' || a.startsWith('--requirements='))
+  return r.revision === undefined || pinned ? rest : [...rest, '--spec-version', r.revision]
+}
+
+/** One run: its own server, its own results folder; resolves with its tally. */
+const runOne = async (r, node, rest) => {
+  const label = `${suitePackage}@${r.version}`
+  if (!(await ensureSuite(r))) return { passed: 0, failed: 1 }
+  const bin = suiteBin(r)
+  // the suite's client is the official SDK, at whatever its range resolved to when installed
+  const suiteDir = suiteDirOf(r)
   const sdk =
     installedVersion(join(suiteDir, 'node_modules', '@modelcontextprotocol', 'sdk')) ??
-    installedVersion(join(tools, 'node_modules', '@modelcontextprotocol', 'sdk'))
-  say(`the suite's client: @modelcontextprotocol/sdk@${sdk ?? 'unknown'}`)
+    installedVersion(join(r.prefix, 'node_modules', '@modelcontextprotocol', 'sdk'))
+  say(`${r.name}: the suite's client: @modelcontextprotocol/sdk@${sdk ?? 'unknown'}`)
 
   const port = await freePort()
   const server = await startServer(port)
+  if (server === undefined) return { passed: 0, failed: 1 }
   const url = `http://localhost:${port}/mcp`
-  say(`serving dist/examples/everything.js at ${url}`)
+  say(`${r.name}: serving dist/examples/everything.js at ${url}`)
 
-  rmSync(join(work, 'results'), { recursive: true, force: true })
-  mkdirSync(work, { recursive: true })
-  const extra = process.argv.slice(2)
-  const selection = extra.length > 0 ? extra : ['--suite', 'all']
-  const args = [bin, 'server', '--url', url, ...selection, '--output-dir', join(work, 'results')]
-  say(`running ${suitePackage}@${suiteVersion} ${['server', '--url', url, ...selection].join(' ')}`)
-  const suite = await run(node, args, {
+  const results = join(work, r.name, 'results')
+  rmSync(results, { recursive: true, force: true })
+  mkdirSync(results, { recursive: true })
+  const selection = selectionOf(r, rest)
+  say(`${r.name}: running ${label} ${['server', '--url', url, ...selection].join(' ')}`)
+  const suite = await run(node, [bin, 'server', '--url', url, ...selection, '--output-dir', results], {
     timeoutMs: suiteTimeout,
     capture: true,
     // the suite talks to localhost only: no proxy in the way
     env: { ...process.env, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1', FORCE_COLOR: '0' },
   })
   await stopServer(server)
-  printReasons(join(work, 'results'))
+  printReasons(results)
 
   const tally = tallyOf(suite.output)
   if (tally === undefined) {
-    console.error(`conformance: the suite printed no summary (exit ${suite.code}${suite.timedOut ? ', timed out' : ''})`)
-    finish(0, 1)
+    console.error(`conformance: ${r.name}: the suite printed no summary (exit ${suite.code}${suite.timedOut ? ', timed out' : ''})`)
+    return { passed: 0, failed: 1 }
   }
   // a suite that reports no failure but exits non-zero still failed
   const failed = tally.failed === 0 && suite.code !== 0 ? 1 : tally.failed
-  finish(tally.passed, failed)
+  return { passed: tally.passed, failed }
+}
+
+const main = async () => {
+  const { picked, rest } = parseArgs(process.argv.slice(2))
+  say('building (npm run build)')
+  const built = await run(npm, ['run', 'build', '--silent'], { timeoutMs: minutes(5) })
+  if (built.code !== 0) {
+    console.error(`conformance: the build failed (exit ${built.code})`)
+    finish(0, 1)
+  }
+  const node = await ensureNode()
+  if (node === undefined) finish(0, picked.length)
+
+  const tallies = []
+  for (const r of picked) {
+    say(`== run ${r.name}: ${suitePackage}@${r.version} ${selectionOf(r, rest).join(' ')}`)
+    tallies.push({ run: r, ...(await runOne(r, node, rest)) })
+  }
+  console.log('')
+  for (const t of tallies) say(`${t.run.name}: Total: ${t.passed} passed, ${t.failed} failed`)
+  finish(
+    tallies.reduce((a, t) => a + t.passed, 0),
+    tallies.reduce((a, t) => a + t.failed, 0),
+  )
 }
 
 main().catch((e) => {

@@ -53,6 +53,14 @@ export interface ToolMeta {
   readonly _meta?: { readonly [key: string]: unknown }
 }
 
+/**
+ * Whether a call may run as a task (the `io.modelcontextprotocol/tasks` extension, served by
+ * the `tasks` feature): `optional` lets the server hand a slow call off to a task for clients
+ * that declared the extension; `required` runs it only that way (other clients get -32021);
+ * `forbidden` (the default) always answers inline.
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required'
+
 /** What `emcp` takes. */
 export interface ToolDef<N, IS, OS> extends ToolMeta {
   /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
@@ -61,6 +69,8 @@ export interface ToolDef<N, IS, OS> extends ToolMeta {
   readonly input: IS
   /** The structured result: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
   readonly output?: OS
+  /** Whether a call may run as a task; the handler is the same either way. */
+  readonly taskSupport?: TaskSupport
 }
 
 /** A tool as `tools/list` describes it on the wire. */
@@ -82,6 +92,8 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
   readonly input: unknown
   /** The output slot as given, when there is one. */
   readonly output?: unknown
+  /** Whether a call may run as a task (not listed: the tasks extension is server-directed). */
+  readonly taskSupport?: TaskSupport
   /** Phantom: the handler's argument type. Never present at run time. */
   readonly _I: I
   /** Phantom: the handler's result type. Never present at run time. */

@@ -14,6 +14,8 @@
  * mcpServer([noop], { name: 'h', version: '1' }, { features: [hello] }).implement({ noop: () => 'ok' })
  */
 import type * as E from 'fp-ts/lib/Either.js'
+import type { CallToolResult } from './content.js'
+import type { AnyTool } from './emcp.js'
 import type { Eventually } from './eventually.js'
 import type { Hub } from './hub.js'
 import type { Request, RpcError } from './jsonrpc.js'
@@ -43,6 +45,18 @@ export interface Completion {
   readonly hasMore?: boolean
 }
 
+/** A `tools/call` about to run (its tool found, its arguments an object), offered to the features. */
+export interface ToolCall {
+  readonly tool: AnyTool
+  readonly request: Request
+  readonly session: Session
+  /**
+   * Runs the call: checks the arguments, runs the handler with a context over `session` (a
+   * feature may pass a session of its own, e.g. one whose requests to the client it answers).
+   */
+  readonly run: (session: Session) => Eventually<CallToolResult>
+}
+
 /** A feature: its methods and its capabilities. */
 export interface Feature {
   /** Merged into the server's capabilities in the `initialize` result. */
@@ -57,6 +71,11 @@ export interface Feature {
    * declares `completions` and answers `completion/complete`.
    */
   readonly complete?: (request: CompletionRequest, session: Session) => Eventually<Completion | undefined>
+  /**
+   * Takes over a tool call (the tasks extension runs some as tasks): the answer, or
+   * `undefined` to leave the call to the server. The first feature that answers wins.
+   */
+  readonly call?: (call: ToolCall) => Answer | undefined
 }
 
 /** Builds a feature once the server exists, with the hub it may notify through. */

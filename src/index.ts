@@ -14,11 +14,11 @@
  * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 })
  */
 export { emcp } from './emcp.js'
-export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './emcp.js'
+export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './emcp.js'
 export { mcpServer } from './server.js'
 export { hub } from './hub.js'
 export type { Hub } from './hub.js'
-export type { Answer, Completion, CompletionRequest, Feature, FeatureFactory, MethodHandler } from './feature.js'
+export type { Answer, Completion, CompletionRequest, Feature, FeatureFactory, MethodHandler, ToolCall } from './feature.js'
 export type { Server, ServerBuilder, ServerInfo, ServerOptions } from './server.js'
 export { sumOf } from './sum.js'
 export type { CheckedList, DuplicateNames, NamesOf, SumError, ToolList, ToolNamed } from './sum.js'
@@ -91,3 +91,8 @@ export type {
   PromptsFeature,
   PromptsOptions,
 } from './prompts.js'
+export { tasks, tasksExtension } from './tasks/extension.js'
+export type { TasksFeature, TasksOptions } from './tasks/extension.js'
+export { isTerminal, taskStore } from './tasks/store.js'
+export type { AskOptions, DetailedTask, InputRequest, Task, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from './tasks/store.js'
+export type { CreateTaskResult } from './tasks/run.js'

@@ -75,6 +75,7 @@ export type RpcErrorTag =
   | 'HeaderMismatch'
   | 'MissingRequiredClientCapability'
   | 'UnsupportedProtocolVersion'
+  | 'UnknownTask'
 
 /** A protocol-level failure: a tag, a readable message, and optional data for the client. */
 export interface RpcError {
@@ -101,9 +102,12 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   // MCP 2026-07-28: HTTP headers that do not match the body (or are missing)
   HeaderMismatch: -32020,
   // MCP 2026-07-28: the request needs a capability the client did not declare in its _meta
+  // (the tasks extension names it for tasks/* and for tools that run only as tasks)
   MissingRequiredClientCapability: -32021,
   // MCP 2026-07-28: a revision in _meta the server does not speak; data lists the supported ones
   UnsupportedProtocolVersion: -32022,
+  // io.modelcontextprotocol/tasks: tasks/get, tasks/update or tasks/cancel of an unknown task
+  UnknownTask: -32602,
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, runCall, type Callable, type Handler, type Handlers } from './call.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
+import type { CallToolResult } from './content.js'
 import { isObject, stripUndefined } from './json-object.js'
 import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
@@ -186,6 +187,11 @@ const build = <U extends AnyTool>(
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
   const completers = features.filter((f) => f.complete !== undefined)
+  const takeovers = features.filter((f) => f.call !== undefined)
+  const needsTakeover = (t: AnyTool): boolean => t.taskSupport === 'required' && takeovers.length === 0
+  const taskOnly = tools.filter(needsTakeover).map((t) => t.name)
+  if (taskOnly.length > 0)
+    throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
   const serverInfo = stripUndefined(info)
   const capabilities = Object.assign(
     {},
@@ -236,7 +242,12 @@ const build = <U extends AnyTool>(
       return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${name}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
-    return map(runWithContext(req, session, (ctx) => runCall(c, args, ctx)), E.right)
+    const run = (s: Session): Eventually<CallToolResult> => runWithContext(req, s, (ctx) => runCall(c, args, ctx))
+    for (const f of takeovers) {
+      const taken = f.call?.({ tool: c.tool, request: req, session, run })
+      if (taken !== undefined) return taken
+    }
+    return map(run(session), E.right)
   }
 
   /** `logging/setLevel`: the least severe level the client wants from now on. */
@@ -391,6 +402,7 @@ const build = <U extends AnyTool>(
     if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
     const mirrors = mirrorProblems(tool)
     if (mirrors.length > 0) throw new TypeError(`emcp: cannot add tool: ${mirrors.join('; ')}`)
+    if (needsTakeover(tool)) throw new TypeError(`emcp: cannot add tool ${tool.name}: it runs only as a task and the server has no tasks() feature`)
     callables.set(tool.name, callable(tool, handler as Callable['handler']))
     current = [...current, tool as unknown as U]
     toolsChanged()

@@ -33,6 +33,7 @@ describe('jsonrpc: the errorCodes table', () => {
       HeaderMismatch: -32020,
       MissingRequiredClientCapability: -32021,
       UnsupportedProtocolVersion: -32022,
+      UnknownTask: -32602,
     })
   })
 })
