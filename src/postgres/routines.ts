@@ -200,7 +200,7 @@ const routineTool = async (
   } else if (ret.kind === 'pseudo' && ret.sql === 'void') {
     statement = { sql: (present) => `SELECT ${callee}(${argsSql(present)})`, params, result: 'void' }
   } else {
-    const columns: ReadonlyArray<{ readonly name: string; readonly type: PgType }> | undefined =
+    const columns: ReadonlyArray<{ readonly name: string; readonly type: PgType; readonly description?: string }> | undefined =
       ret.kind === 'composite'
         ? ret.fields
         : outputs.length >= 2 || outputs.some((p) => p.mode === 't')
@@ -215,12 +215,19 @@ const routineTool = async (
         ? nullable(schemaOf(ret))
         : {
             type: 'object',
-            properties: Object.fromEntries(columns.map((c) => [c.name, nullable(schemaOf(c.type))])),
+            properties: Object.fromEntries(
+              columns.map((c) => [c.name, c.description === undefined ? nullable(schemaOf(c.type)) : { ...nullable(schemaOf(c.type)), description: c.description }]),
+            ),
             required: columns.map((c) => c.name),
             additionalProperties: false,
           }
     if (r.set) {
-      output = { type: 'object', properties: { rows: { type: 'array', items: itemSchema } }, required: ['rows'], additionalProperties: false }
+      output = {
+        type: 'object',
+        properties: { rows: { type: 'array', description: `the rows ${r.name} returns, in its order`, items: itemSchema } },
+        required: ['rows'],
+        additionalProperties: false,
+      }
       statement = {
         sql: (present) =>
           `SELECT jsonb_build_object('rows', coalesce(jsonb_agg(${item} ORDER BY r.o), '[]'::jsonb))::text AS result FROM ${callee}(${argsSql(present)}) WITH ORDINALITY AS r(${aliases.join(', ')}, o)`,
@@ -230,7 +237,7 @@ const routineTool = async (
     } else {
       output =
         columns === undefined
-          ? { type: 'object', properties: { value: itemSchema }, required: ['value'], additionalProperties: false }
+          ? { type: 'object', properties: { value: { ...itemSchema, description: `the ${ret.sql} ${r.name} returns` } }, required: ['value'], additionalProperties: false }
           : itemSchema
       const body = columns === undefined ? `jsonb_build_object('value', ${item})` : item
       statement = { sql: (present) => `SELECT (${body})::text AS result FROM ${callee}(${argsSql(present)}) AS r(${aliases.join(', ')})`, params, result: 'json' }

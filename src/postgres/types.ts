@@ -32,7 +32,7 @@ export type PgType =
       readonly kind: 'composite'
       readonly oid: number
       readonly sql: string
-      readonly fields: ReadonlyArray<{ readonly name: string; readonly type: PgType }>
+      readonly fields: ReadonlyArray<{ readonly name: string; readonly type: PgType; readonly description?: string }>
       readonly description?: string
     }
   | { readonly kind: 'pseudo'; readonly oid: number; readonly sql: string }
@@ -66,7 +66,9 @@ export const typeReader = (db: Queryable) => {
           kind: 'composite',
           oid,
           sql: r.sql,
-          fields: await Promise.all((r.fields ?? []).map(async (f) => ({ name: f.name, type: await read(f.type) }))),
+          fields: await Promise.all(
+            (r.fields ?? []).map(async (f) => ({ name: f.name, type: await read(f.type), ...(f.description === null ? {} : { description: f.description }) })),
+          ),
           ...more,
         }
       case 'p':
@@ -94,7 +96,7 @@ export const schemaOf = (t: PgType): JsonSchema => {
       return described(
         {
           type: 'object',
-          properties: Object.fromEntries(t.fields.map((f) => [f.name, nullable(schemaOf(f.type))])),
+          properties: Object.fromEntries(t.fields.map((f) => [f.name, described(nullable(schemaOf(f.type)), f.description)])),
           additionalProperties: false,
         },
         t.description,
@@ -183,7 +185,7 @@ interface TypeRow {
   readonly base: number
   readonly notnull: boolean
   readonly labels: ReadonlyArray<string> | null
-  readonly fields: ReadonlyArray<{ readonly name: string; readonly type: number }> | null
+  readonly fields: ReadonlyArray<{ readonly name: string; readonly type: number; readonly description: string | null }> | null
   readonly description: string | null
 }
 
@@ -191,7 +193,7 @@ const typeQuery = `SELECT jsonb_build_object(
   'name', t.typname, 'sql', format_type(t.oid, NULL), 'type', t.typtype, 'category', t.typcategory,
   'elem', t.typelem::int8, 'base', t.typbasetype::int8, 'notnull', t.typnotnull,
   'labels', (SELECT jsonb_agg(e.enumlabel ORDER BY e.enumsortorder) FROM pg_enum e WHERE e.enumtypid = t.oid),
-  'fields', (SELECT jsonb_agg(jsonb_build_object('name', a.attname, 'type', a.atttypid::int8) ORDER BY a.attnum)
+  'fields', (SELECT jsonb_agg(jsonb_build_object('name', a.attname, 'type', a.atttypid::int8, 'description', col_description(a.attrelid, a.attnum)) ORDER BY a.attnum)
              FROM pg_attribute a WHERE t.typtype = 'c' AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped),
   'description', CASE WHEN t.typnamespace <> 'pg_catalog'::regnamespace THEN obj_description(t.oid, 'pg_type') END)::text AS info
 FROM pg_type t WHERE t.oid = $1::int8::oid`

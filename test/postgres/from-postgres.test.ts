@@ -10,6 +10,7 @@ create domain ${s}.positive as integer check (value > 0);
 create type ${s}.point2 as (x numeric, y numeric, label text);
 create table ${s}.items (id serial primary key, name text not null, price numeric(10,2) not null);
 insert into ${s}.items (name, price) values ('apple', 0.50), ('pear', 1.25);
+comment on column ${s}.items.price is 'Unit price in euros.';
 
 create function ${s}.echo_all(_t text, _i integer, _b bigint, _n numeric, _f double precision, _bool boolean, _j jsonb,
   _u uuid, _d date, _ts timestamptz, _by bytea, _arr text[], _c ${s}.color, _dom ${s}.positive, _p ${s}.point2)
@@ -100,10 +101,14 @@ for (const target of targets)
       })
       expect(add?.outputSchema).toEqual({
         type: 'object',
-        properties: { value: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 } },
+        properties: { value: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647, description: 'the integer add returns' } },
         required: ['value'],
         additionalProperties: false,
       })
+      // outputs are described too, down to the columns' comments
+      const items = pg.tools().find((t) => t.tool.name === 'all_items')?.tool.outputSchema as any
+      expect(items.properties.rows.description).toBe('the rows list_items returns, in its order')
+      expect(items.properties.rows.items.properties.price).toMatchObject({ type: ['string', 'null'], description: 'Unit price in euros.' })
       const echo = pg.tools().find((t) => t.tool.name === 'echo_all')?.tool
       const props = echo?.inputSchema.properties as Record<string, Record<string, unknown>>
       expect(Object.keys(props)).toEqual(['t', 'i', 'b', 'n', 'f', 'bool', 'j', 'u', 'd', 'ts', 'by', 'arr', 'c', 'dom', 'p'])
