@@ -83,11 +83,7 @@ Or add it to a client's configuration:
   { "mcpServers": { "calculator": { "type": "http", "url": "${running.url}" } } }
 
 Press Ctrl+C to stop.`)
-  const stop = (): void => {
-    void running.close().then(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  // on SIGTERM or SIGINT, serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
 }
 
 if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()

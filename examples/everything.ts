@@ -153,12 +153,14 @@ export const reconnection = emcp({
 
 export const jsonSchema202012 = emcp({
   name: 'json_schema_2020_12_tool',
-  description: 'Tool with JSON Schema 2020-12 features: $schema, $defs with a $ref, additionalProperties (conformance: json-schema-2020-12).',
+  description:
+    'Tool with JSON Schema 2020-12 features: $schema, $defs with $anchor and a $ref, allOf/anyOf, if/then/else, additionalProperties (conformance: json-schema-2020-12).',
   input: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
     $defs: {
       address: {
+        $anchor: 'addressDef',
         type: 'object',
         properties: { street: { type: 'string' }, city: { type: 'string' } },
       },
@@ -166,11 +168,120 @@ export const jsonSchema202012 = emcp({
     properties: {
       name: { type: 'string' },
       address: { $ref: '#/$defs/address' },
+      contactMethod: { type: 'string', enum: ['phone', 'email'] },
+      phone: { type: 'string' },
+      email: { type: 'string' },
     },
+    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    then: { required: ['phone'] },
+    else: { required: ['email'] },
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true },
 })
+
+// ---------------------------------------------------------------------------------------
+// 2026-07-28: questions answered by a retry (conformance: input-required-result-*), and
+// the diagnostic tools of server-stateless and http-custom-header-server-validation
+
+export const irElicitation = emcp({
+  name: 'test_input_required_result_elicitation',
+  description: "Ask the user's name (key user_name), then greet them (conformance: input-required-result-basic-elicitation and others).",
+  input: noArguments,
+})
+
+export const irSampling = emcp({
+  name: 'test_input_required_result_sampling',
+  description: "Ask the client's model for the capital of France, then report its answer (conformance: input-required-result-basic-sampling).",
+  input: noArguments,
+})
+
+export const irListRoots = emcp({
+  name: 'test_input_required_result_list_roots',
+  description: "Ask for the client's roots, then list them (conformance: input-required-result-basic-list-roots).",
+  input: noArguments,
+})
+
+export const irRequestState = emcp({
+  name: 'test_input_required_result_request_state',
+  description: 'Ask for a confirmation; the retry must echo the signed requestState (conformance: input-required-result-request-state).',
+  input: noArguments,
+})
+
+export const irMultipleInputs = emcp({
+  name: 'test_input_required_result_multiple_inputs',
+  description: 'Ask a name, a greeting from the model and the roots at once (conformance: input-required-result-multiple-input-requests).',
+  input: noArguments,
+})
+
+export const irMultiRound = emcp({
+  name: 'test_input_required_result_multi_round',
+  description: 'Ask a name, then a favourite colour, one round each (conformance: input-required-result-multi-round).',
+  input: noArguments,
+})
+
+export const irTamperedState = emcp({
+  name: 'test_input_required_result_tampered_state',
+  description: 'Ask for a confirmation; a retry with a changed requestState is refused (conformance: input-required-result-tampered-state).',
+  input: noArguments,
+})
+
+export const irCapabilities = emcp({
+  name: 'test_input_required_result_capabilities',
+  description: 'Ask the model, and the user only if the client can elicit (conformance: input-required-result-capability-check).',
+  input: noArguments,
+})
+
+export const missingCapability = emcp({
+  name: 'test_missing_capability',
+  description: "Ask the client's model; a client that did not declare sampling gets -32021 (conformance: server-stateless).",
+  input: noArguments,
+})
+
+export const streamingElicitation = emcp({
+  name: 'test_streaming_elicitation',
+  description: 'Report progress, then ask the user a question: the answer is input_required, never a request on the stream (conformance: server-stateless).',
+  input: noArguments,
+})
+
+export const loggingTool = emcp({
+  name: 'test_logging_tool',
+  description: 'Log at every level; a 2026-07-28 request without a log level gets none of it (conformance: server-stateless).',
+  input: noArguments,
+})
+
+export const triggerToolChange = emcp({
+  name: 'test_trigger_tool_change',
+  description: 'Add or remove the tool test_dynamic_tool, changing the tool list (conformance: server-stateless).',
+  input: noArguments,
+})
+
+export const triggerPromptChange = emcp({
+  name: 'test_trigger_prompt_change',
+  description: 'Add or remove the prompt test_dynamic_prompt, changing the prompt list (conformance: server-stateless).',
+  input: noArguments,
+})
+
+export const headerParam = emcp({
+  name: 'test_header_param',
+  description: 'Echo a region that HTTP clients mirror into the Mcp-Param-Region header (conformance: http-custom-header-server-validation).',
+  input: {
+    type: 'object',
+    properties: { region: { type: 'string', description: 'The region', 'x-mcp-header': 'Region' } },
+    required: ['region'],
+  },
+  annotations: { readOnlyHint: true },
+})
+
+/** The tool test_trigger_tool_change adds and removes. */
+const dynamicTool = emcp({ name: 'test_dynamic_tool', description: 'Here for a moment (added by test_trigger_tool_change).', input: noArguments })
+
+/** The prompt test_trigger_prompt_change adds and removes. */
+const dynamicPrompt = prompt({ name: 'test_dynamic_prompt', description: 'Here for a moment (added by test_trigger_prompt_change).', get: () => 'dynamic' })
+
+/** The name form the input-required tools ask for. */
+const nameForm = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const
 
 // ---------------------------------------------------------------------------------------
 // long-running tools (conformance: tasks-*, the io.modelcontextprotocol/tasks extension). The
@@ -244,7 +355,7 @@ const confirmForm = {
 } as const
 
 /** The two questions multi_input asks at once. */
-const nameForm = { type: 'object', properties: { name: { type: 'string', description: 'Your name' } } } as const
+const yourNameForm = { type: 'object', properties: { name: { type: 'string', description: 'Your name' } } } as const
 const proceedForm = { type: 'object', properties: { confirm: { type: 'boolean', description: 'Proceed?' } } } as const
 
 /** The question test_tool_with_task asks first. */
@@ -399,6 +510,20 @@ export const conformancePrompts = prompts([
     ],
   }),
   prompt({
+    name: 'test_input_required_result_prompt',
+    description: 'A prompt that asks the user for its context first (conformance: input-required-result-non-tool-request).',
+    get: async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        {
+          message: 'What context should the prompt use?',
+          requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+        },
+        { key: 'user_context' },
+      )
+      return `Use this context: ${answer.action === 'accept' ? answer.content.context : 'none'}`
+    },
+  }),
+  prompt({
     name: 'test_prompt_with_image',
     description: 'A prompt with an image.',
     get: () => [
@@ -433,6 +558,20 @@ export const everything = mcpServer(
     confirmDelete,
     multiInput,
     toolWithTask,
+    irElicitation,
+    irSampling,
+    irListRoots,
+    irRequestState,
+    irMultipleInputs,
+    irMultiRound,
+    irTamperedState,
+    irCapabilities,
+    missingCapability,
+    streamingElicitation,
+    loggingTool,
+    triggerToolChange,
+    triggerPromptChange,
+    headerParam,
   ],
   { name: 'emcp-everything', version: '1.0.0', title: 'emcp conformance server' },
   {
@@ -543,14 +682,108 @@ export const everything = mcpServer(
   multi_input: async (_args, ctx) => {
     await sleep(10)
     const [who, proceed] = await Promise.all([
-      ctx.elicit({ message: 'Your name?', requestedSchema: nameForm }),
+      ctx.elicit({ message: 'Your name?', requestedSchema: yourNameForm }),
       ctx.elicit({ message: 'Proceed?', requestedSchema: proceedForm }),
     ])
     return `name=${JSON.stringify(who.content?.name ?? null)}, proceed=${JSON.stringify(proceed.content?.confirm ?? null)}`
   },
 
+  test_input_required_result_elicitation: async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameForm }, { key: 'user_name' })
+    return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : 'Hello, stranger!'
+  },
+
+  test_input_required_result_sampling: async (_args, ctx) => {
+    const answer = await ctx.sample(
+      { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 },
+      { key: 'capital_question' },
+    )
+    return `The model says: ${textOf(answer.content)}`
+  },
+
+  test_input_required_result_list_roots: async (_args, ctx) => {
+    const roots = await ctx.roots({ key: 'client_roots' })
+    return `Roots: ${roots.map((r) => r.uri).join(', ') || 'none'}`
+  },
+
+  test_input_required_result_request_state: async (_args, ctx) => {
+    const answer = await ctx.elicit(
+      { message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+      { key: 'confirm' },
+    )
+    // the answer came back through a requestState this server signed and verified
+    return `state-ok: confirmed=${answer.action === 'accept' && answer.content.ok}`
+  },
+
+  test_input_required_result_multiple_inputs: async (_args, ctx) => {
+    const [who, greeting, roots] = await Promise.all([
+      ctx.elicit({ message: 'What is your name?', requestedSchema: nameForm }, { key: 'user_name' }),
+      ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }, { key: 'greeting' }),
+      ctx.roots({ key: 'client_roots' }),
+    ])
+    return `${textOf(greeting.content)} ${who.content?.name ?? 'stranger'} (${roots.length} roots)`
+  },
+
+  test_input_required_result_multi_round: async (_args, ctx) => {
+    const who = await ctx.elicit({ message: 'Step 1: What is your name?', requestedSchema: nameForm }, { key: 'step1' })
+    const color = await ctx.elicit(
+      { message: 'Step 2: What is your favorite color?', requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] } },
+      { key: 'step2' },
+    )
+    return `${who.content?.name ?? '?'} likes ${color.content?.color ?? '?'}`
+  },
+
+  test_input_required_result_tampered_state: async (_args, ctx) => {
+    const answer = await ctx.elicit(
+      { message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+      { key: 'confirm' },
+    )
+    return `confirmed=${answer.action === 'accept' && answer.content.ok}`
+  },
+
+  test_input_required_result_capabilities: async (_args, ctx) => {
+    // ask only what this request's client can answer
+    const canElicit = ctx.session.clientCapabilities?.elicitation !== undefined
+    const [model, user] = await Promise.all([
+      ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say something' } }], maxTokens: 20 }, { key: 'model_input' }),
+      canElicit ? ctx.elicit({ message: 'Your name?', requestedSchema: nameForm }, { key: 'user_input' }) : Promise.resolve(undefined),
+    ])
+    return `model: ${textOf(model.content)}; user: ${user?.content?.name ?? 'not asked'}`
+  },
+
+  test_missing_capability: async (_args, ctx) => {
+    const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Hello?' } }], maxTokens: 10 })
+    return textOf(answer.content)
+  },
+
+  test_streaming_elicitation: async (_args, ctx) => {
+    ctx.progress(1, 2, 'about to ask')
+    const answer = await ctx.elicit({ message: 'Continue?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } })
+    return `answered: ${answer.action}`
+  },
+
+  test_logging_tool: async (_args, ctx) => {
+    for (const level of ['debug', 'info', 'warning', 'error'] as const) ctx.log(level, `a ${level} message`)
+    await sleep(20)
+    return 'logged (where the request asked for logs)'
+  },
+
+  test_trigger_tool_change: () => {
+    if (everything.removeTool(dynamicTool.name)) return 'removed test_dynamic_tool'
+    everything.addTool(dynamicTool, () => 'here')
+    return 'added test_dynamic_tool'
+  },
+
+  test_trigger_prompt_change: () => {
+    if (conformancePrompts.remove(dynamicPrompt.name)) return 'removed test_dynamic_prompt'
+    conformancePrompts.add(dynamicPrompt)
+    return 'added test_dynamic_prompt'
+  },
+
+  test_header_param: ({ region }) => `region: ${region}`,
+
   test_tool_with_task: async (_args, ctx) => {
-    const answer = await ctx.elicit({ message: 'What is your name?', requestedSchema: userNameForm })
+    const answer = await ctx.elicit({ message: 'What is your name?', requestedSchema: userNameForm }, { key: 'user_name' })
     await sleep(200) // the work that makes it a task
     return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : 'Hello, stranger!'
   },
@@ -570,11 +803,7 @@ const main = async (): Promise<void> => {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`)
   const running = await serveHttp(everything, { port, host: '127.0.0.1', sessions: true })
   console.log(`everything MCP server listening on ${running.url}`)
-  const stop = (): void => {
-    void running.close().then(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  // on SIGTERM or SIGINT, serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
 }
 
 if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)

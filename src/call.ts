@@ -86,22 +86,37 @@ export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventuall
   let returned: unknown
   try {
     returned = c.handler(decoded.right, ctx)
+    // reading what came back can throw too (a JavaScript caller may return a Proxy, a getter that throws)
+    if (typeof returned !== 'function' && !isThenable(returned)) return complete(c, returned)
   } catch (thrown) {
     return failureResult(thrown)
   }
-  if (typeof returned !== 'function' && !isThenable(returned)) return complete(c, returned)
-  return later(returned).then((value) => complete(c, value), failureResult)
+  return later(returned)
+    .then((value) => complete(c, value))
+    .catch(failureResult)
 }
 
-/** The `isError` result for anything a handler failed with. */
+/** The `isError` result for anything a handler failed with, whatever was thrown (a Proxy, a throwing toString); it throws only to pass a missing client capability on. */
 export const failureResult = (failure: unknown): CallToolResult => {
   // a question the client cannot answer is the protocol's error (2026-07-28: -32021), not the tool's
-  if (failure instanceof MissingClientCapability) throw failure
-  return failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+  if (isMissingCapability(failure)) throw failure
+  try {
+    return failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+  } catch {
+    return errorMessage('the tool failed with a value that cannot be read')
+  }
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+const isMissingCapability = (u: unknown): boolean => {
+  try {
+    return u instanceof MissingClientCapability
+  } catch {
+    return false
+  }
+}
 
 const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
   typeof u === 'object' &&
@@ -126,14 +141,20 @@ const complete = (c: Callable, value: unknown): CallToolResult => {
   }
 }
 
-const describe = (failure: unknown): string => {
-  if (failure instanceof Error) return failure.message || failure.name
-  if (typeof failure === 'string') return failure
+/** A readable reason for any thrown value; never throws (a value whose toString throws is named by its type). */
+export const describe = (failure: unknown): string => {
   try {
-    const json = JSON.stringify(failure)
-    return json === undefined ? String(failure) : json
-  } catch {
+    if (failure instanceof Error) return failure.message || failure.name
+    if (typeof failure === 'string') return failure
+    try {
+      const json = JSON.stringify(failure)
+      if (json !== undefined) return json
+    } catch {
+      // a cycle, a BigInt, a throwing toJSON: fall back to String
+    }
     return String(failure)
+  } catch {
+    return `a thrown ${typeof failure} that cannot be shown`
   }
 }
 

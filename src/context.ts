@@ -19,7 +19,7 @@ import { isThenable, type Eventually } from './eventually.js'
 import { isObject } from './json-object.js'
 import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
-import { MissingClientCapability, type InputRequest, type InputRequired } from './protocol/input-required.js'
+import { MissingClientCapability, type InputRequired, type Question } from './protocol/input-required.js'
 import { isModernVersion } from './protocol/versions.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -230,7 +230,7 @@ class CallContext implements ToolContext {
   }
 
   private async ask(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
-    if (isModernVersion(this.session.protocolVersion)) return this.askModern(capability, method, params)
+    if (isModernVersion(this.session.protocolVersion)) return this.askModern(capability, method, params, options)
     const out = this.session.outbound
     if (out === undefined)
       throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
@@ -248,19 +248,23 @@ class CallContext implements ToolContext {
    * (after the handler has had this turn to ask whatever else it asks alongside), and its
    * promise never settles: the handler is dropped and will run again on the retry.
    */
-  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }): Promise<unknown> {
+  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
     if (!hasCapability(this.session, capability))
       throw new MissingClientCapability(
         capabilityObject(capability),
         `the client did not declare the "${capability}" capability in this request's _meta, so ${method} cannot be asked`,
       )
     const inputs = this.session.inputs
-    if (inputs === undefined)
-      throw new Error(`${method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
     const turn = (this.turn ??= newTurn())
     const i = turn.asked++
-    if (i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
-    turn.questions.push({ method, params })
+    if (inputs !== undefined && i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
+    // a call handed off to a task asks through it (tasks/get shows the question, tasks/update answers)
+    const own = options?.signal
+    const tasked = this.session.asks?.({ method, params }, { ...options, signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]) })
+    if (tasked !== undefined) return tasked
+    if (inputs === undefined)
+      throw new Error(`${method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
+    turn.questions.push(options?.key === undefined ? { method, params } : { method, params, key: options.key })
     if (turn.questions.length === 1)
       setImmediate(() => {
         turn.end(inputs.require(turn.questions))
@@ -273,7 +277,7 @@ class CallContext implements ToolContext {
 /** The questions of one attempt (2026-07-28) and how it ends. */
 interface Turn {
   asked: number
-  readonly questions: InputRequest[]
+  readonly questions: Question[]
   readonly ended: Promise<never>
   readonly end: (signal: InputRequired) => void
 }

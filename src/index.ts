@@ -1,6 +1,7 @@
 /**
  * emcp: MCP servers whose tool contracts are checked by the compiler. This barrel is the
- * public surface of the core; the transports live at `emcp/stdio` and `emcp/http`.
+ * public surface of the core; the transports live at `emcp/stdio` and `emcp/http`, manifests
+ * and catalogs at `emcp/manifest`, the command line's `Command` interface at `emcp/cli`.
  *
  * @example
  * import { emcp, mcpServer, inMemoryClient } from 'emcp'
@@ -40,6 +41,12 @@ export type {
 } from './content.js'
 export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema.js'
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema.js'
+export { dispatchOf, wireCodec, wireNameOf } from './wire-codec.js'
+export type { Dispatch, WireCodecDef } from './wire-codec.js'
+export { fromMfJson, fromWkbHex, fromWkt, geometryMfJson, geometryWkbHex, geometryWkt, isGeometry, toMfJson, toWkbHex, toWkt } from './geometry.js'
+export type { Geometry, Position } from './geometry.js'
+export { fromManifest, manifestText, toManifest, validateManifest } from './manifest/index.js'
+export type { Manifest, ManifestTool, Policy } from './manifest/index.js'
 export { inMemoryClient, RpcCallError, ToolCallError } from './client.js'
 export type { Client, ClientOptions, ResultOf } from './client.js'
 export { logLevels, newSession } from './session.js'

@@ -72,6 +72,7 @@ export type RpcErrorTag =
   | 'ResourceNotFound'
   | 'Refused'
   | 'Forbidden'
+  | 'RequestTimeout'
   | 'HeaderMismatch'
   | 'MissingRequiredClientCapability'
   | 'UnsupportedProtocolVersion'
@@ -99,6 +100,8 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   Refused: -32000,
   // tools/call of a tool the caller's identity may not use (ServerOptions.authorize)
   Forbidden: -32003,
+  // a call that ran past the server's callTimeoutMs (the code the SDKs use for timeouts)
+  RequestTimeout: -32001,
   // MCP 2026-07-28: HTTP headers that do not match the body (or are missing)
   HeaderMismatch: -32020,
   // MCP 2026-07-28: the request needs a capability the client did not declare in its _meta

@@ -26,6 +26,11 @@ export interface RequestOptions {
   readonly signal?: AbortSignal
   /** Gives up after this many milliseconds (default 60 000). */
   readonly timeoutMs?: number
+  /**
+   * 2026-07-28: the question's key in `inputRequests` (and so in the client's
+   * `inputResponses`), unique within the request; `input-N` when absent.
+   */
+  readonly key?: string
 }
 
 /** A JSON-RPC error answered by the client to one of our requests. */

@@ -59,4 +59,13 @@ export const answerPage = (method: string, key: string, pages: ReadonlyArray<Raw
 
 const cursorOf = (key: string, page: number): string => Buffer.from(`emcp-${key}:${page}`).toString('base64url')
 
-const invalidCursor = (method: string, cursor: unknown): RpcError => rpcError('InvalidCursor', `${method}: invalid cursor ${JSON.stringify(cursor)}`)
+/** Names the cursor in the message only when it is short text: a client's 10 MB or deeply nested value is not echoed back (nor stringified). */
+const invalidCursor = (method: string, cursor: unknown): RpcError =>
+  rpcError('InvalidCursor', `${method}: invalid cursor ${shown(cursor)}`)
+
+const shown = (u: unknown): string =>
+  typeof u === 'string'
+    ? JSON.stringify(u.length > 200 ? `${u.slice(0, 200)}…` : u)
+    : u === null || typeof u === 'number' || typeof u === 'boolean'
+      ? String(u)
+      : `(${Array.isArray(u) ? 'an array' : typeof u === 'object' ? 'an object' : typeof u}, not a string)`

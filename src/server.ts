@@ -14,7 +14,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
-import { callable, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import { callable, describe, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
 import type { CallToolResult } from './content.js'
@@ -83,6 +84,12 @@ export interface ServerOptions {
   readonly cache?: CacheOptions
   /** How 2026-07-28 `requestState`s are signed; share the key between the processes a retry may reach. */
   readonly requestState?: RequestStateOptions
+  /**
+   * The longest an asynchronous call may run, in milliseconds (default 300 000, five
+   * minutes; 0 for none). Past it the call's signal is aborted and the client is answered:
+   * a tool with an `isError` result, any other method with error -32001.
+   */
+  readonly callTimeoutMs?: number
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -318,9 +325,43 @@ const build = <U extends AnyTool>(
   const route = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> =>
     modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : modernOnly(req)
 
+  const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
+  /**
+   * An asynchronous call, settled by the first of: its own answer; `callTimeoutMs` (its signal
+   * aborted, and an answer that says so instead of its own); its cancellation (no answer, and
+   * the transport need not wait for a handler that ignores its signal).
+   */
+  const settled = (running: Promise<E.Either<RpcError, unknown>>, req: Request, session: Session): Promise<E.Either<RpcError, unknown>> =>
+    new Promise((resolve, reject) => {
+      const abort = session.inFlight.get(req.id)
+      if (abort !== undefined)
+        session.inFlight.set(req.id, (reason) => {
+          abort(reason)
+          resolve(E.left(rpcError('InternalError', 'cancelled')))
+        })
+      const timer =
+        callTimeoutMs > 0
+          ? setTimeout(() => {
+              const why = `${req.method} timed out after ${callTimeoutMs} ms (callTimeoutMs)`
+              session.inFlight.delete(req.id)
+              abort?.(new DOMException(why, 'TimeoutError'))
+              const name = req.params?.name
+              resolve(req.method === 'tools/call' ? E.right(errorMessage(`Tool ${String(name)} ${why.slice(req.method.length + 1)}`)) : E.left(rpcError('RequestTimeout', `Request timed out: ${why}`)))
+            }, callTimeoutMs)
+          : undefined
+      running.then(
+        (v) => (clearTimeout(timer), resolve(v)),
+        (e: unknown) => (clearTimeout(timer), reject(e)),
+      )
+    })
+
   const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const handler = methods.get(req.method)
-    if (handler !== undefined) return handler(req, session)
+    if (handler !== undefined) {
+      const out = handler(req, session)
+      // here, below the era adapters, so that a timeout's answer is shaped like any other
+      return isThenable(out) ? settled(out as Promise<E.Either<RpcError, unknown>>, req, session) : out
+    }
     return E.left(
       req.method.startsWith('notifications/')
         ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
@@ -347,7 +388,7 @@ const build = <U extends AnyTool>(
       session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
     // the one place where anything thrown below the dispatcher becomes an error shape
     const crashed = (e: unknown): O.Option<Outgoing> =>
-      reply(E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`)))
+      reply(E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
     try {
       const out = route(m, session)
       return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
@@ -447,6 +488,9 @@ const build = <U extends AnyTool>(
   }
   return server
 }
+
+/** Five minutes: long enough for slow tools and a user answering an elicitation, short enough that a hung handler is let go. */
+const defaultCallTimeoutMs = 300_000
 
 const allEras: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
 

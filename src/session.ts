@@ -9,7 +9,7 @@
  * const h = newSession('2025-06-18') // from an MCP-Protocol-Version header
  */
 import type { Params, RequestId } from './jsonrpc.js'
-import type { Outbound } from './outbound.js'
+import type { Outbound, RequestOptions } from './outbound.js'
 import type { InputState } from './protocol/input-required.js'
 import { latestVersion, type AnyProtocolVersion } from './protocol/versions.js'
 
@@ -76,6 +76,11 @@ export interface Session {
    * notifications it takes, whatever a broadcast's own choice of sessions says.
    */
   listens?: (method: string, params: Params | undefined) => boolean
+  /**
+   * Where a 2026-07-28 handler's questions go instead of `input_required` (a call handed off
+   * to a task asks through the task): the answer to come, or `undefined` to ask the usual way.
+   */
+  asks?: (question: { readonly method: string; readonly params: Params }, options: RequestOptions) => Promise<unknown> | undefined
 }
 
 // ---------------------------------------------------------------------------------------

@@ -114,11 +114,22 @@ describe('answerPage: a list request answered from its pages', () => {
 
   it('refuses a cursor that is not a string', () => {
     const pages = pagesOf('tools', items(5), 2)
-    for (const cursor of [null, 1, 0, true, {}, ['x']]) {
+    for (const cursor of [null, 1, 0, true]) {
       const e = left(answerPage('tools/list', 'tools', pages, cursor))
       expect(e._tag).toBe('InvalidCursor')
       expect(e.message).toBe(`tools/list: invalid cursor ${JSON.stringify(cursor)}`)
     }
+    expect(left(answerPage('tools/list', 'tools', pages, {})).message).toBe('tools/list: invalid cursor (an object, not a string)')
+    expect(left(answerPage('tools/list', 'tools', pages, ['x'])).message).toBe('tools/list: invalid cursor (an array, not a string)')
+  })
+
+  it('neither echoes a huge cursor nor stringifies a deeply nested one (a -32602, not a stack overflow)', () => {
+    const pages = pagesOf('tools', items(5), 2)
+    const huge = left(answerPage('tools/list', 'tools', pages, 'x'.repeat(1_000_000)))
+    expect(huge.message).toBe(`tools/list: invalid cursor "${'x'.repeat(200)}…"`)
+    let deep: unknown = 1
+    for (let i = 0; i < 100_000; i++) deep = { a: deep }
+    expect(left(answerPage('tools/list', 'tools', pages, deep))).toEqual({ _tag: 'InvalidCursor', message: 'tools/list: invalid cursor (an object, not a string)' })
   })
 
   it('refuses forged cursors: garbage, page 0, leading zeros, signs, huge numbers, other encodings', () => {

@@ -78,7 +78,8 @@ export const decodeHeader = (value: string): E.Either<string, string> => {
   const m = sentinel.exec(value)
   if (m !== null) {
     const b64 = m[1] ?? ''
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return E.left('its base64 is malformed')
+    // strict, as SEP-2243's test cases ask: whole groups of four, padding only at the end
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return E.left('its base64 is malformed')
     return E.right(Buffer.from(b64, 'base64').toString('utf8'))
   }
   return safe.test(value) ? E.right(value) : E.left('it has characters a header value cannot carry (use =?base64?...?=)')

@@ -27,12 +27,17 @@ export interface InputRequest {
   readonly params: Params
 }
 
+/** A question of one attempt: the request, and the key the handler gave it (if any). */
+export interface Question extends InputRequest {
+  readonly key?: string
+}
+
 /** What a 2026-07-28 request that may ask the client carries into its handler. */
 export interface InputState {
   /** The client's answers so far, in the order the handler asked. */
   readonly answers: ReadonlyArray<unknown>
   /** Ends an attempt: the `input_required` result for the questions still open. */
-  readonly require: (questions: ReadonlyArray<InputRequest>) => InputRequired
+  readonly require: (questions: ReadonlyArray<Question>) => InputRequired
 }
 
 /** The end of an attempt that needs the client's input; the dispatcher answers it as a result. */
@@ -73,8 +78,9 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const make = (answers: ReadonlyArray<unknown>): InputState => ({
     answers,
     require: (questions) => {
-      const asked = Object.fromEntries(questions.map((q, i) => [inputKey(answers.length + i), q]))
-      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method) })
+      const keys = questions.map((q, i) => q.key ?? inputKey(answers.length + i))
+      const asked = Object.fromEntries(questions.map((q, i) => [keys[i], { method: q.method, params: q.params }]))
+      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys })
       return new InputRequired(asked, requestState)
     },
   })
@@ -88,10 +94,11 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
   const answers = [...payload.answers]
   for (const [i, m] of payload.pending.entries()) {
-    const answer = responses[inputKey(payload.answers.length + i)]
+    const key = payload.keys?.[i] ?? inputKey(payload.answers.length + i)
+    const answer = responses[key]
     if (answer === undefined) break
     const problem = answerProblem(m, answer)
-    if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${inputKey(payload.answers.length + i)}: ${problem}`))
+    if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${key}: ${problem}`))
     answers.push(answer)
   }
   return E.right(make(answers))

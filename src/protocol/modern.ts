@@ -126,10 +126,12 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
   const completeValue = (method: string, result: unknown): unknown => {
     const r = isObject(result) ? result : {}
     const meta = isObject(r._meta) ? r._meta : {}
+    // a result that names its own type (an extension's, e.g. the tasks extension's "task") keeps it
+    const resultType = typeof r.resultType === 'string' ? r.resultType : 'complete'
     return {
       ...r,
-      resultType: 'complete',
-      ...(cacheable.has(method) ? hints(method) : {}),
+      resultType,
+      ...(resultType === 'complete' && cacheable.has(method) ? hints(method) : {}),
       _meta: { ...meta, [metaKeys.serverInfo]: config.serverInfo },
     }
   }

@@ -39,6 +39,8 @@ export interface StatePayload {
   readonly answers: ReadonlyArray<unknown>
   /** The methods of the requests still unanswered, in order. */
   readonly pending: ReadonlyArray<string>
+  /** Their keys in `inputResponses`, when the handler named them (else `input-N`). */
+  readonly keys?: ReadonlyArray<string>
 }
 
 /** Seals and opens states with one key. */
@@ -80,7 +82,8 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
     if (!isObject(u) || u.v !== 1 || typeof u.method !== 'string' || typeof u.digest !== 'string' || !Array.isArray(u.answers) || !Array.isArray(u.pending) || typeof u.exp !== 'number')
       return E.left('requestState is not readable')
     if (Date.now() > u.exp) return E.left('requestState has expired; send the request again without it')
-    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string> })
+    const keys = Array.isArray(u.keys) && u.keys.every((k) => typeof k === 'string') ? { keys: u.keys as ReadonlyArray<string> } : {}
+    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string>, ...keys })
   }
 
   return { seal, open }

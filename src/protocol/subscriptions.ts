@@ -19,6 +19,7 @@ import type { Hub } from '../hub.js'
 import { isObject } from '../json-object.js'
 import { rpcError, type Params, type Request } from '../jsonrpc.js'
 import type { Session } from '../session.js'
+import { declaresTasks, tasksExtension } from '../tasks/extension.js'
 
 /** The `_meta` key naming the subscription a notification belongs to. */
 export const subscriptionIdKey = 'io.modelcontextprotocol/subscriptionId'
@@ -29,6 +30,8 @@ export interface SubscriptionFilter {
   readonly promptsListChanged?: boolean
   readonly resourcesListChanged?: boolean
   readonly resourceSubscriptions?: ReadonlyArray<string>
+  /** The tasks extension: `notifications/tasks` for these task ids. */
+  readonly taskIds?: ReadonlyArray<string>
 }
 
 /** Answers `subscriptions/listen` for a server with these capabilities, through its hub. */
@@ -37,6 +40,12 @@ export const listen =
   (req: Request, session: Session): Answer => {
     const asked = req.params?.notifications
     if (!isObject(asked)) return E.left(rpcError('InvalidParams', 'subscriptions/listen: params.notifications must be an object'))
+    if (asked.taskIds !== undefined && !declaresTasks(session))
+      return E.left(
+        rpcError('MissingRequiredClientCapability', `Missing required client capability: taskIds need the ${tasksExtension} extension`, {
+          requiredCapabilities: { extensions: { [tasksExtension]: {} } },
+        }),
+      )
     const out = session.outbound
     if (out === undefined)
       return E.left(rpcError('InvalidRequest', 'subscriptions/listen needs a transport that can stream notifications (stdio, or HTTP with an SSE answer)'))
@@ -74,7 +83,12 @@ const honour = (asked: Params, capabilities: { readonly [key: string]: unknown }
   const listChanged = (c: unknown): boolean => isObject(c) && c.listChanged === true
   const resources = capabilities.resources
   const uris = asked.resourceSubscriptions
+  const taskIds = asked.taskIds
+  const extensions = capabilities.extensions
   return {
+    ...(Array.isArray(taskIds) && isObject(extensions) && isObject(extensions[tasksExtension])
+      ? { taskIds: taskIds.filter((t): t is string => typeof t === 'string') }
+      : {}),
     ...(asked.toolsListChanged === true && listChanged(capabilities.tools) ? { toolsListChanged: true } : {}),
     ...(asked.promptsListChanged === true && listChanged(capabilities.prompts) ? { promptsListChanged: true } : {}),
     ...(asked.resourcesListChanged === true && listChanged(resources) ? { resourcesListChanged: true } : {}),
@@ -97,6 +111,8 @@ const wants =
         return f.resourcesListChanged === true
       case 'notifications/resources/updated':
         return typeof params?.uri === 'string' && (f.resourceSubscriptions ?? []).includes(params.uri)
+      case 'notifications/tasks':
+        return typeof params?.taskId === 'string' && (f.taskIds ?? []).includes(params.taskId)
       default:
         return false
     }

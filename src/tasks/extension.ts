@@ -18,6 +18,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Answer, FeatureFactory, ToolCall } from '../feature.js'
 import { isObject } from '../json-object.js'
 import { rpcError, type Request, type RpcError } from '../jsonrpc.js'
+import { isModernVersion } from '../protocol/versions.js'
+import type { Session } from '../session.js'
 import { runAsTask } from './run.js'
 import { taskStore, type DetailedTask, type TaskStore, type TaskStoreOptions } from './store.js'
 
@@ -57,15 +59,15 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
   const call = (c: ToolCall): Answer | undefined => {
     const support = c.tool.taskSupport ?? 'forbidden'
     if (support === 'forbidden') return undefined
-    if (!declares(c.request)) return support === 'optional' ? undefined : E.left(taskOnly(c.request, c.tool.name))
-    return runAsTask(store, c, { immediateMs, required: support === 'required', clientCapabilities: capabilitiesOf(c.request) })
+    if (!declaresTasks(c.session)) return support === 'optional' ? undefined : E.left(taskOnly(c.session, c.tool.name))
+    return runAsTask(store, c, { immediateMs, required: support === 'required' })
   }
 
   /** Runs a `tasks/*` method for a request that may use the extension, on a known task. */
   const onTask =
     (method: string, f: (taskId: string, req: Request, task: DetailedTask) => E.Either<RpcError, unknown>) =>
-    (req: Request): E.Either<RpcError, unknown> => {
-      if (!declares(req)) return E.left(undeclared(req, method))
+    (req: Request, session: Session): E.Either<RpcError, unknown> => {
+      if (!declaresTasks(session)) return E.left(undeclared(session, method))
       const taskId = req.params?.taskId
       if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
       const task = store.detailed(taskId)
@@ -73,60 +75,51 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
       return f(taskId, req, task)
     }
 
-  const factory: FeatureFactory = () => ({
-    capabilities: { extensions: { [tasksExtension]: {} } },
-    methods: {
-      'tasks/get': onTask('tasks/get', (_id, _req, task) => E.right({ resultType: 'complete', ...task })),
-      'tasks/update': onTask('tasks/update', (taskId, req) => {
-        const responses = req.params?.inputResponses
-        if (!isObject(responses)) return E.left(rpcError('InvalidParams', 'tasks/update: params.inputResponses must be an object'))
-        // responses to keys not outstanding are ignored, as the extension asks
-        store.answer(taskId, responses)
-        return E.right({ resultType: 'complete' })
-      }),
-      'tasks/cancel': onTask('tasks/cancel', (taskId) => {
-        // cancelling an ended task is acknowledged the same way, and changes nothing
-        store.cancel(taskId)
-        return E.right({ resultType: 'complete' })
-      }),
-    },
-    call,
-  })
+  const factory: FeatureFactory = (hub) => {
+    // status notifications go to the subscriptions/listen streams that asked for the task's id
+    store.onChange((task) => hub.broadcast('notifications/tasks', { ...task }, () => false))
+    return {
+      capabilities: { extensions: { [tasksExtension]: {} } },
+      methods: {
+        'tasks/get': onTask('tasks/get', (_id, _req, task) => E.right({ resultType: 'complete', ...task })),
+        'tasks/update': onTask('tasks/update', (taskId, req) => {
+          const responses = req.params?.inputResponses
+          if (!isObject(responses)) return E.left(rpcError('InvalidParams', 'tasks/update: params.inputResponses must be an object'))
+          // responses to keys not outstanding are ignored, as the extension asks
+          store.answer(taskId, responses)
+          return E.right({ resultType: 'complete' })
+        }),
+        'tasks/cancel': onTask('tasks/cancel', (taskId) => {
+          // cancelling an ended task is acknowledged the same way, and changes nothing
+          store.cancel(taskId)
+          return E.right({ resultType: 'complete' })
+        }),
+      },
+      call,
+    }
+  }
   return Object.assign(factory, { store })
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
 
-const metaOf = (req: Request): { readonly [key: string]: unknown } | undefined => {
-  const meta = req.params?._meta
-  return isObject(meta) ? meta : undefined
-}
-
-/** A request of the 2026-07-28 era: its `_meta` names its protocol version. */
-const isStateless = (req: Request): boolean => typeof metaOf(req)?.['io.modelcontextprotocol/protocolVersion'] === 'string'
-
-/** The client's capabilities declared on this request (2026-07-28 `_meta`). */
-const capabilitiesOf = (req: Request): { readonly [key: string]: unknown } | undefined => {
-  const caps = metaOf(req)?.['io.modelcontextprotocol/clientCapabilities']
-  return isObject(caps) ? caps : undefined
-}
-
 /**
- * True when the request may use the extension: a 2026-07-28 request whose own capabilities
- * name it (the extension does not apply to 2025-11-25 conversations, whatever they declared).
+ * True when a request may use the extension: a 2026-07-28 request whose own capabilities
+ * (its `_meta`) name it. The extension does not apply to 2025-11-25 conversations, whatever
+ * their `initialize` declared.
  */
-const declares = (req: Request): boolean => {
-  if (!isStateless(req)) return false
-  const extensions = capabilitiesOf(req)?.extensions
+export const declaresTasks = (session: Session): boolean => {
+  if (!isModernVersion(session.protocolVersion)) return false
+  const extensions = session.clientCapabilities?.extensions
   return isObject(extensions) && isObject(extensions[tasksExtension])
 }
 
 const requiredCapabilities = { requiredCapabilities: { extensions: { [tasksExtension]: {} } } }
 
 /** The refusal of a `tasks/*` request from a client that did not declare the extension. */
-const undeclared = (req: Request, method: string): RpcError =>
-  isStateless(req)
+const undeclared = (session: Session, method: string): RpcError =>
+  isModernVersion(session.protocolVersion)
     ? rpcError(
         'MissingRequiredClientCapability',
         `Missing required client capability: ${method} needs the ${tasksExtension} extension in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,
@@ -135,8 +128,8 @@ const undeclared = (req: Request, method: string): RpcError =>
     : rpcError('MethodNotFound', `Method not found: ${method} (the ${tasksExtension} extension needs protocol 2026-07-28)`)
 
 /** The refusal of a call to a tool that runs only as a task, from a client that cannot take one. */
-const taskOnly = (req: Request, name: string): RpcError =>
-  isStateless(req)
+const taskOnly = (session: Session, name: string): RpcError =>
+  isModernVersion(session.protocolVersion)
     ? rpcError(
         'MissingRequiredClientCapability',
         `Missing required client capability: tool ${name} runs only as a task; declare the ${tasksExtension} extension in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,

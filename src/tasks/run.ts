@@ -3,25 +3,28 @@
  * as for any call; if it settles within `immediateMs` the call is answered inline (a plain
  * result), otherwise it is handed off to a task and the call is answered with the task
  * (`CreateTaskResult`, `resultType: "task"`) while the handler goes on. The handler does
- * not know which: its context's requests to the client become the task's `inputRequests`
- * (answered through `tasks/update`), its progress messages the task's `statusMessage`, and
- * `tasks/cancel` aborts its `ctx.signal`. A handler that asks the client before the handoff
- * hands the call off at once: a task is the channel a stateless client answers through.
+ * not know which: once handed off, its context's questions to the client become the task's
+ * `inputRequests` (answered through `tasks/update`), its progress messages the task's
+ * `statusMessage`, and `tasks/cancel` aborts its `ctx.signal`. Questions asked before the
+ * handoff are the call's own (`input_required`, answered by a retry that runs the handler
+ * again): a handler waiting on the client only is not handed off, so a tool may gather its
+ * input first and then go on as a task.
  *
  * @example
  * import { taskStore } from 'emcp'
  * // inside a feature's `call` hook (see tasks()):
- * //   call: (c) => runAsTask(store, c, { immediateMs: 0, required: false })
+ * //   call: (c) => runAsTask(store, c, { immediateMs: 0, required: c.tool.taskSupport === 'required' })
  * const store = taskStore()
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { CallToolResult } from '../content.js'
 import { isThenable } from '../eventually.js'
 import type { Answer, ToolCall } from '../feature.js'
-import { errorCodes, rpcError, type Params, type RpcError } from '../jsonrpc.js'
-import type { Outbound, RequestOptions } from '../outbound.js'
+import { errorCodes, rpcError, type RpcError, type RpcErrorObject } from '../jsonrpc.js'
+import type { Outbound } from '../outbound.js'
+import { MissingClientCapability } from '../protocol/input-required.js'
 import type { Session } from '../session.js'
-import type { DetailedTask, InputRequest, Task, TaskStore } from './store.js'
+import type { DetailedTask, Task, TaskStore } from './store.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -32,8 +35,6 @@ export interface RunOptions {
   readonly immediateMs: number
   /** True for tools that run only as tasks: no room for a task is then an error, not an inline answer. */
   readonly required: boolean
-  /** The client's capabilities for this request (what its questions may use). */
-  readonly clientCapabilities: { readonly [key: string]: unknown } | undefined
 }
 
 /** The answer that hands a call off: the task, flat, with `resultType: "task"`. */
@@ -49,8 +50,9 @@ export const createTaskResult = (t: DetailedTask): CreateTaskResult => {
 }
 
 /**
- * Runs the call, inline or as a task (see the module comment). Never rejects: a crash of the
- * call is a JSON-RPC error inline, or a `failed` task once handed off.
+ * Runs the call, inline or as a task (see the module comment). A failure before the handoff
+ * is the call's own (a rejection the dispatcher turns into an error, or into
+ * `input_required` for a question the retry will answer); after it, the task's (`failed`).
  */
 export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions): Answer => {
   const id = call.request.id
@@ -58,74 +60,68 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
   // 'running' until the call is answered: inline, as a task, or refused
   let phase: 'running' | 'inline' | 'task' | 'refused' = 'running'
   let noRoom = false
-  let refusal: RpcError | undefined
-  const early: Array<{ readonly request: InputRequest; readonly options: RequestOptions | undefined; readonly resolve: (u: unknown) => void; readonly reject: (e: Error) => void }> = []
+  // a question asked before the handoff without an answer: the attempt ends with input_required
+  let waitingOnClient = false
   let answer: (a: E.Either<RpcError, unknown>) => void = () => undefined
+  let fail: (e: unknown) => void = () => undefined
   let timer: ReturnType<typeof setTimeout> | undefined
 
   const abortWork = (reason: string): void => session.inFlight.get(id)?.(reason)
 
-  const decide = (p: 'inline' | 'task' | 'refused', a: E.Either<RpcError, unknown>): void => {
-    if (phase !== 'running') return
+  const decide = (p: 'inline' | 'task' | 'refused'): boolean => {
+    if (phase !== 'running') return false
     phase = p
     if (timer !== undefined) clearTimeout(timer)
     call.session.inFlight.delete(id)
-    answer(a)
+    return true
   }
 
   /** Hands the call off to a new task; when there is no room, says so (and the call stays inline). */
   const handoff = (): void => {
-    if (phase !== 'running' || noRoom) return
+    if (phase !== 'running' || noRoom || waitingOnClient) return
     const created = store.create(abortWork)
     if (E.isLeft(created)) {
       noRoom = true
-      for (const q of early.splice(0)) q.reject(new Error(`${q.request.method}: ${created.left.message}`))
-      if (options.required) {
-        refusal = created.left
+      if (options.required && decide('refused')) {
         abortWork(created.left.message)
-        decide('refused', created)
+        answer(created)
       }
       return
     }
     taskId = created.right.taskId
-    for (const q of early.splice(0)) store.ask(taskId, q.request, q.options).then(q.resolve, q.reject)
-    decide('task', E.right(createTaskResult(store.detailed(taskId) as DetailedTask)))
+    if (decide('task')) answer(E.right(createTaskResult(store.detailed(taskId) as DetailedTask)))
   }
 
-  const outbound: Outbound = {
+  // the task's channel, once handed off: questions become its inputRequests; of the
+  // notifications, a progress message becomes its status message (a task carries none)
+  const taskChannel: Outbound = {
     notify: (method, params) => {
-      if (taskId === undefined) {
-        // before the handoff the call is an ordinary one: its notifications go where its answer goes
-        call.session.outbound?.notify(method, params)
-        return
-      }
-      // a task carries no progress or log notifications; a progress message is its status message
-      if (method === 'notifications/progress' && typeof params?.message === 'string') store.say(taskId, params.message)
+      if (taskId !== undefined && method === 'notifications/progress' && typeof params?.message === 'string') store.say(taskId, params.message)
     },
-    request: (method, params, opts) => {
-      const request: InputRequest = params === undefined ? { method } : { method, params: params as Params }
-      if (taskId !== undefined) return store.ask(taskId, request, opts)
-      if (noRoom) return Promise.reject(new Error(`${method}: the call could not become a task, and a stateless client can be asked only through one`))
-      const asked = new Promise<unknown>((resolve, reject) => early.push({ request, options: opts, resolve, reject }))
-      handoff()
-      return asked
-    },
+    request: (method, params, opts) =>
+      taskId === undefined ? Promise.reject(new Error(`${method}: the call has not become a task`)) : store.ask(taskId, params === undefined ? { method, params: {} } : { method, params }, opts),
     settle: () => false,
     close: () => undefined,
     pending: () => 0,
   }
 
-  // the handler's session: the caller's, with the task as its channel to the client
+  // the handler's session: the request's own until the handoff, then with the task as its
+  // channel to the client (read when used, so the handler's context follows the handoff)
   const session: Session = {
     ...call.session,
-    clientCapabilities: options.clientCapabilities ?? call.session.clientCapabilities,
     inFlight: new Map(),
     cancelled: new Set(),
-    outbound,
+    asks: (question, opts) => {
+      if (taskId !== undefined) return store.ask(taskId, question, opts)
+      // before the handoff the call asks the usual way: input_required, answered by a retry
+      if (session.inputs !== undefined) waitingOnClient = true
+      return undefined
+    },
   }
+  Object.defineProperty(session, 'outbound', { enumerable: true, get: () => (taskId === undefined ? call.session.outbound : taskChannel) })
 
   const finished = (result: CallToolResult): void => {
-    if (phase === 'running') return decide('inline', E.right(result))
+    if (decide('inline')) return answer(E.right(result))
     if (taskId === undefined) return
     // what tasks/get will answer must be JSON, as the inline answer would have to be
     const json = serialisable(result)
@@ -134,40 +130,37 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
   }
 
   const crashed = (e: unknown): void => {
-    const message = `Internal error: ${e instanceof Error ? e.message : String(e)}`
-    if (phase === 'running') return decide('inline', E.left(rpcError('InternalError', message)))
-    if (taskId !== undefined) store.fail(taskId, { code: errorCodes.InternalError, message })
+    if (decide('inline')) return fail(e)
+    if (taskId !== undefined) store.fail(taskId, taskError(e))
   }
 
-  let out: ReturnType<ToolCall['run']>
-  try {
-    out = call.run(session)
-  } catch (e) {
-    return E.left(rpcError('InternalError', `Internal error: ${e instanceof Error ? e.message : String(e)}`))
-  }
-  if (!isThenable(out)) {
-    // settled at once, unless it asked the client first (then it is a task already)
-    if (phase === 'running') return E.right(out)
-    finished(out as CallToolResult)
-    return E.right(createTaskResult(store.detailed(taskId as string) as DetailedTask))
-  }
-  if (phase !== 'running') {
-    ;(out as Promise<CallToolResult>).then(finished, crashed)
-    return phase === 'task' ? E.right(createTaskResult(store.detailed(taskId as string) as DetailedTask)) : E.left(refusal as RpcError)
-  }
-  return new Promise((resolve) => {
+  // a synchronous throw is the call's own, for the dispatcher to answer
+  const out = call.run(session)
+  if (!isThenable(out)) return E.right(out)
+  return new Promise((resolve, reject) => {
     answer = resolve
+    fail = reject
     // until answered, notifications/cancelled for the call reaches the handler
     call.session.inFlight.set(id, (reason) => {
       const why = typeof reason === 'string' ? reason : 'cancelled by the client'
       abortWork(why)
       // a cancelled call is never handed off; its answer is not sent
-      decide('refused', E.left(rpcError('InvalidRequest', `the call was cancelled: ${why}`)))
+      if (decide('refused')) resolve(E.left(rpcError('InvalidRequest', `the call was cancelled: ${why}`)))
     })
     ;(out as Promise<CallToolResult>).then(finished, crashed)
     timer = setTimeout(handoff, options.immediateMs)
   })
 }
+
+/** The JSON-RPC error a failed task shows: a capability the client lacks is -32021, as inline. */
+const taskError = (e: unknown): RpcErrorObject =>
+  e instanceof MissingClientCapability
+    ? {
+        code: errorCodes.MissingRequiredClientCapability,
+        message: `Missing required client capability: ${e.message}`,
+        data: { requiredCapabilities: e.capability },
+      }
+    : { code: errorCodes.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` }
 
 // ---------------------------------------------------------------------------------------
 // internals

@@ -79,6 +79,8 @@ export interface AskOptions {
   readonly signal?: AbortSignal
   /** Gives up after this many milliseconds (default: wait as long as the task lives). */
   readonly timeoutMs?: number
+  /** The key to show the request under, unless this task used it already (default `input-N`). */
+  readonly key?: string
 }
 
 /** The tasks of a server. */
@@ -130,8 +132,12 @@ interface Entry {
   result: { readonly [key: string]: unknown } | undefined
   error: RpcErrorObject | undefined
   readonly inputs: Map<string, Pending>
+  /** Every key this task has used: keys are never reused within a task. */
+  readonly keys: Set<string>
   nextKey: number
   onAbort: ((reason: string) => void) | undefined
+  /** Drops the task when its TTL passes, whether or not anyone reads the store then. */
+  expiry: ReturnType<typeof setTimeout> | undefined
 }
 
 const defaultTtlMs = 3_600_000
@@ -158,6 +164,7 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
 
   /** Forgets a task; a running one has its work aborted and its questions withdrawn. */
   const drop = (e: Entry, reason: string): void => {
+    if (e.expiry !== undefined) clearTimeout(e.expiry)
     tasks.delete(e.taskId)
     if (!isTerminal(e.status)) stop(e, reason)
   }
@@ -244,11 +251,20 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
       result: undefined,
       error: undefined,
       inputs: new Map(),
+      keys: new Set(),
       nextKey: 1,
       onAbort,
+      expiry: undefined,
     }
     if (tasks.has(e.taskId)) throw new Error(`emcp: tasks: the id ${e.taskId} is taken (newId must make unique ids)`)
     tasks.set(e.taskId, e)
+    if (ttlMs !== null) {
+      // a task still running at its TTL is stopped even when nobody polls any more
+      e.expiry = setTimeout(() => {
+        if (tasks.get(e.taskId) === e) drop(e, 'the task expired (its ttlMs passed)')
+      }, ttlMs)
+      e.expiry.unref?.()
+    }
     return E.right(e)
   }
 
@@ -258,7 +274,9 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
       if (e === undefined || isTerminal(e.status)) return reject(new Error(`${request.method}: the task has ended`))
       if (opts.signal?.aborted === true) return reject(new Error(`${request.method} was cancelled`))
       // keys are never reused within a task, so a late answer cannot be taken for another request
-      const key = `input-${e.nextKey++}`
+      let key = opts.key
+      while (key === undefined || e.keys.has(key)) key = `input-${e.nextKey++}`
+      e.keys.add(key)
       let timer: ReturnType<typeof setTimeout> | undefined
       const settle = (): void => {
         if (timer !== undefined) clearTimeout(timer)

@@ -152,8 +152,15 @@ export const envelopeMissing = (message: unknown, header: string, supported: Rea
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** Where `Mcp-Name` comes from, by method. */
-const nameSource: { readonly [method: string]: string } = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }
+/** Where `Mcp-Name` comes from, by method (SEP-2243; the tasks extension, SEP-2663, adds its taskId). */
+const nameSource: { readonly [method: string]: string } = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+}
 
 const answer = (status: number, reply: Outgoing): HttpReply => ({ status, headers: { 'content-type': 'application/json' }, body: encode(reply) })
 

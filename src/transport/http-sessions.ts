@@ -21,7 +21,7 @@ import type { ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession, type Session } from '../session.js'
 import { memoryEventStore, type EventStore } from './event-store.js'
-import { sseStream, type SseStream } from './sse.js'
+import { sseStream, stored, type SseStream } from './sse.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -36,6 +36,8 @@ export interface SessionOptions {
   readonly eventStore?: EventStore
   /** The reconnection delay suggested to clients, in milliseconds (default 1000). */
   readonly retryMs?: number
+  /** The most event bytes an SSE stream queues for a client that does not read (default 16 MiB); past it the stream is cut, and the client resumes. */
+  readonly maxQueuedBytes?: number
 }
 
 /** One HTTP session. */
@@ -106,7 +108,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const s = entry.live.get(streamId)
     if (s !== undefined && !s.closed()) s.send(data)
     // the client's connection was cut: keep the event for when it resumes
-    else store.append(streamId, data)
+    else stored(() => store.append(streamId, data))
   }
 
   const open = (protocolVersion: ProtocolVersion): HttpSession => {
@@ -175,6 +177,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const s: SseStream = sseStream(streamId, {
       store,
       retryMs: options.retryMs,
+      maxQueuedBytes: options.maxQueuedBytes,
       replay,
       onClose: () => {
         entry.streams.delete(s)

@@ -18,11 +18,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
-import { encode, failure, parse, rpcError } from '../jsonrpc.js'
+import { decode, encode, failure, parse, rpcError } from '../jsonrpc.js'
 import { metaKeys } from '../protocol/modern.js'
-import { assumedHttpVersion, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type ProtocolVersion } from '../protocol/versions.js'
+import { assumedHttpVersion, batchesAllowed, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type AnyProtocolVersion, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
 import { newSession, type Identity } from '../session.js'
+import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
 import { claimsModern, envelopeMissing, modernPost } from './http-modern.js'
 
@@ -77,6 +78,14 @@ export interface ServeHttpOptions extends HttpOptions {
   readonly host?: string
   /** The path served (default `/mcp`); other paths get 404. */
   readonly path?: string
+  /**
+   * Drain on SIGTERM and SIGINT (default true): answer the requests in flight, refuse new
+   * ones with 503 and a JSON-RPC error, close, then exit with code 0. A second signal ends
+   * the drain at once.
+   */
+  readonly handleSignals?: boolean
+  /** The longest a drain waits for requests in flight (default 10 000 ms); the connections still open are then cut. */
+  readonly drainTimeoutMs?: number
 }
 
 /** A running HTTP server. */
@@ -89,6 +98,8 @@ export interface RunningHttp {
   readonly server: NodeServer
   /** Stops accepting connections and resolves once open ones are closed. */
   readonly close: () => Promise<void>
+  /** Refuses new requests (503) while answering those in flight, for at most `drainTimeoutMs`; then closes. */
+  readonly drain: () => Promise<void>
 }
 
 /** What the core needs to know of a request. */
@@ -139,7 +150,28 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     // named (even with the rebinding checks off, or any web page could read the server)
     const reply = cors && origin !== undefined && originAllowed(origin) ? withCors(origin) : (r: HttpReply): HttpReply => r
     if (cors && req.method === 'OPTIONS') return reply(preflight(req, sessions === undefined ? allowed : 'POST, GET, DELETE, OPTIONS'))
-    return reply(await answer(req, readBody))
+    if (draining && req.method === 'GET') return reply(refuse(503, shuttingDown, { connection: 'close' }))
+    const leave = running.enter()
+    try {
+      return reply(await answer(req, readBody))
+    } finally {
+      leave()
+    }
+  }
+
+  // while draining, requests are refused; notifications and responses still reach the calls in flight
+  const running = inFlight()
+  let draining = false
+  const drain = async (timeoutMs: number): Promise<boolean> => {
+    draining = true
+    const drained = await running.drained(timeoutMs)
+    sessions?.close()
+    return drained
+  }
+  const drainRefusal = (text: string): HttpReply | undefined => {
+    const parsed = parse(text)
+    const refusal = E.isRight(parsed) ? refusalOf(parsed.right) : undefined
+    return refusal === undefined ? undefined : { status: 503, headers: { ...jsonHeaders, connection: 'close' }, body: encode(refusal) }
   }
 
   const sessions = options.sessions === undefined || options.sessions === false ? undefined : httpSessions(server as unknown as Server, options.sessions === true ? {} : options.sessions)
@@ -166,6 +198,8 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
       return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supportedVersions.join(', ')})`)
     const body = await readBody(maxBodyBytes)
     if (body === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`, { connection: 'close' })
+    const refused = draining ? drainRefusal(body.text) : undefined
+    if (refused !== undefined) return refused
     // 2026-07-28 traffic names its revision in the body's _meta (and the header): no sessions
     if (modern !== undefined && (!legacyHeader || body.text.includes(metaKeys.protocolVersion))) {
       const parsed = parse(body.text)
@@ -208,7 +242,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const entry = registry.get(sid)
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
     const accept = req.header('accept') ?? ''
-    if (!hasRequest(message) || !/text\/event-stream/i.test(accept) || !streamsWorthIt(message)) {
+    if (!/text\/event-stream/i.test(accept) || !streamsWorthIt(message, entry.session.protocolVersion)) {
       const out = await server.dispatch(message, entry.session)()
       if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
       const text = encode(out.value)
@@ -219,6 +253,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (stream === 'unknown-event') return refuse(500, 'Internal Server Error: no stream')
     req.signal?.addEventListener('abort', () => stream.close(), { once: true })
     // the answer goes to the stream id, not this connection: a client cut off resumes and gets it
+    const leave = running.enter()
     registry
       .within(entry, stream.id, () => server.dispatch(message, entry.session)())
       .then(
@@ -228,6 +263,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
         },
         () => registry.finish(entry, stream.id),
       )
+      .finally(leave)
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
 
@@ -287,8 +323,12 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     return undefined
   }
 
-  Object.assign(handle, { sessions })
-  return handle as typeof handle & { readonly sessions: HttpSessions | undefined }
+  Object.assign(handle, { sessions, drain })
+  return handle as typeof handle & {
+    readonly sessions: HttpSessions | undefined
+    /** Refuses new requests from now on; resolves (true) once none is in flight, or false at the deadline. */
+    readonly drain: (timeoutMs: number) => Promise<boolean>
+  }
 }
 
 /** A Web-standard handler: `(Request) => Promise<Response>`, for any runtime with fetch types. */
@@ -325,7 +365,7 @@ export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: Ht
       (e: unknown) => send(res, refuse(500, `Internal Server Error: ${String(e)}`)),
     )
   }
-  return Object.assign(listener, { sessions: core.sessions })
+  return Object.assign(listener, { sessions: core.sessions, drain: core.drain })
 }
 
 /** Serves `server` over HTTP on 127.0.0.1 (by default) at `/mcp`. */
@@ -340,20 +380,35 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
       node.off('error', reject)
       const port = (node.address() as AddressInfo).port
       const shown = host.includes(':') ? `[${host}]` : host
-      resolve({
-        url: `http://${shown}:${port}${path}`,
-        port,
-        server: node,
-        close: () =>
-          new Promise<void>((done) => {
-            listener.sessions?.close()
-            node.close(() => done())
-            node.closeIdleConnections()
-            // ended streams finish writing a moment later: their keep-alive connections then idle
-            setImmediate(() => node.closeIdleConnections())
-            setTimeout(() => node.closeIdleConnections(), 50).unref()
-          }),
-      })
+      const close = (): Promise<void> =>
+        new Promise<void>((done) => {
+          stopListening()
+          listener.sessions?.close()
+          node.close(() => done())
+          node.closeIdleConnections()
+          // ended streams finish writing a moment later: their keep-alive connections then idle
+          setImmediate(() => node.closeIdleConnections())
+          setTimeout(() => node.closeIdleConnections(), 50).unref()
+        })
+      let draining: Promise<void> | undefined
+      const drain = (): Promise<void> =>
+        (draining ??= listener.drain(options.drainTimeoutMs ?? defaultDrainTimeoutMs).then((drained) => {
+          // past the deadline, connections still waiting on a call are cut; streams that are
+          // no call (a 2026 subscriptions/listen) get a second to end before they are cut too
+          if (!drained) node.closeAllConnections()
+          setTimeout(() => node.closeAllConnections(), 1_000).unref()
+          return close()
+        }))
+      // a second signal ends the drain at once
+      const onSignal = (): void => {
+        if (draining === undefined) void drain().then(() => exitSoon())
+        else {
+          node.closeAllConnections()
+          void close().then(() => exitSoon(0))
+        }
+      }
+      const stopListening = (options.handleSignals ?? true) ? onShutdownSignal(onSignal) : () => {}
+      resolve({ url: `http://${shown}:${port}${path}`, port, server: node, close, drain })
     })
   })
 }
@@ -367,13 +422,18 @@ const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-c
 
 const isInitialize = (m: unknown): boolean => isObject(m) && m.method === 'initialize'
 
-/** True when the message (or a member of the batch) is a request, which gets an answer. */
-const hasRequest = (m: unknown): boolean =>
-  Array.isArray(m) ? m.some(hasRequest) : isObject(m) && typeof m.method === 'string' && 'id' in m
-
-/** Only calls can send progress, logs or requests to the client along the way: the rest answer as JSON. */
-const streamsWorthIt = (m: unknown): boolean =>
-  Array.isArray(m) ? m.some(streamsWorthIt) : isObject(m) && m.method === 'tools/call'
+/**
+ * Only valid calls can send progress, logs or requests to the client along the way: the rest
+ * (and anything refused whole, such as a batch after 2025-03-26) answer as JSON, with the
+ * status that goes with it. One level only: an array inside a batch is no message (and a
+ * client's array nested 100 000 deep must not overflow the stack).
+ */
+const streamsWorthIt = (m: unknown, version: AnyProtocolVersion): boolean =>
+  Array.isArray(m) ? batchesAllowed(version) && m.some(isCall) : isCall(m)
+const isCall = (m: unknown): boolean => {
+  const d = decode(m)
+  return d._tag === 'Right' && d.right.kind === 'request' && d.right.method === 'tools/call'
+}
 
 /** The methods this endpoint answers (OPTIONS for CORS preflights). */
 const allowed = 'POST, OPTIONS'

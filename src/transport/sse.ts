@@ -42,6 +42,12 @@ export interface SseOptions {
   readonly onClose?: () => void
   /** Event ids and the priming event (default true); 2026-07-28 streams cannot be resumed and go without. */
   readonly ids?: boolean
+  /**
+   * The most event bytes queued for a reader that does not keep up (default 16 MiB). Past it
+   * the stream is cut: its queue is dropped and it closes; with ids, the events are in the
+   * store, and the client resumes from the last one it read.
+   */
+  readonly maxQueuedBytes?: number
 }
 
 // ---------------------------------------------------------------------------------------
@@ -54,9 +60,16 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   // right after it resumes without skipping any
   const ids = options.ids ?? true
   const queue: string[] = (options.replay ?? []).map((e) => frame(e.id, e.data))
-  if (ids) queue.push(`id: ${store.prime(id)}\nretry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+  if (ids) {
+    const primed = stored(() => store.prime(id))
+    queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+  }
   let closed = false
   let wake: (() => void) | undefined
+  const maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024
+  // what send() queued since the reader last pulled (it takes the whole queue at each pull)
+  let queuedBytes = 0
+  let queuedEvents = 0
 
   const close = (): void => {
     if (closed) return
@@ -71,6 +84,8 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
         while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (wake = resolve))
         wake = undefined
         // everything queued goes out in one chunk
+        queuedBytes = 0
+        queuedEvents = 0
         if (queue.length > 0) return { done: false, value: queue.splice(0).join('') }
         return { done: true, value: undefined }
       },
@@ -85,7 +100,20 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
     id,
     send: (data) => {
       if (closed) return
-      queue.push(ids ? frame(store.append(id, data), data) : frameWithoutId(data))
+      // a store that fails costs resumption of this event, never its delivery
+      const event = frame(ids ? stored(() => store.append(id, data)) : undefined, data)
+      queuedBytes += event.length
+      if (queuedBytes > maxQueuedBytes) {
+        // a slow reader must not grow the server's memory without end: what send() queued
+        // goes (the priming event and a replay stay, so that the client can resume)
+        queue.splice(queue.length - queuedEvents, queuedEvents)
+        queuedBytes = 0
+        queuedEvents = 0
+        close()
+        return
+      }
+      queue.push(event)
+      queuedEvents++
       wake?.()
     },
     close,
@@ -97,7 +125,16 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
 // ---------------------------------------------------------------------------------------
 // internals
 
-const frameWithoutId = (data: string): string => `event: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
+/** One `message` event (without an id when the stream has none or the store could not keep it); JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
+const frame = (id: string | undefined, data: string): string =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
 
-/** One `message` event; JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
-const frame = (id: string, data: string): string => `id: ${id}\nevent: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
+/** What an event store call gave, or undefined (reported on stderr) when it threw: a store is someone else's code. */
+export const stored = <A>(f: () => A): A | undefined => {
+  try {
+    return f()
+  } catch (e) {
+    console.error(`emcp: the event store failed (the event is sent but cannot be replayed): ${e instanceof Error ? e.message : String(e)}`)
+    return undefined
+  }
+}

@@ -3,7 +3,8 @@
  * default), framing only. Partial lines and CRLF are fine; a garbage line gets -32700 and the
  * server goes on; an over-long line gets -32600 and the server goes on. Writes respect
  * backpressure, `console.log` goes to stderr, and the returned promise settles once input
- * has ended (EOF or SIGTERM) and every call in flight has been answered.
+ * has ended (EOF) and every call in flight has been answered. SIGTERM drains: new requests
+ * are refused (-32000) while the calls in flight finish, for at most `drainTimeoutMs`.
  *
  * @example
  * import { emcp, mcpServer } from 'emcp'
@@ -14,10 +15,11 @@
 import type { Readable, Writable } from 'node:stream'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
-import { encode, failure, isRequestId, rpcError, type RequestId } from '../jsonrpc.js'
+import { encode, failure, isRequestId, parse, rpcError, type RequestId } from '../jsonrpc.js'
 import type { Server } from '../server.js'
 import { outbound } from '../outbound.js'
 import { newSession, type Identity } from '../session.js'
+import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -34,8 +36,14 @@ export interface StdioOptions {
   readonly maxInFlight?: number
   /** Send `console.log/info/debug` to stderr while serving (default true with process.stdout). */
   readonly redirectConsole?: boolean
-  /** Stop reading and drain on SIGTERM and SIGINT (default true with process.stdin). */
+  /**
+   * Drain on SIGTERM and SIGINT (default true with process.stdin): answer the calls in
+   * flight, refuse new requests with error -32000, then exit with code 0. A second signal
+   * ends the drain at once.
+   */
   readonly handleSignals?: boolean
+  /** The longest a drain waits for calls in flight (default 10 000 ms); those still running are then aborted and answered with an error. */
+  readonly drainTimeoutMs?: number
   /**
    * Who is at the other end: stdio has no tokens, so whoever starts the process vouches for
    * its caller (e.g. a local user with the roles the server's `authorize` asks). Anonymous
@@ -50,6 +58,8 @@ export interface StdioServer {
   readonly done: Promise<void>
   /** Stops reading; calls in flight are still answered. */
   readonly close: () => Promise<void>
+  /** Refuses new requests (error -32000) while answering the calls in flight, for at most `drainTimeoutMs`; then stops. */
+  readonly drain: () => Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------
@@ -79,6 +89,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   let unflushed = 0
   let queued: string[] = []
   let flushScheduled = false
+  let settled = false
   let finish: () => void = () => {}
   const done = new Promise<void>((resolve) => {
     finish = resolve
@@ -97,7 +108,9 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   }
 
   const settleIfDone = (): void => {
-    if (!ended || inFlight > 0 || queued.length > 0 || outputBlocked || unflushed > 0) return
+    if (draining && inFlight === 0 && !ended) stopReading()
+    if (settled || !ended || (inFlight > 0 && !forced) || queued.length > 0 || outputBlocked || unflushed > 0) return
+    settled = true
     cleanup()
     finish()
   }
@@ -108,7 +121,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const flush = (): void => {
     flushScheduled = false
     if (broken) queued = []
-    if (queued.length === 0) return
+    // answers dropped for a broken output may have been all `done` was waiting for
+    if (queued.length === 0) return settleIfDone()
     const text = queued.join('')
     queued = []
     unflushed++
@@ -139,6 +153,11 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
 
   const handleLine = (line: string): void => {
     if (line.trim() === '') return
+    if (draining) {
+      const parsed = parse(line)
+      const refusal = parsed._tag === 'Right' ? refusalOf(parsed.right) : undefined
+      if (refusal !== undefined) return send(encode(refusal))
+    }
     inFlight++
     updateFlow()
     server.dispatchText(line, session)().then(answered, crashed)
@@ -214,19 +233,49 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
     settleIfDone()
   }
 
-  const onSignal = (): void => {
+  const stopReading = (): void => {
     input.pause()
     onEnd()
   }
 
-  const onInputError = (): void => onSignal()
+  // a drain keeps reading, so that requests are refused and the client's answers still arrive
+  let draining = false
+  let forced = false
+  let drainTimer: NodeJS.Timeout | undefined
+  const drain = (): Promise<void> => {
+    if (!draining && !ended) {
+      draining = true
+      drainTimer = setTimeout(force, options.drainTimeoutMs ?? defaultDrainTimeoutMs)
+      settleIfDone()
+    }
+    return done
+  }
+  /** The drain's deadline: calls still running are aborted and answered, and the transport lets go. */
+  const force = (): void => {
+    if (forced) return
+    forced = true
+    for (const [id, abort] of [...session.inFlight]) {
+      abort(new DOMException(shuttingDown, 'AbortError'))
+      session.inFlight.delete(id)
+      session.cancelled.add(id)
+      send(encode(failure(id, rpcError('Refused', `${shuttingDown}: the call did not finish within the drain timeout`))))
+    }
+    stopReading()
+    settleIfDone()
+  }
+  const onSignal = (): void => {
+    if (draining) force()
+    else void drain().then(() => exitSoon())
+  }
+
+  const onInputError = (): void => stopReading()
 
   const onOutputError = (): void => {
     broken = true
     queued = []
     unflushed = 0
     outputBlocked = false
-    onSignal()
+    stopReading()
     settleIfDone()
   }
 
@@ -241,6 +290,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
     ...(handleSignals ? ([[process, 'SIGTERM', onSignal], [process, 'SIGINT', onSignal]] as const) : []),
   ]
   const cleanup = (): void => {
+    clearTimeout(drainTimer)
     for (const [emitter, event, listener] of listeners) emitter.off(event, listener)
     session.outbound?.close('the stdio connection ended')
     server.release(session)
@@ -254,9 +304,10 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   return {
     done,
     close: () => {
-      onSignal()
+      stopReading()
       return done
     },
+    drain,
   }
 }
 

@@ -166,7 +166,7 @@ describe.each(transports)('everything example over $name, official SDK client: r
   // -------------------------------------------------------------------------------------
   // prompts
 
-  it('prompts/list: four prompts with names, descriptions and arguments', async () => {
+  it('prompts/list: five prompts with names, descriptions and arguments', async () => {
     const { prompts, nextCursor } = await client.listPrompts(undefined, bounded)
     expect(nextCursor).toBeUndefined()
     expect(prompts).toEqual([
@@ -184,6 +184,7 @@ describe.each(transports)('everything example over $name, official SDK client: r
         description: 'A prompt that embeds a resource.',
         arguments: [{ name: 'resourceUri', description: 'The URI of the resource to embed', required: true }],
       },
+      { name: 'test_input_required_result_prompt', description: 'A prompt that asks the user for its context first (conformance: input-required-result-non-tool-request).' },
       { name: 'test_prompt_with_image', description: 'A prompt with an image.' },
     ])
   })

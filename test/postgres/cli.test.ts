@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { help, run, start, type PgIO } from '../../src/postgres/cli.js'
 import { connectStdio } from '../interop/children.js'
+import { runCli } from '../../src/cli/index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'emcp-pg-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -34,6 +35,15 @@ describe('postgres: emcp pg (run, start)', () => {
     expect(port.errText()).toMatch(/--port needs a whole number/)
     const both = io()
     expect(await run(['--url', 'postgres://127.0.0.1:1/x', '--pglite', 'd'], both)).toBe(2)
+  })
+
+  it('is `emcp pg` in the command table', async () => {
+    const h = io()
+    expect(await runCli(['pg', '--help'], { ...h, interactive: false })).toBe(0)
+    expect(h.outText()).toBe(help)
+    const bad = io()
+    expect(await runCli(['pg', '--bogus'], { ...bad, interactive: false })).toBe(2)
+    expect(bad.errText()).toBe('emcp pg: unknown option --bogus (see emcp pg --help)\n')
   })
 
   it('an empty catalog is an error with exit code 1, and says why', async () => {

@@ -164,7 +164,11 @@ describe('property: HTTP transport', () => {
         }
         check(r.status === refusal, `expected ${refusal}`, { head: h, status: r.status, body: r.body })
         const a: WireResponse = parseResponse(r.body)
-        check(a.id === null && a.error !== undefined, 'a refusal is a JSON-RPC error with id null', a)
+        // an MCP-Protocol-Version outside the 2025 family is judged with the body read (2026-07-28):
+        // -32602 for 2026-07-28 without its _meta, -32022 for a revision never spoken; the id is the request's
+        const byVersion = refusal === 400 && !versionOk
+        check(a.error !== undefined && (a.id === null || byVersion), 'a refusal is a JSON-RPC error with id null', a)
+        if (byVersion) check(a.error?.code === (h.version === '2026-07-28' ? -32602 : -32022), 'the modern code for the version header', a)
       }),
       { numRuns: 200 },
     )

@@ -33,6 +33,10 @@ describe('protocol/headers', () => {
     expect(decodeHeader('us-west1')).toEqual(E.right('us-west1'))
     expect(E.isLeft(decodeHeader('line1\nline2'))).toBe(true)
     expect(E.isLeft(decodeHeader('=?base64?%%%?='))).toBe(true)
+    // SEP-2243's test cases: a value without its padding, or with characters outside the alphabet, is refused
+    expect(E.isLeft(decodeHeader('=?base64?SGVsbG8?='))).toBe(true)
+    expect(E.isLeft(decodeHeader('=?base64?SGVs!!!bG8=?='))).toBe(true)
+    expect(decodeHeader('=?base64?SGVsbG8=?=')).toEqual(E.right('Hello'))
   })
 
   it('compares integers as numbers and booleans as lower-case words', () => {

@@ -233,3 +233,28 @@ describe('the same handlers in 2025-11-25: real requests to the client', () => {
     expect(runs).toBe(1)
   })
 })
+
+describe('input_required: named questions (RequestOptions.key)', () => {
+  const named = emcp({ name: 'named', description: 'Asks under keys of its own.', input: { type: 'object' } })
+  const server = mcpServer([named], { name: 'keys', version: '1' }, { requestState: { key: 'a test key of enough length' } }).implement({
+    named: async (_a, ctx) => {
+      const who = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'user_name' })
+      const roots = await ctx.roots()
+      return `${who.content?.name ?? '?'} with ${roots.length} roots`
+    },
+  })
+  const call = async (extra: object = {}): Promise<any> => {
+    const out = await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'named', arguments: {}, ...extra, _meta: envelope() } }, newSession())()
+    return O.isSome(out) ? JSON.parse(encode(out.value)).result : undefined
+  }
+
+  it('shows a question under the key the handler gave it, takes its answer by that key, and numbers the unnamed ones', async () => {
+    const first = await call()
+    expect(Object.keys(first.inputRequests)).toEqual(['user_name'])
+    const second = await call({ requestState: first.requestState, inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } } })
+    expect(second.resultType).toBe('input_required')
+    expect(Object.keys(second.inputRequests)).toEqual(['input-1'])
+    const third = await call({ requestState: second.requestState, inputResponses: { 'input-1': { roots: [{ uri: 'file:///a' }] } } })
+    expect(third).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Alice with 1 roots' }] })
+  })
+})

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { emcp, inMemoryClient, mcpServer, tasks, tasksExtension, toolError, type TasksOptions } from '../../src/index.js'
+import { emcp, inMemoryClient, mcpServer, newSession, outbound, tasks, tasksExtension, toolError, type ServerMessage, type TasksOptions } from '../../src/index.js'
 import { wired } from '../support/wired.js'
-import { meta, send, sleep, waitFor } from './support.js'
+import { isAck, meta, send, sleep, waitFor } from './support.js'
 
 const greet = emcp({
   name: 'greet',
@@ -63,7 +63,7 @@ describe('tasks extension: capability', () => {
     expect(r.result).toEqual({})
     const init = await server.dispatch(
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
-      (await import('../../src/index.js')).newSession(),
+      newSession(),
     )()
     const caps = init._tag === 'Some' && 'result' in init.value ? (init.value.result as { capabilities: Record<string, unknown> }).capabilities : {}
     expect(caps.extensions).toEqual({ [tasksExtension]: {} })
@@ -81,13 +81,14 @@ describe('tasks extension: dispatch', () => {
   it('answers a tool without task support inline, with no task fields, even given a legacy `task` param', async () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'greet', arguments: { name: 'W' }, task: { ttl: 60000, pollInterval: 100 } })
-    expect(r.result).toEqual({ content: [{ type: 'text', text: 'Hello, W!' }] })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, W!' }] })
   })
 
   it('hands a waiting call off to a task: a flat CreateTaskResult (resultType "task", taskId, status, timestamps, ttlMs, pollIntervalMs)', async () => {
     const { server } = serve({ ttlMs: 60_000, pollIntervalMs: 100 })
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 30 } })
     expect(r.result).toEqual({
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 't', version: '1' } },
       resultType: 'task',
       taskId: expect.any(String),
       status: 'working',
@@ -108,13 +109,13 @@ describe('tasks extension: dispatch', () => {
   it('answers inline when the handler settles within immediateMs (the immediate-result shortcut)', async () => {
     const { server } = serve({ immediateMs: 2000 })
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 10 } })
-    expect(r.result).toEqual({ content: [{ type: 'text', text: 'waited 10' }] })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'waited 10' }] })
   })
 
   it('answers inline for a client that did not declare the extension on this request', async () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 5 } }, meta({}, false))
-    expect(r.result).toEqual({ content: [{ type: 'text', text: 'waited 5' }] })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'waited 5' }] })
   })
 
   it('honours a per-request opt-in: the extension declared in this request’s _meta makes a task', async () => {
@@ -184,8 +185,8 @@ describe('tasks extension: cancellation', () => {
   it('tasks/cancel acks with {resultType:"complete"} only, aborts ctx.signal, and the task settles cancelled', async () => {
     const { server, aborted } = serve()
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 60_000 } })
-    const ack = await send(server, 'tasks/cancel', { taskId: r.result.taskId })
-    expect(ack.result).toEqual({ resultType: 'complete' })
+    const acked = await send(server, 'tasks/cancel', { taskId: r.result.taskId })
+    expect(isAck(acked.result)).toBe(true)
     expect(aborted).toEqual(['cancelled by the client'])
     expect((await send(server, 'tasks/get', { taskId: r.result.taskId })).result.status).toBe('cancelled')
   })
@@ -194,7 +195,7 @@ describe('tasks extension: cancellation', () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 20 } })
     await waitFor(server, r.result.taskId, 'completed')
-    expect((await send(server, 'tasks/cancel', { taskId: r.result.taskId })).result).toEqual({ resultType: 'complete' })
+    expect(isAck((await send(server, 'tasks/cancel', { taskId: r.result.taskId })).result)).toBe(true)
     expect((await send(server, 'tasks/get', { taskId: r.result.taskId })).result.status).toBe('completed')
   })
 })
@@ -208,10 +209,10 @@ describe('tasks extension: input through tasks/get and tasks/update', () => {
     const [key, request] = Object.entries(waiting.inputRequests)[0] as [string, { method: string; params: { message: string } }]
     expect(request).toMatchObject({ method: 'elicitation/create', params: { message: 'Sure?' } })
     // a key never issued is ignored, and still acked
-    expect((await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { 'unknown-key': { ignored: true } } })).result).toEqual({ resultType: 'complete' })
+    expect(isAck((await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { 'unknown-key': { ignored: true } } })).result)).toBe(true)
     expect((await send(server, 'tasks/get', { taskId: r.result.taskId })).result.status).toBe('input_required')
-    const ack = await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { [key]: { action: 'accept', content: { sure: true } } } })
-    expect(ack.result).toEqual({ resultType: 'complete' })
+    const acked = await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { [key]: { action: 'accept', content: { sure: true } } } })
+    expect(isAck(acked.result)).toBe(true)
     const done = await waitFor(server, r.result.taskId, 'completed')
     expect(done.result).toMatchObject({ structuredContent: { ok: true } })
   })
@@ -233,11 +234,68 @@ describe('tasks extension: input through tasks/get and tasks/update', () => {
     expect(done.result.content[0].text).toMatch(/does not match the requested form/)
   })
 
-  it('a task asks only for what the request’s capabilities allow (no elicitation declared: a tool error)', async () => {
+  it('a task asks only for what the request’s capabilities allow: a question it cannot ask fails the task with -32021', async () => {
     const { server } = serve()
     const r = await send(server, 'tools/call', { name: 'confirm', arguments: {} }, meta({}, true))
-    const done = await waitFor(server, r.result.taskId, 'completed')
-    expect(done.result.isError).toBe(true)
-    expect(done.result.content[0].text).toMatch(/did not declare the "elicitation.form" capability/)
+    const done = await waitFor(server, r.result.taskId, 'failed')
+    expect(done.status).toBe('failed')
+    expect(done.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } })
+  })
+})
+
+describe('tasks extension: the tasks example (examples/tasks.ts)', () => {
+  it('runs report as a task whose statusMessage follows its progress, and purge through a confirmation', async () => {
+    const { server } = await import('../../examples/tasks.js')
+    const r = await send(server, 'tools/call', { name: 'report', arguments: { days: 2 } }, { ...meta({}), progressToken: 'r' })
+    expect(r.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 600_000, pollIntervalMs: 500 })
+    let t = await send(server, 'tasks/get', { taskId: r.result.taskId })
+    for (let i = 0; i < 200 && t.result.statusMessage === undefined; i++) {
+      await sleep(10)
+      t = await send(server, 'tasks/get', { taskId: r.result.taskId })
+    }
+    expect(t.result.statusMessage).toBe('day 1 of 2')
+    const done = await waitFor(server, r.result.taskId, 'completed', 5000)
+    expect(done.result.structuredContent).toEqual({ days: 2, total: 4.5 })
+
+    const p = await send(server, 'tools/call', { name: 'purge', arguments: { before: '2026-01-01' } })
+    const asking = await waitFor(server, p.result.taskId, 'input_required')
+    const key = Object.keys(asking.inputRequests)[0] as string
+    expect(asking.inputRequests[key].params.message).toBe('Delete 42 entries older than 2026-01-01?')
+    await send(server, 'tasks/update', { taskId: p.result.taskId, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } })
+    expect((await waitFor(server, p.result.taskId, 'completed')).result.content[0].text).toBe('Deleted 42 entries older than 2026-01-01.')
+    // and without the extension, purge is refused while report simply answers
+    expect((await send(server, 'tools/call', { name: 'purge', arguments: { before: '2026-01-01' } }, meta({}, false))).error?.code).toBe(-32021)
+  })
+})
+
+describe('tasks extension: status notifications (subscriptions/listen with taskIds)', () => {
+  it('sends notifications/tasks, the task as tasks/get shows it, to a stream that asked for its id, tagged with the subscription', async () => {
+    const { server } = serve()
+    const r = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 30 } })
+    const sent: ServerMessage[] = []
+    const session = newSession('2025-11-25', outbound((m) => sent.push(m)))
+    void server.dispatch({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { taskIds: [r.result.taskId] }, _meta: meta() } }, session)()
+    await waitFor(server, r.result.taskId, 'completed')
+    await sleep(5)
+    expect(sent[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [r.result.taskId] } } })
+    const statuses = sent.filter((m) => m.method === 'notifications/tasks')
+    expect(statuses.at(-1)).toMatchObject({
+      method: 'notifications/tasks',
+      params: { taskId: r.result.taskId, status: 'completed', result: { content: [{ type: 'text', text: 'waited 30' }] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } },
+    })
+    // another task's changes are not this stream's business
+    const other = await send(server, 'tools/call', { name: 'slow', arguments: { ms: 5 } })
+    await waitFor(server, other.result.taskId, 'completed')
+    expect(sent.filter((m) => m.method === 'notifications/tasks' && (m.params as { taskId?: string }).taskId === other.result.taskId)).toEqual([])
+  })
+
+  it('MUST return -32021 for taskIds from a client that did not declare the extension', async () => {
+    const { server } = serve()
+    const session = newSession('2025-11-25', outbound(() => {}))
+    const out = await server.dispatch(
+      { jsonrpc: '2.0', id: 2, method: 'subscriptions/listen', params: { notifications: { taskIds: ['x'] }, _meta: meta({}, false) } },
+      session,
+    )()
+    expect(out._tag === 'Some' && out.value).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: { extensions: { [tasksExtension]: {} } } } } })
   })
 })

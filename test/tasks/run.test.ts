@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/lib/Option.js'
 import { emcp, encode, mcpServer, newSession, outbound, taskStore, tasks, type ServerMessage } from '../../src/index.js'
-import { meta, send, sleep, waitFor } from './support.js'
+import { isAck, meta, send, sleep, waitFor } from './support.js'
 
 const job = emcp({ name: 'job', description: 'A job.', input: { type: 'object' }, taskSupport: 'optional' })
 const mustTask = emcp({ name: 'must_task', description: 'Only as a task.', input: { type: 'object' }, taskSupport: 'required' })
@@ -24,18 +24,62 @@ describe('tasks/run: inline or task', () => {
   it('answers a handler that settles without waiting inline, task support or not', async () => {
     const { server, store } = serve(() => 'at once')
     const r = await send(server, 'tools/call', { name: 'job', arguments: {} })
-    expect(r.result).toEqual({ content: [{ type: 'text', text: 'at once' }] })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'at once' }] })
     expect(store.size()).toBe(0)
   })
 
-  it('hands off at once when the handler asks the client before any wait: the task starts input_required, and CreateTaskResult carries no inputRequests', async () => {
-    const { server } = serve((_a, ctx) =>
-      ctx.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } }).then((a) => `go=${String(a.content?.go)}`),
-    )
+  it('asks before the handoff the call’s own way (input_required, answered by a retry), and answers inline when nothing else waits', async () => {
+    let runs = 0
+    const { server, store } = serve((_a, ctx) => {
+      runs++
+      return ctx.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } }).then((a) => `go=${String(a.content?.go)}`)
+    })
+    const first = await send(server, 'tools/call', { name: 'job', arguments: {} })
+    expect(first.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) })
+    expect(first.result).not.toHaveProperty('taskId')
+    const [key, question] = Object.entries(first.result.inputRequests)[0] as [string, { method: string; params: { message: string } }]
+    expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Go?' } })
+    const retry = await send(server, 'tools/call', {
+      name: 'job',
+      arguments: {},
+      inputResponses: { [key]: { action: 'accept', content: { go: true } } },
+      requestState: first.result.requestState,
+    })
+    expect(retry.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'go=true' }] })
+    expect(runs).toBe(2)
+    expect(store.size()).toBe(0)
+  })
+
+  it('gathers input first, then goes on as a task: the retry answers with CreateTaskResult (no requestState), whose result carries the answer', async () => {
+    const { server } = serve(async (_a, ctx) => {
+      const a = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
+      await sleep(20)
+      return `Hello, ${a.content?.name}!`
+    })
+    const first = await send(server, 'tools/call', { name: 'job', arguments: {} })
+    expect(first.result.resultType).toBe('input_required')
+    const key = Object.keys(first.result.inputRequests)[0] as string
+    const second = await send(server, 'tools/call', {
+      name: 'job',
+      arguments: {},
+      inputResponses: { [key]: { action: 'accept', content: { name: 'Alice' } } },
+      requestState: first.result.requestState,
+    })
+    expect(second.result).toMatchObject({ resultType: 'task', taskId: expect.any(String), status: 'working' })
+    expect(second.result).not.toHaveProperty('requestState')
+    expect(second.result).not.toHaveProperty('inputRequests')
+    expect((await waitFor(server, second.result.taskId, 'completed')).result.content[0].text).toBe('Hello, Alice!')
+  })
+
+  it('asks through the task once handed off: the task goes input_required and tasks/update answers', async () => {
+    const { server } = serve(async (_a, ctx) => {
+      await sleep(5)
+      const a = await ctx.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } })
+      return `go=${String(a.content?.go)}`
+    })
     const r = await send(server, 'tools/call', { name: 'job', arguments: {} })
-    expect(r.result).toMatchObject({ resultType: 'task', status: 'input_required' })
-    expect(r.result).not.toHaveProperty('inputRequests')
-    const t = (await send(server, 'tasks/get', { taskId: r.result.taskId })).result
+    expect(r.result).toMatchObject({ resultType: 'task', status: 'working' })
+    const t = await waitFor(server, r.result.taskId, 'input_required')
     expect(Object.values(t.inputRequests)).toEqual([{ method: 'elicitation/create', params: expect.objectContaining({ message: 'Go?' }) }])
     await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { [Object.keys(t.inputRequests)[0] as string]: { action: 'accept', content: { go: true } } } })
     expect((await waitFor(server, r.result.taskId, 'completed')).result.content[0].text).toBe('go=true')
@@ -50,7 +94,10 @@ describe('tasks/run: inline or task', () => {
     })
     const r = await send(server, 'tools/call', { name: 'job', arguments: {} })
     let t = await waitFor(server, r.result.taskId, 'input_required')
-    while (Object.keys(t.inputRequests ?? {}).length < 2) t = (await send(server, 'tasks/get', { taskId: r.result.taskId })).result
+    for (let i = 0; i < 100 && Object.keys(t.inputRequests ?? {}).length < 2; i++) {
+      await sleep(5)
+      t = (await send(server, 'tasks/get', { taskId: r.result.taskId })).result
+    }
     const [k1, k2] = Object.keys(t.inputRequests) as [string, string]
     expect(t.inputRequests[k1].params.message).toBe('a')
     await send(server, 'tasks/update', { taskId: r.result.taskId, inputResponses: { [k2]: { action: 'accept', content: { v: 'B' } } } })
@@ -90,7 +137,10 @@ describe('tasks/run: inline or task', () => {
     )
     const sent: ServerMessage[] = []
     const session = newSession('2025-11-25', outbound((m) => sent.push(m)))
-    const answered = server.dispatch({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'job', arguments: {}, _meta: meta() } }, session)()
+    const answered = server.dispatch(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'job', arguments: {}, _meta: { ...meta(), 'io.modelcontextprotocol/logLevel': 'info' } } },
+      session,
+    )()
     await sleep(5)
     expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'started' } }])
     await server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'changed my mind' } }, session)()
@@ -111,7 +161,7 @@ describe('tasks/run: a full store', () => {
     const first = await send(server, 'tools/call', { name: 'job', arguments: {} })
     expect(first.result.resultType).toBe('task')
     const second = await send(server, 'tools/call', { name: 'job', arguments: {} })
-    expect(second.result).toEqual({ content: [{ type: 'text', text: 'inline after all' }] })
+    expect(second.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'inline after all' }] })
   })
 
   it('refuses a task-only tool when no task can be made', async () => {
@@ -125,17 +175,16 @@ describe('tasks/run: a full store', () => {
     expect(r.error).toMatchObject({ code: -32603, message: expect.stringMatching(/maxTasks 1/) })
   })
 
-  it('a question asked when no task can be made fails the call as a tool error (a stateless client has no other channel)', async () => {
+  it('a call that could not become a task asks the call’s own way (input_required)', async () => {
     const store = taskStore({ maxTasks: 1 })
     const { server } = serve(async (_a, ctx) => {
       await sleep(5)
-      await ctx.roots()
-      return 'x'
+      const roots = await ctx.roots()
+      return `${roots.length} roots`
     }, { store })
     expect((await send(server, 'tools/call', { name: 'job', arguments: {} }, meta({ roots: {} }))).result.resultType).toBe('task')
     const r = await send(server, 'tools/call', { name: 'job', arguments: {} }, meta({ roots: {} }))
-    expect(r.result.isError).toBe(true)
-    expect(r.result.content[0].text).toMatch(/could not become a task/)
+    expect(r.result).toMatchObject({ resultType: 'input_required', inputRequests: { 'input-0': { method: 'roots/list' } } })
   })
 })
 

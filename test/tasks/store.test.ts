@@ -239,3 +239,26 @@ describe('tasks/store: ending', () => {
     expect(seen.at(-1)?.lastUpdatedAt).not.toBe(seen.at(-1)?.createdAt)
   })
 })
+
+describe('tasks/store: named questions', () => {
+  it('shows a request under the key the handler gave it, once per task; a used key falls back to input-N', async () => {
+    const store = taskStore()
+    const id = created(store)
+    const first = store.ask(id, { method: 'roots/list' }, { key: 'client_roots' })
+    expect(Object.keys(store.detailed(id)?.inputRequests ?? {})).toEqual(['client_roots'])
+    store.answer(id, { client_roots: { roots: [] } })
+    await first
+    void store.ask(id, { method: 'roots/list' }, { key: 'client_roots' })
+    expect(Object.keys(store.detailed(id)?.inputRequests ?? {})).toEqual(['input-1'])
+  })
+})
+
+describe('tasks/store: expiry without readers', () => {
+  it('stops a running task when its TTL passes, even if nobody reads the store', async () => {
+    const store = taskStore({ ttlMs: 20 })
+    const onAbort = vi.fn()
+    created(store, onAbort)
+    await new Promise((r) => setTimeout(r, 60))
+    expect(onAbort).toHaveBeenCalledWith(expect.stringMatching(/expired/))
+  })
+})

@@ -36,3 +36,7 @@ export const waitFor = async (server: Server, taskId: string, status: string, ti
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((res) => setTimeout(res, ms))
+
+/** An acknowledgement (tasks/update, tasks/cancel): resultType "complete" and no task envelope (only _meta may come along). */
+export const isAck = (result: any): boolean =>
+  result?.resultType === 'complete' && ['taskId', 'status', 'result', 'error', 'inputRequests'].every((k) => !(k in result))

@@ -33,7 +33,10 @@ const handle = async (): Promise<void> => {
   expectType<number>(running.port)
   expectType<NodeServer>(running.server)
   expectType<Promise<void>>(running.close())
+  expectType<Promise<void>>(running.drain())
 }
+expectAssignable<ServeHttpOptions>({ handleSignals: false, drainTimeoutMs: 5_000, sessions: { maxQueuedBytes: 1_048_576 } })
+expectNotAssignable<ServeHttpOptions>({ drainTimeoutMs: '5s' })
 void handle
 
 // the Web-standard handler and the Node listener
@@ -41,6 +44,7 @@ expectType<(request: Request) => Promise<Response>>(toFetchHandler(server))
 const listener = toNodeListener(server, { path: '/mcp' })
 expectAssignable<(req: IncomingMessage, res: ServerResponse) => void>(listener)
 expectType<HttpSessions | undefined>(listener.sessions)
+expectType<Promise<boolean>>(listener.drain(1_000))
 
 // the core
 const core = httpCore(server, { maxBodyBytes: 1024 })

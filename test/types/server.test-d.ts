@@ -6,7 +6,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import * as t from 'io-ts'
-import { expectAssignable, expectError, expectType } from 'tsd'
+import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
 import {
   DateFromISOString,
   emcp,
@@ -54,6 +54,8 @@ expectError(mcpServer([add], { version: '1' }))
 expectError(mcpServer([add], info, { pageSize: '10' }))
 expectAssignable<ServerInfo>({ name: 'n', version: '1', title: 'T', websiteUrl: 'https://example.com', icons: [{ src: 'x.png' }] })
 expectAssignable<ServerOptions>({})
+expectAssignable<ServerOptions>({ callTimeoutMs: 30_000 })
+expectNotAssignable<ServerOptions>({ callTimeoutMs: '30s' })
 
 // ---------------------------------------------------------------------------------------
 // implement: exhaustive, typed

@@ -17,6 +17,9 @@ const running = startStdio(server, { input: new PassThrough(), output: new PassT
 expectType<StdioServer>(running)
 expectType<Promise<void>>(running.done)
 expectType<Promise<void>>(running.close())
+expectType<Promise<void>>(running.drain())
+expectAssignable<StdioOptions>({ drainTimeoutMs: 5_000, handleSignals: true })
+expectNotAssignable<StdioOptions>({ drainTimeoutMs: '5s' })
 
 // only a built server: not a builder, not a contract
 expectError(serveStdio(builder))

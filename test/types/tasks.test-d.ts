@@ -14,6 +14,7 @@ import {
   type CreateTaskResult,
   type DetailedTask,
   type FeatureFactory,
+  type RequestOptions,
   type RpcError,
   type TaskRecord,
   type TaskStatus,
@@ -63,3 +64,8 @@ expectNotAssignable<TaskStatus>('running')
 expectType<'task'>({} as CreateTaskResult['resultType'])
 expectType<number | null>({} as DetailedTask['ttlMs'])
 expectNotAssignable<CreateTaskResult>({ resultType: 'complete', taskId: 't', status: 'working', createdAt: '', lastUpdatedAt: '', ttlMs: null })
+
+// a question may be named (its key in a 2026-07-28 or task inputRequests)
+expectAssignable<RequestOptions>({ key: 'user_name', timeoutMs: 1000 })
+expectNotAssignable<RequestOptions>({ key: 1 })
+expectType<Promise<unknown>>(store.ask('id', { method: 'roots/list' }, { key: 'client_roots' }))

@@ -1,0 +1,18 @@
+/**
+ * The table of `emcp` subcommands. A new subcommand is one file exporting a `Command` and
+ * one entry here.
+ *
+ * @example
+ * import { commands } from './commands.js'
+ * commands.map((c) => c.name) // ['serve', 'call', 'list', 'manifest', 'validate', 'pg']
+ */
+import { call } from './call.js'
+import type { Command } from './command.js'
+import { list } from './list.js'
+import { manifest } from './manifest.js'
+import { pg } from './pg.js'
+import { serve } from './serve.js'
+import { validate } from './validate.js'
+
+/** Every subcommand, in the order `emcp --help` shows them. */
+export const commands: ReadonlyArray<Command> = [serve, call, list, manifest, validate, pg]

@@ -1,0 +1,135 @@
+/**
+ * `emcp manifest`: writes the manifest of a module's server (byte-for-byte the same for
+ * the same server), or checks a file against it and shows the drift.
+ *
+ * @example
+ * // emcp manifest dist/examples/catalog.js -o catalog.manifest.json
+ * // emcp manifest dist/examples/catalog.js --check catalog.manifest.json
+ * import { manifest } from './manifest.js'
+ * await manifest.run(['dist/examples/calculator.js'], io)
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import * as E from 'fp-ts/lib/Either.js'
+import { selected } from '../manifest/catalog.js'
+import { diffManifests, type Drift } from '../manifest/diff.js'
+import { manifestOf, manifestText } from '../manifest/export.js'
+import type { Excluded, Manifest } from '../manifest/manifest.js'
+import { readManifest } from '../manifest/validate.js'
+import { lastOption, parseArgs } from './args.js'
+import { UsageError, type Command } from './command.js'
+import { loadServer } from './load.js'
+import { selectionHelp, selectionOf, selectionOptions } from './select.js'
+
+const help = `Usage: emcp manifest <module> [-o file] [--check file] [--format json|ts]
+
+Writes the manifest of the module's default-exported server: { "_meta": {...}, "tools": [...] },
+tools sorted by name, schemas self-contained (JSON Schema 2020-12), a fingerprint per tool
+and for the whole. The same server gives the same bytes. A module may also export
+\`excluded\` (an array of { name, reason }) to record what its catalog left out.
+
+Options:
+  -o, --output F  write to file F instead of standard output
+  --check F       compare with file F instead of writing: exit 0 when it is up to date,
+                  exit 1 with the differences (tool by tool, path by path) when not
+  --format json   JSON (default)
+  --format ts     a TypeScript module exporting the manifest \`as const\`, for
+                  fromManifest with compile-time checked handlers
+${selectionHelp}
+  --help          this text
+
+Examples:
+  emcp manifest dist/examples/catalog.js -o catalog.manifest.json
+  emcp manifest dist/examples/catalog.js --check catalog.manifest.json`
+
+/** The subcommand. */
+export const manifest: Command = {
+  name: 'manifest',
+  summary: "Write a module's tool manifest, or check a file against it",
+  help,
+  run: async (argv, io) => {
+    const args = parseArgs(argv, { options: ['output', 'check', 'format', ...selectionOptions], aliases: { o: 'output' } })
+    const [modulePath, ...extra] = args.positionals
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
+    const format = lastOption(args, 'format') ?? 'json'
+    if (format !== 'json' && format !== 'ts') throw new UsageError(`--format must be json or ts, not ${format}`)
+    const output = lastOption(args, 'output')
+    const check = lastOption(args, 'check')
+    if (output !== undefined && check !== undefined) throw new UsageError('give -o or --check, not both')
+    const server = await loadServer(modulePath, io.cwd)
+    const mod = (await import(pathToFileURL(resolve(io.cwd, modulePath as string)).href)) as { excluded?: unknown }
+    const selection = selectionOf(args)
+    const tools = selection === undefined ? server.tools : server.tools.filter(selected(selection))
+    if (tools.length === 0) throw new UsageError('no tool matches the selection', 1)
+    const built = manifestOf({ info: server.info, tools }, { excluded: excludedOf(mod.excluded) })
+    if (E.isLeft(built)) {
+      for (const i of built.left) io.err(`tool ${i.tool}: ${i.path || '(root)'}: ${i.message}\n`)
+      io.err(`emcp manifest: ${built.left.length} problem${built.left.length === 1 ? '' : 's'}; no manifest written\n`)
+      return 1
+    }
+    const text = format === 'ts' ? asModule(built.right) : manifestText(built.right)
+    if (check !== undefined) return checkAgainst(check, built.right, text, format, io)
+    if (output === undefined) io.out(text)
+    else {
+      writeFileSync(resolve(io.cwd, output), text)
+      io.err(`wrote ${built.right.tools.length} tools to ${output}\n`)
+    }
+    return 0
+  },
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const asModule = (m: Manifest): string =>
+  `// The tool manifest, written by \`emcp manifest --format ts\`: regenerate it rather than edit it.\nexport default ${JSON.stringify(m, null, 2)} as const\n`
+
+const excludedOf = (u: unknown): ReadonlyArray<Excluded> | undefined =>
+  Array.isArray(u) ? u.filter((e): e is Excluded => typeof e?.name === 'string' && typeof e?.reason === 'string') : undefined
+
+const checkAgainst = (file: string, actual: Manifest, text: string, format: string, io: Parameters<Command['run']>[1]): number => {
+  let saved: string
+  try {
+    saved = readFileSync(resolve(io.cwd, file), 'utf8')
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (saved === text) {
+    io.err(`${file} is up to date (${actual.tools.length} tools)\n`)
+    return 0
+  }
+  let expected: Manifest | undefined
+  if (format === 'json') {
+    try {
+      const read = readManifest(JSON.parse(saved))
+      if (E.isRight(read)) expected = read.right
+    } catch {
+      expected = undefined
+    }
+  }
+  if (expected === undefined) {
+    io.err(`${file} differs from the module's manifest and cannot be read as one; regenerate it with -o ${file}\n`)
+    return 1
+  }
+  const drift = diffManifests(expected, actual)
+  if (drift.length === 0) {
+    io.err(`${file} has the same content as the module's manifest but not the same bytes (formatting or order); regenerate it with -o ${file}\n`)
+    return 1
+  }
+  io.err(`${file} is out of date: ${drift.length} difference${drift.length === 1 ? '' : 's'} (- the file, + the module)\n`)
+  for (const d of drift) io.err(describe(d))
+  return 1
+}
+
+const show = (v: unknown): string => {
+  const s = v === undefined ? '(absent)' : JSON.stringify(v)
+  return s.length > 200 ? `${s.slice(0, 199)}…` : s
+}
+
+const describe = (d: Drift): string => {
+  if (d.kind === 'added') return `+ tool ${d.tool}: in the module, not in the file\n`
+  if (d.kind === 'removed') return `- tool ${d.tool}: in the file, not in the module\n`
+  const head = d.kind === 'document' ? '~ the manifest _meta\n' : `~ tool ${d.tool}\n`
+  return head + d.changes.map((c) => `    ${c.path}\n      - ${show(c.before)}\n      + ${show(c.after)}\n`).join('')
+}

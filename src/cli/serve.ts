@@ -1,0 +1,81 @@
+/**
+ * `emcp serve`: serves a module's default-exported server over stdio (the default) or
+ * Streamable HTTP, optionally only a curated subset of its tools.
+ *
+ * @example
+ * // emcp serve dist/examples/calculator.js --http --port 3000
+ * import { serve } from './serve.js'
+ * await serve.run(['dist/examples/calculator.js', '--stdio'], io)
+ */
+import { selected } from '../manifest/catalog.js'
+import { serveHttp } from '../transport/http.js'
+import { serveStdio } from '../transport/stdio.js'
+import { lastOption, parseArgs } from './args.js'
+import { UsageError, type Command } from './command.js'
+import { loadServer } from './load.js'
+import { selectionHelp, selectionOf, selectionOptions } from './select.js'
+
+const help = `Usage: emcp serve <module> [--stdio | --http [--port N] [--host H] [--sessions]]
+
+Serves the module's default-exported server. Over stdio (the default), standard output
+carries only protocol messages; everything else goes to standard error.
+
+Options:
+  --stdio         newline-delimited JSON-RPC on standard input and output (default)
+  --http          Streamable HTTP at http://H:N/mcp
+  --port N        the HTTP port (default 3000; 0 picks a free one)
+  --host H        the address to bind (default 127.0.0.1)
+  --sessions      stateful HTTP (MCP-Session-Id, SSE streams)
+${selectionHelp}
+                  (the other tools are disabled: neither listed nor callable)
+  --help          this text
+
+Examples:
+  emcp serve dist/examples/calculator.js
+  emcp serve dist/examples/catalog.js --http --port 3001 --category vector`
+
+/** The subcommand. */
+export const serve: Command = {
+  name: 'serve',
+  summary: "Serve a module's server over stdio or HTTP",
+  help,
+  run: async (argv, io) => {
+    const args = parseArgs(argv, { options: ['port', 'host', ...selectionOptions], switches: ['stdio', 'http', 'sessions'] })
+    const [modulePath, ...extra] = args.positionals
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
+    if (args.switches.has('stdio') && args.switches.has('http')) throw new UsageError('give --stdio or --http, not both')
+    const http = args.switches.has('http')
+    if (!http && (args.options.port !== undefined || args.options.host !== undefined || args.switches.has('sessions')))
+      throw new UsageError('--port, --host and --sessions need --http')
+    const rawPort = lastOption(args, 'port') ?? '3000'
+    const port = Number(rawPort)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0-65535), not ${rawPort}`)
+    const server = await loadServer(modulePath, io.cwd)
+    const selection = selectionOf(args)
+    if (selection !== undefined) {
+      const keep = server.tools.filter(selected(selection))
+      if (keep.length === 0) throw new UsageError('no tool matches the selection', 1)
+      for (const t of server.tools) if (!keep.includes(t)) server.disableTool(t.name)
+      io.err(`serving ${keep.length} of ${server.tools.length} tools\n`)
+    }
+    if (!http) {
+      io.err(`${server.info.name} ${server.info.version}: serving over stdio\n`)
+      await serveStdio(server)
+      return 0
+    }
+    const running = await serveHttp(server, {
+      port,
+      host: lastOption(args, 'host') ?? '127.0.0.1',
+      ...(args.switches.has('sessions') ? { sessions: true } : {}),
+    })
+    io.err(`${server.info.name} ${server.info.version}: listening on ${running.url}${args.switches.has('sessions') ? ' (stateful)' : ''}; Ctrl+C stops\n`)
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        void running.close().then(resolve)
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    return 0
+  },
+}

@@ -1,0 +1,116 @@
+/**
+ * Wire codecs: a named decoder from an argument's wire string to a value, and an encoder
+ * from a result value back to a string. A wire codec is an io-ts codec, so a contract uses
+ * it like any other (`input: t.type({ shape: geometryWkt })`): the handler gets the decoded
+ * value, a string that does not decode is an `isError` result naming the argument, and a
+ * manifest lists the codec's name in the tool's dispatch metadata.
+ *
+ * @example
+ * import * as t from 'io-ts'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { emcp, wireCodec } from 'emcp'
+ * const hexInt = wireCodec<number>({
+ *   name: 'int/hex', description: 'An integer in hexadecimal', is: (u): u is number => Number.isInteger(u),
+ *   decode: (s) => (/^[0-9a-f]+$/i.test(s) ? E.right(parseInt(s, 16)) : E.left('not hexadecimal')),
+ *   encode: (n) => n.toString(16),
+ * })
+ * const double = emcp({ name: 'double', input: t.type({ n: hexInt }), output: t.type({ result: hexInt }) })
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { isObject } from './json-object.js'
+import { withSchema, type JsonSchema } from './schema.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** How a string on the wire becomes a value of type `A` and back. */
+export interface WireCodecDef<A> {
+  /** The codec's name as manifests list it, e.g. `geometry/wkt`. */
+  readonly name: string
+  /** What the wire string holds; becomes the argument schema's description. */
+  readonly description: string
+  /** Recognises a decoded value (a handler's result is checked with it before encoding). */
+  readonly is: (u: unknown) => u is A
+  /** Reads the wire string; a `Left` says what is wrong with it. */
+  readonly decode: (wire: string) => E.Either<string, A>
+  /** Writes the value as a string. */
+  readonly encode: (value: A) => string
+  /** Extra schema keywords for the wire string (e.g. `pattern`, `contentMediaType`). */
+  readonly schema?: JsonSchema
+}
+
+/** Which wire codec each argument and each result property uses, as a manifest lists it. */
+export interface Dispatch {
+  readonly arguments?: { readonly [argument: string]: string }
+  readonly result?: { readonly [property: string]: string }
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+const names = new WeakMap<t.Any, string>()
+
+/** An io-ts codec between a wire string and `A`, registered under its name. */
+export const wireCodec = <A>(def: WireCodecDef<A>): t.Type<A, string, unknown> => {
+  const codec = new t.Type<A, string, unknown>(
+    def.name,
+    def.is,
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c, `must be a string (${def.description})`)
+      const decoded = def.decode(u)
+      return E.isRight(decoded) ? t.success(decoded.right) : t.failure(u, c, `is not ${def.description}: ${decoded.left}`)
+    },
+    def.encode,
+  )
+  names.set(codec, def.name)
+  return withSchema(codec, { type: 'string', description: def.description, ...def.schema })
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** The name of a wire codec, or undefined for any other codec. */
+export const wireNameOf = (codec: unknown): string | undefined =>
+  typeof codec === 'object' && codec !== null ? names.get(codec as t.Any) : undefined
+
+/**
+ * The dispatch metadata of a contract's slots: for each property of an io-ts object codec
+ * (optional ones too), the name of its wire codec. Undefined when no property has one.
+ */
+export const dispatchOf = (input: unknown, output: unknown): Dispatch | undefined => {
+  const args = wirePropsOf(input)
+  const result = wirePropsOf(output)
+  if (args === undefined && result === undefined) return undefined
+  return { ...(args === undefined ? {} : { arguments: args }), ...(result === undefined ? {} : { result }) }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** Property -> wire codec name, through exact/strict/readonly wrappers, intersections and optional unions. */
+const wirePropsOf = (codec: unknown): Record<string, string> | undefined => {
+  const out: Record<string, string> = {}
+  const visit = (c: unknown): void => {
+    if (!isObject(c)) return
+    const tag = c._tag
+    if (tag === 'InterfaceType' || tag === 'PartialType') {
+      for (const [key, prop] of Object.entries(c.props as Record<string, unknown>)) {
+        const name = wireNameOf(prop) ?? optionalWireName(prop)
+        if (name !== undefined) out[key] = name
+      }
+    } else if (tag === 'ExactType' || tag === 'StrictType' || tag === 'ReadonlyType') visit(c.type)
+    else if (tag === 'IntersectionType') for (const part of c.types as unknown[]) visit(part)
+  }
+  visit(codec)
+  return Object.keys(out).length === 0 ? undefined : out
+}
+
+const optionalWireName = (prop: unknown): string | undefined => {
+  if (!isObject(prop) || prop._tag !== 'UnionType') return undefined
+  for (const member of prop.types as unknown[]) {
+    const name = wireNameOf(member)
+    if (name !== undefined) return name
+  }
+  return undefined
+}

@@ -1,0 +1,105 @@
+/**
+ * Type tests of `emcp/manifest` (src/manifest/*): a manifest of a const type checks its
+ * handler record. A missing handler, a handler for a tool the manifest does not have, and
+ * an argument name its schema does not declare do not compile; arguments and results are
+ * typed from the manifest's schemas (and from the wire codecs its dispatch metadata names).
+ */
+import { expectAssignable, expectError, expectType } from 'tsd'
+import * as core from 'emcp'
+import { geometryWkt, type Geometry, type Server } from 'emcp'
+import {
+  fromManifest,
+  manifestText,
+  toManifest,
+  validateManifest,
+  type Manifest,
+  type ManifestTools,
+  type Policy,
+  type ValidationReport,
+} from 'emcp/manifest'
+
+const manifest = {
+  _meta: { 'emcp/server': { name: 'calc', version: '1.0.0' } },
+  tools: [
+    {
+      name: 'add',
+      description: 'Add two numbers.',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+    },
+    {
+      name: 'shout',
+      description: 'Upper-case a text.',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      _meta: { 'emcp/policy': 'ask' },
+    },
+    {
+      name: 'wipe',
+      description: 'Declared, never callable.',
+      inputSchema: { type: 'object' },
+      _meta: { 'emcp/policy': 'disabled' },
+    },
+  ],
+} as const
+
+// handlers typed from the schemas; the disabled tool needs none
+const server = fromManifest(manifest, {
+  add: ({ a, b }) => {
+    expectType<number>(a)
+    return { sum: a + b }
+  },
+  shout: ({ text }) => text.toUpperCase(),
+})
+expectAssignable<Server>(server)
+expectType<'add' | 'shout' | 'wipe'>(server.tools[0]!.name)
+
+// a missing handler does not compile
+expectError(fromManifest(manifest, { add: ({ a, b }) => ({ sum: a + b }) }))
+
+// a handler for a tool the manifest does not have does not compile, and says which
+expectError(fromManifest(manifest, { add: ({ a, b }) => ({ sum: a + b }), shout: ({ text }) => text, sub: () => 'x' }))
+
+// an argument name the schema does not declare (the "fails silently" key) does not compile
+expectError(fromManifest(manifest, { add: ({ a, c }) => ({ sum: a + c }), shout: ({ text }) => text }))
+
+// a result that does not match the output schema does not compile
+expectError(fromManifest(manifest, { add: ({ a, b }) => ({ total: a + b }), shout: ({ text }) => text }))
+
+// wire codecs named in the dispatch metadata type their arguments as the decoded value
+const geo = {
+  tools: [
+    {
+      name: 'area',
+      inputSchema: { type: 'object', properties: { shape: { type: 'string' } }, required: ['shape'] },
+      _meta: { 'emcp/dispatch': { arguments: { shape: 'geometry/wkt' } } },
+    },
+  ],
+} as const
+fromManifest(geo, { area: ({ shape }) => {
+  expectType<Geometry>(shape)
+  return shape.type
+} }, { codecs: { 'geometry/wkt': geometryWkt } })
+
+// exports and reports are plain data
+expectAssignable<Manifest>(toManifest(server))
+expectType<string>(manifestText(toManifest(server)))
+expectType<ValidationReport>(validateManifest(JSON.parse('{}')))
+expectAssignable<Policy>('ask')
+expectError<Policy>('sometimes')
+type Tools = ManifestTools<typeof manifest>
+expectType<'add' | 'shout' | 'wipe'>({} as Tools['name'])
+
+// a manifest read at run time (typed Manifest): any tool names, arguments as unknown values,
+// results unchecked by the compiler (the run-time checks at startup and per call remain)
+const loaded = JSON.parse('{"tools":[]}') as Manifest
+fromManifest(loaded, {
+  add: ({ a, b }) => {
+    expectType<unknown>(a)
+    return { sum: Number(a) + Number(b) }
+  },
+  echo: (args) => JSON.stringify(args),
+})
+
+// the main functions are in the barrel too
+expectType<typeof toManifest>(core.toManifest)
+expectType<typeof fromManifest>(core.fromManifest)
