@@ -71,6 +71,7 @@ export type RpcErrorTag =
   | 'InternalError'
   | 'ResourceNotFound'
   | 'Refused'
+  | 'Forbidden'
   | 'RequestTimeout'
   | 'HeaderMismatch'
   | 'MissingRequiredClientCapability'
@@ -97,6 +98,8 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   ResourceNotFound: -32002,
   // an HTTP-level refusal (bad header, wrong method) before any message was read
   Refused: -32000,
+  // tools/call of a tool the caller's identity may not use (ServerOptions.authorize)
+  Forbidden: -32003,
   // a call that ran past the server's callTimeoutMs (the code the SDKs use for timeouts)
   RequestTimeout: -32001,
   // MCP 2026-07-28: HTTP headers that do not match the body (or are missing)

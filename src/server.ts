@@ -73,6 +73,12 @@ export interface ServerOptions {
   /** Protocol features beside tools: resources, prompts, completion, your own. */
   readonly features?: ReadonlyArray<FeatureFactory>
   /**
+   * Which tools a session may see and call, e.g. by the roles of `session.identity`. A tool
+   * it refuses is left out of that session's `tools/list`, and calling it is an error
+   * (-32003). All tools for everyone when absent.
+   */
+  readonly authorize?: (tool: AnyTool, session: Readonly<Session>) => boolean
+  /**
    * The protocol eras served (default both): `2025-11-25` (an `initialize` handshake opens a
    * conversation) and `2026-07-28` (each request carries its revision in `_meta`). Pin a
    * server to one era by naming only that one. See docs/eras.md.
@@ -209,8 +215,24 @@ const build = <U extends AnyTool>(
 
   const initialize = initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })
 
-  const listTools = (req: Request, session: Session): E.Either<RpcError, unknown> =>
-    answerPage('tools/list', 'tools', isModernVersion(session.protocolVersion) ? pages.modern : pages.legacy, req.params?.cursor)
+  // with an authorization predicate each session sees its own list, built per request (the
+  // listed forms are still computed once per tool and era)
+  const authorize = options.authorize
+  const listedForms = { legacy: new WeakMap<AnyTool, ListedTool>(), modern: new WeakMap<AnyTool, ListedTool>() }
+  const listedOf = (t: AnyTool, legacy: boolean): ListedTool => {
+    const forms = legacy ? listedForms.legacy : listedForms.modern
+    let l = forms.get(t)
+    if (l === undefined) forms.set(t, (l = listed(t, legacy)))
+    return l
+  }
+  const listTools = (req: Request, session: Session): E.Either<RpcError, unknown> => {
+    const legacy = !isModernVersion(session.protocolVersion)
+    const page =
+      authorize === undefined
+        ? legacy ? pages.legacy : pages.modern
+        : pagesOf('tools', current.filter((t) => !disabled.has(t.name) && authorize(t, session)).map((t) => listedOf(t, legacy)), options.pageSize)
+    return answerPage('tools/list', 'tools', page, req.params?.cursor)
+  }
 
   const callTool = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const p = req.params
@@ -219,6 +241,8 @@ const build = <U extends AnyTool>(
     const c = callables.get(name)
     if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${name}`))
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
+    if (authorize !== undefined && !authorize(c.tool, session))
+      return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${name}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
     const legacyWrap = wrapsOutput(c.tool.outputSchema) && !isModernVersion(session.protocolVersion)

@@ -30,6 +30,16 @@ export const logLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critic
 /** A log level. */
 export type LogLevel = (typeof logLevels)[number]
 
+/** Who is calling, as a transport established it (e.g. the HTTP transport's bearer-token verifier). */
+export interface Identity {
+  /** A stable name of the caller (a user id, a client id). */
+  readonly subject: string
+  /** The roles the caller holds; authorization predicates read these. */
+  readonly roles: ReadonlyArray<string>
+  /** Anything else the verifier learnt (token claims). */
+  readonly claims?: { readonly [key: string]: unknown }
+}
+
 /** The state of one conversation; the dispatcher updates it on `initialize`. */
 export interface Session {
   /**
@@ -54,6 +64,8 @@ export interface Session {
    * For a 2026-07-28 request: the level of its `_meta`, and no log messages at all without one.
    */
   logLevel: LogLevel | undefined
+  /** Who is calling, when the transport knows (HTTP with a token verifier); undefined: anonymous. */
+  identity: Identity | undefined
   /**
    * 2026-07-28 requests that may answer `input_required` (tools/call, prompts/get,
    * resources/read): the client's answers so far, replayed to the handler in order.
@@ -87,4 +99,5 @@ export const newSession = (protocolVersion: AnyProtocolVersion = latestVersion, 
   cancelled: new Set(),
   outbound,
   logLevel: undefined,
+  identity: undefined,
 })

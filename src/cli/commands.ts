@@ -4,14 +4,15 @@
  *
  * @example
  * import { commands } from './commands.js'
- * commands.map((c) => c.name) // ['serve', 'call', 'list', 'manifest', 'validate']
+ * commands.map((c) => c.name) // ['serve', 'call', 'list', 'manifest', 'validate', 'pg']
  */
 import { call } from './call.js'
 import type { Command } from './command.js'
 import { list } from './list.js'
 import { manifest } from './manifest.js'
+import { pg } from './pg.js'
 import { serve } from './serve.js'
 import { validate } from './validate.js'
 
 /** Every subcommand, in the order `emcp --help` shows them. */
-export const commands: ReadonlyArray<Command> = [serve, call, list, manifest, validate]
+export const commands: ReadonlyArray<Command> = [serve, call, list, manifest, validate, pg]

@@ -25,7 +25,7 @@ import { decodeHeader, mirroredParams, sameValue, valueAt, type MirroredParam } 
 import { metaKeys } from '../protocol/modern.js'
 import { isModernVersion, isSupportedVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
-import { logLevels, newSession } from '../session.js'
+import { logLevels, newSession, type Identity, type Session } from '../session.js'
 import { sseStream } from './sse.js'
 import type { HttpReply, HttpRequestHead } from './http.js'
 
@@ -90,14 +90,20 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
   // the channels of the SSE answers still open, closed when the server shuts down
   const open = new Set<Outbound>()
 
-  const post = async (req: HttpRequestHead, message: unknown): Promise<HttpReply> => {
+  const post = async (req: HttpRequestHead, message: unknown, identity?: Identity): Promise<HttpReply> => {
+    // each request is a session of its own, carrying the caller the transport verified
+    const fresh = (channel?: Outbound): Session => {
+      const s = newSession('2026-07-28', channel)
+      s.identity = identity
+      return s
+    }
     const id = isObject(message) && isRequestId(message.id) ? message.id : null
     if (!isObject(message) || typeof message.method !== 'string' || !isObject(message.params))
       return answer(400, failure(id, rpcError('InvalidRequest', 'Invalid Request: the body must be one JSON-RPC request or notification')))
     const m = message as { readonly method: string; readonly params: { readonly [key: string]: unknown }; readonly id?: unknown }
     if (id === null) {
       // a notification (notifications/cancelled is stdio's): accepted and dispatched
-      await server.dispatch(message, newSession('2026-07-28'))()
+      await server.dispatch(message, fresh())()
       return { status: 202, headers: {}, body: '' }
     }
     const wrong = mismatch(req, m)
@@ -108,7 +114,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
       m.method === 'subscriptions/listen' ||
       (/text\/event-stream/i.test(req.header('accept') ?? '') && (meta.progressToken !== undefined || meta[metaKeys.logLevel] !== undefined))
     if (!streams || malformed || !isModernVersion(meta[metaKeys.protocolVersion])) {
-      const out = await server.dispatch(message, newSession('2026-07-28'))()
+      const out = await server.dispatch(message, fresh())()
       if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
       const reply = out.value as Outgoing
       return answer('error' in reply ? statusOf(reply.error.code, malformed) : 200, reply)
@@ -117,7 +123,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
     const stream = sseStream(randomUUID(), { ids: false })
     const channel = outbound((msg) => stream.send(JSON.stringify(msg)))
     open.add(channel)
-    const session = newSession('2026-07-28', channel)
+    const session = fresh(channel)
     // a subscription may be quiet for long: comment lines keep intermediaries from closing it
     const keepAlive = m.method === 'subscriptions/listen' && keepAliveMs > 0 ? setInterval(() => stream.comment(), keepAliveMs) : undefined
     keepAlive?.unref()

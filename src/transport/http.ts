@@ -22,7 +22,7 @@ import { decode, encode, failure, parse, rpcError } from '../jsonrpc.js'
 import { metaKeys } from '../protocol/modern.js'
 import { allEras, assumedHttpVersion, batchesAllowed, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type AnyProtocolVersion, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
-import { newSession } from '../session.js'
+import { newSession, type Identity } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
 import { claimsModern, envelopeMissing, modernPost } from './http-modern.js'
@@ -56,6 +56,23 @@ export interface HttpOptions {
    * notification flows, so that intermediaries keep it open (default 15 000 ms; 0: never).
    */
   readonly keepAliveMs?: number
+  /** Bearer tokens: who each request comes from (see `BearerAuth`); every caller is anonymous when absent. */
+  readonly auth?: BearerAuth
+}
+
+/**
+ * Bearer-token authentication, pluggable: `verify` turns the token of an
+ * `Authorization: Bearer <token>` header into an identity (undefined, or a throw, for a token
+ * it does not accept: 401). The identity lands on the session, where the server's
+ * `authorize` predicate reads it. In stateful mode a session keeps the subject that
+ * initialized it: a request with another subject's token gets 403.
+ */
+export interface BearerAuth {
+  readonly verify: (token: string) => Identity | undefined | Promise<Identity | undefined>
+  /** Refuse requests without a token (401); otherwise they are anonymous (default false). */
+  readonly required?: boolean
+  /** The realm named in `WWW-Authenticate` (default "mcp"). */
+  readonly realm?: string
 }
 
 /** Options of `serveHttp`. */
@@ -169,8 +186,10 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     })
 
   const answer = async (req: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => {
-    if (sessions !== undefined && req.method === 'GET') return openStream(sessions, req)
-    if (sessions !== undefined && req.method === 'DELETE') return endSession(sessions, req)
+    const caller = await identify(req)
+    if (typeof caller === 'object' && 'status' in caller) return caller
+    if (sessions !== undefined && req.method === 'GET') return sameCaller(sessions, req, caller) ?? openStream(sessions, req)
+    if (sessions !== undefined && req.method === 'DELETE') return sameCaller(sessions, req, caller) ?? endSession(sessions, req)
     if (req.method !== 'POST') return notAllowed()
     const accept = req.header('accept')
     if (accept !== undefined && !acceptsJson(accept))
@@ -190,18 +209,26 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (modern !== undefined && (!legacyHeader || body.text.includes(metaKeys.protocolVersion))) {
       const parsed = parse(body.text)
       if (E.isLeft(parsed)) return { status: 400, headers: jsonHeaders, body: encode(failure(null, parsed.left)) }
-      if (claimsModern(parsed.right, serves2025)) return modern(req, parsed.right)
+      if (claimsModern(parsed.right, serves2025)) return modern(req, parsed.right, caller)
       if (!legacyHeader) return envelopeMissing(parsed.right, version as string, versionsOf(eras))
     }
     const legacy = legacyHeader ? (version as ProtocolVersion | undefined) : assumedHttpVersion
-    if (sessions !== undefined) return post(sessions, req, body.text, legacy)
-    const out = await server.dispatchText(body.text, newSession(legacy ?? assumedHttpVersion))()
+    if (sessions !== undefined) return sameCaller(sessions, req, caller) ?? post(sessions, req, body.text, legacy, caller)
+    const session = newSession(legacy ?? assumedHttpVersion)
+    session.identity = caller
+    const out = await server.dispatchText(body.text, session)()
     if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
     return { status: isUnaddressedError(out.value) ? 400 : 200, headers: jsonHeaders, body: out.value }
   }
 
   /** A POST in stateful mode: initialize opens a session; anything else needs one. */
-  const post = async (registry: HttpSessions, req: HttpRequestHead, text: string, version: ProtocolVersion | undefined): Promise<HttpReply> => {
+  const post = async (
+    registry: HttpSessions,
+    req: HttpRequestHead,
+    text: string,
+    version: ProtocolVersion | undefined,
+    caller: Identity | undefined,
+  ): Promise<HttpReply> => {
     const parsed = parse(text)
     if (E.isLeft(parsed)) return { status: 400, headers: jsonHeaders, body: encode(failure(null, parsed.left)) }
     const message = parsed.right
@@ -209,6 +236,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (sid === undefined) {
       if (!isInitialize(message)) return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
       const entry = registry.open(version ?? latestVersion)
+      entry.session.identity = caller
       const out = await server.dispatch(message, entry.session)()
       const reply = O.isSome(out) ? encode(out.value) : ''
       // a failed initialize opens nothing (and so makes no room either)
@@ -268,6 +296,36 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     return registry.end(sid)
       ? { status: 200, headers: {}, body: '' }
       : refuse(404, 'Not Found: this session does not exist or has ended')
+  }
+
+  const auth = options.auth
+  const realm = auth?.realm ?? 'mcp'
+  /** The request's identity (undefined: anonymous), or the 401 that refuses it. */
+  const identify = async (req: HttpRequestHead): Promise<Identity | undefined | HttpReply> => {
+    if (auth === undefined) return undefined
+    const header = req.header('authorization')
+    const challenge = (error?: string): HttpReply =>
+      refuse(401, `Unauthorized: ${error === undefined ? 'a bearer token is required' : 'the bearer token was not accepted'}`, {
+        'www-authenticate': `Bearer realm="${realm}"${error === undefined ? '' : `, error="${error}"`}`,
+      })
+    if (header === undefined) return auth.required === true ? challenge() : undefined
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    if (m === null) return challenge('invalid_request')
+    try {
+      return (await auth.verify(m[1] as string)) ?? challenge('invalid_token')
+    } catch {
+      return challenge('invalid_token')
+    }
+  }
+  /** Stateful mode: a session answers only to the subject that opened it (and takes its fresh roles). */
+  const sameCaller = (registry: HttpSessions, req: HttpRequestHead, caller: Identity | undefined): HttpReply | undefined => {
+    if (auth === undefined) return undefined
+    const sid = req.header('mcp-session-id')
+    const entry = sid === undefined ? undefined : registry.get(sid)
+    if (entry === undefined) return undefined
+    if (entry.session.identity?.subject !== caller?.subject) return refuse(403, 'Forbidden: this session belongs to another caller')
+    entry.session.identity = caller
+    return undefined
   }
 
   /** Ends the open 2026-07-28 streams (a `subscriptions/listen` answers its graceful result first). */

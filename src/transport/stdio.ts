@@ -18,7 +18,7 @@ import type { AnyTool } from '../emcp.js'
 import { encode, failure, isRequestId, parse, rpcError, type RequestId } from '../jsonrpc.js'
 import type { Server } from '../server.js'
 import { outbound } from '../outbound.js'
-import { newSession } from '../session.js'
+import { newSession, type Identity } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
 
 // ---------------------------------------------------------------------------------------
@@ -44,6 +44,12 @@ export interface StdioOptions {
   readonly handleSignals?: boolean
   /** The longest a drain waits for calls in flight (default 10 000 ms); those still running are then aborted and answered with an error. */
   readonly drainTimeoutMs?: number
+  /**
+   * Who is at the other end: stdio has no tokens, so whoever starts the process vouches for
+   * its caller (e.g. a local user with the roles the server's `authorize` asks). Anonymous
+   * by default.
+   */
+  readonly identity?: Identity
 }
 
 /** A running stdio server. */
@@ -70,6 +76,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const maxLineBytes = options.maxLineBytes ?? 32 * 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 1024
   const session = newSession(undefined, outbound((message) => send(JSON.stringify(message))))
+  session.identity = options.identity
   const restoreConsole = (options.redirectConsole ?? output === process.stdout) ? redirectConsole() : () => {}
 
   let pending: Buffer[] = []

@@ -132,6 +132,7 @@ export const spawnListening = async (
   script: string,
   args: (port: number) => ReadonlyArray<string>,
   env: (port: number) => Record<string, string> = () => ({}),
+  waitMs = 10_000,
 ): Promise<Listening> => {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
@@ -144,7 +145,7 @@ export const spawnListening = async (
     const exited = track(child)
     let output = ''
     const listening = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_000)
+      const timer = setTimeout(() => resolve(false), waitMs)
       const onData = (chunk: Buffer): void => {
         output += chunk.toString()
         if (output.includes(url)) {

@@ -1,0 +1,47 @@
+/**
+ * `npm start`: the demos on one port of 127.0.0.1. The calculator at `/mcp` (stateless, as
+ * before) and the PGlite-backed store at `/store/mcp` (stateful, bearer tokens: the demo
+ * token gives the role `customer`, which `place_order` requires).
+ *
+ *   node dist/examples/start.js [--port 3000]
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { toNodeListener } from '../src/transport/http.js'
+import { calculator } from './calculator.js'
+import { demoToken, openStore, verifyDemoToken } from './store.js'
+
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i === -1 ? undefined : process.argv[i + 1]
+}
+
+const main = async (): Promise<void> => {
+  const store = await openStore()
+  const calc = toNodeListener(calculator, { path: '/mcp' })
+  const shop = toNodeListener(store.server, { path: '/store/mcp', sessions: true, auth: { verify: verifyDemoToken } })
+  const node = createServer((req, res) => ((req.url ?? '/').startsWith('/store/') ? shop(req, res) : calc(req, res)))
+  await new Promise<void>((resolve, reject) => {
+    node.once('error', reject)
+    node.listen(Number(flag('--port') ?? 3000), '127.0.0.1', resolve)
+  })
+  const base = `http://127.0.0.1:${(node.address() as AddressInfo).port}`
+  console.log(`calculator MCP server: ${base}/mcp (stateless)
+store MCP server:      ${base}/store/mcp (stateful; PGlite in memory)
+  demo bearer token:   ${demoToken}   (role customer: place_order, my_orders)
+
+Try them with the MCP Inspector:
+  npx @modelcontextprotocol/inspector --transport http --server-url ${base}/mcp
+  npx @modelcontextprotocol/inspector --transport http --server-url ${base}/store/mcp
+
+Press Ctrl+C to stop.`)
+  const stop = (): void => {
+    shop.sessions?.close()
+    node.close(() => process.exit(0))
+    node.closeAllConnections()
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+void main()

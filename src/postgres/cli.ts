@@ -1,0 +1,245 @@
+/**
+ * `emcp pg`: serve a database's annotated routines over stdio or HTTP.
+ *
+ *   emcp pg [--url URL | --pglite DIR] [--sql FILE]... [--schema NAME]... [--stdio | --http [--port N] [--host H]]
+ *
+ * Without `--url` (or `DATABASE_URL`) the database is PGlite: in memory, or kept in `--pglite
+ * DIR`. A `--sql` file whose leading comment carries `@mcp` is served as a tool; any other
+ * `--sql` file is a script run once at start (a schema, seed data).
+ *
+ * @example
+ * import { run } from './cli.js'
+ * process.exitCode = await run(['--sql', 'schema.sql', '--http', '--port', '3000'])
+ */
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { Identity } from '../session.js'
+import { serveHttp } from '../transport/http.js'
+import { startStdio } from '../transport/stdio.js'
+import { pglite, postgres, type Database } from './database.js'
+import { fromPostgres, type PostgresTools } from './from-postgres.js'
+import { splitSqlFile } from './sql-files.js'
+import { annotations } from './annotations.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Where the command writes, and what it may know of its surroundings (the shape of the CLI's CommandIO). */
+export interface PgIO {
+  readonly out: (text: string) => void
+  readonly err: (text: string) => void
+  readonly cwd: string
+  /** The environment (`DATABASE_URL`); the process's when absent. */
+  readonly env?: { readonly [name: string]: string | undefined }
+}
+
+/** A started server: where it listens (HTTP), and how to stop it. */
+export interface RunningPg {
+  readonly url: string | undefined
+  readonly tools: PostgresTools
+  /** Settles when the server stops on its own (stdio input ended). */
+  readonly done: Promise<void>
+  readonly close: () => Promise<void>
+}
+
+/** The help text. */
+export const help = `Usage: emcp pg [options]
+
+Serves the functions and procedures whose comment carries @mcp as MCP tools.
+
+Database (one of):
+  --url URL            a PostgreSQL server (default: $DATABASE_URL)
+  --pglite DIR         an embedded PGlite database kept in DIR (default: in memory)
+
+What to serve:
+  --sql FILE           a .sql file: served as a tool when its leading comment carries @mcp,
+                       otherwise run once at start (a schema, seed data); repeatable
+  --schema NAME        a schema to scan (default: public); repeatable
+  --prefix TEXT        prepended to every tool name
+  --name NAME          the server's name (default: the database's name)
+  --listen CHANNEL     reload the catalog on NOTIFY CHANNEL
+  --timeout MS         statement timeout per call (default 30000; 0: none)
+  --set-role           run each call under the caller's role (SET LOCAL ROLE)
+
+Transport (one of):
+  --stdio              newline-delimited JSON-RPC on stdin/stdout (default)
+  --identity WHO       stdio: who the caller is, as SUBJECT or SUBJECT:ROLE,ROLE
+                       (default: anonymous, so @authorize tools are hidden)
+  --http               Streamable HTTP (stateful) at http://HOST:PORT/mcp
+  --port N             HTTP port (default 3000; 0 picks one)
+  --host H             HTTP address (default 127.0.0.1)
+  --tokens FILE        HTTP bearer tokens: a JSON object token -> { "subject", "roles" }
+`
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** Opens the database, reads the catalog and starts serving; throws on a bad flag or an empty catalog. */
+export const start = async (argv: ReadonlyArray<string>, io: PgIO): Promise<RunningPg> => {
+  const o = parse(argv)
+  const url = o.url ?? (io.env ?? process.env).DATABASE_URL
+  if (url !== undefined && o.pglite !== undefined) throw new UsageError('give --url or --pglite, not both')
+  const db: Database = url !== undefined && url !== '' ? await postgres(url) : await pglite(o.pglite === undefined ? undefined : resolve(io.cwd, o.pglite))
+  try {
+    const toolFiles: { path: string; text: string }[] = []
+    for (const f of o.sql) {
+      const path = resolve(io.cwd, f)
+      const text = await readFile(path, 'utf8')
+      if (annotations(splitSqlFile(text).comment, '').tool) toolFiles.push({ path: f, text })
+      else await db.exec(text)
+    }
+    const tools = await fromPostgres(db, {
+      ...(o.schema.length > 0 ? { schemas: o.schema } : {}),
+      ...(o.prefix === undefined ? {} : { prefix: o.prefix }),
+      ...(o.name === undefined ? {} : { name: o.name }),
+      ...(o.listen === undefined ? {} : { listen: o.listen }),
+      ...(o.timeout === undefined ? {} : { timeoutMs: o.timeout }),
+      setRole: o.setRole,
+      sqlFiles: toolFiles,
+      onWarning: (w) => io.err(`emcp pg: ${w}\n`),
+    })
+    const stopAll = async (): Promise<void> => {
+      await tools.close()
+      await db.close()
+    }
+    if (!o.http) {
+      const stdio = startStdio(tools.server, o.identity === undefined ? {} : { identity: o.identity })
+      io.err(`emcp pg: serving ${tools.tools().length} tools over stdio\n`)
+      return { url: undefined, tools, done: stdio.done.then(stopAll), close: async () => stdio.close() }
+    }
+    const verify = o.tokens === undefined ? undefined : await tokenTable(resolve(io.cwd, o.tokens))
+    const running = await serveHttp(tools.server, {
+      port: o.port ?? 3000,
+      host: o.host ?? '127.0.0.1',
+      sessions: true,
+      ...(verify === undefined ? {} : { auth: { verify } }),
+    })
+    io.out(`emcp pg: serving ${tools.tools().length} tools at ${running.url}\n`)
+    let closed: () => void = () => undefined
+    const done = new Promise<void>((r) => (closed = r))
+    return {
+      url: running.url,
+      tools,
+      done,
+      close: async () => {
+        await running.close()
+        await stopAll()
+        closed()
+      },
+    }
+  } catch (e) {
+    await db.close().catch(() => undefined)
+    throw e
+  }
+}
+
+/** Runs `emcp pg` until stdio input ends or SIGINT/SIGTERM; resolves to the exit code. */
+export const run = async (argv: ReadonlyArray<string>, io: PgIO = defaultIO()): Promise<number> => {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(help)
+    return 0
+  }
+  let running: RunningPg
+  try {
+    running = await start(argv, io)
+  } catch (e) {
+    io.err(`emcp pg: ${e instanceof Error ? e.message : String(e)}\n`)
+    return e instanceof UsageError ? 2 : 1
+  }
+  const stop = (): void => {
+    void running.close()
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  await running.done
+  process.off('SIGINT', stop)
+  process.off('SIGTERM', stop)
+  return 0
+}
+
+/** A flag the user can fix. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+interface Parsed {
+  url?: string
+  pglite?: string
+  sql: string[]
+  schema: string[]
+  prefix?: string
+  name?: string
+  listen?: string
+  timeout?: number
+  setRole: boolean
+  http: boolean
+  port?: number
+  host?: string
+  tokens?: string
+  identity?: Identity
+}
+
+const parse = (argv: ReadonlyArray<string>): Parsed => {
+  const o: Parsed = { sql: [], schema: [], setRole: false, http: false }
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] as string
+    const value = (): string => {
+      const v = argv[++i]
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`)
+      return v
+    }
+    const number = (): number => {
+      const v = value()
+      const n = Number(v)
+      if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} needs a whole number, not ${JSON.stringify(v)}`)
+      return n
+    }
+    switch (flag) {
+      case '--url': o.url = value(); break
+      case '--pglite': o.pglite = value(); break
+      case '--sql': o.sql.push(value()); break
+      case '--schema': o.schema.push(value()); break
+      case '--prefix': o.prefix = value(); break
+      case '--name': o.name = value(); break
+      case '--listen': o.listen = value(); break
+      case '--timeout': o.timeout = number(); break
+      case '--set-role': o.setRole = true; break
+      case '--stdio': o.http = false; break
+      case '--http': o.http = true; break
+      case '--port': o.port = number(); break
+      case '--host': o.host = value(); break
+      case '--tokens': o.tokens = value(); break
+      case '--identity': {
+        const [subject = '', roles = ''] = value().split(':')
+        if (subject === '') throw new UsageError('--identity needs SUBJECT or SUBJECT:ROLE,ROLE')
+        o.identity = { subject, roles: roles.split(',').map((r) => r.trim()).filter((r) => r !== '') }
+        break
+      }
+      default:
+        throw new UsageError(`unknown option ${flag} (see emcp pg --help)`)
+    }
+  }
+  return o
+}
+
+/** A verifier from a JSON file of tokens. */
+const tokenTable = async (path: string): Promise<(token: string) => Identity | undefined> => {
+  const table = JSON.parse(await readFile(path, 'utf8')) as Record<string, { subject?: unknown; roles?: unknown }>
+  const ids = new Map<string, Identity>()
+  for (const [token, id] of Object.entries(table)) {
+    if (typeof id?.subject !== 'string' || !Array.isArray(id.roles) || !id.roles.every((r) => typeof r === 'string'))
+      throw new UsageError(`${path}: token entries must be { "subject": string, "roles": string[] }`)
+    ids.set(token, { subject: id.subject, roles: id.roles as string[] })
+  }
+  return (token) => ids.get(token)
+}
+
+const defaultIO = (): PgIO => ({
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  cwd: process.cwd(),
+  env: process.env,
+})

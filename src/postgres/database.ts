@@ -1,0 +1,230 @@
+/**
+ * The database behind `fromPostgres`, as one small interface over two drivers: PGlite
+ * (PostgreSQL compiled to WebAssembly, in memory or in a directory: the embedded default)
+ * and `pg` (a pool of connections to a real server). Each driver is imported on first use,
+ * so code that never opens a database never loads either.
+ *
+ * @example
+ * import { pglite, postgres } from 'emcp/postgres'
+ * const embedded = await pglite()                       // in memory; pglite('./data') keeps it
+ * const server = await postgres('postgres://app@127.0.0.1/shop', { max: 10 })
+ * const { rows } = await embedded.query('select $1::int + 1 as n', [41])
+ */
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** A column of a result, as the driver describes it. */
+export interface Field {
+  readonly name: string
+  readonly dataTypeID: number
+}
+
+/** The rows of one statement and its columns. */
+export interface QueryResult {
+  readonly rows: ReadonlyArray<{ readonly [column: string]: unknown }>
+  readonly fields: ReadonlyArray<Field>
+}
+
+/** Anything that runs one parameterized statement: the database, or one transaction of it. */
+export interface Queryable {
+  readonly query: (sql: string, params?: ReadonlyArray<unknown>) => Promise<QueryResult>
+}
+
+/** A database: statements, transactions, scripts, notifications. */
+export interface Database extends Queryable {
+  /** Which driver: the embedded one, or a pool of connections to a server. */
+  readonly kind: 'pglite' | 'postgres'
+  /** Runs `f` in a transaction on one connection: committed when `f` resolves, rolled back when it rejects. */
+  readonly transaction: <A>(f: (q: Queryable) => Promise<A>) => Promise<A>
+  /** Runs a script of several statements without parameters (a schema file). */
+  readonly exec: (script: string) => Promise<void>
+  /** Calls `f` with the payload of every `NOTIFY` on `channel`; resolves to the way to stop. */
+  readonly listen: (channel: string, f: (payload: string) => void) => Promise<() => Promise<void>>
+  /** Closes the database (PGlite) or ends the pool (pg). */
+  readonly close: () => Promise<void>
+}
+
+/** A failure reported by PostgreSQL: its SQLSTATE code and message, as data. */
+export interface DatabaseError {
+  readonly sqlstate: string
+  readonly message: string
+  readonly detail?: string
+  readonly hint?: string
+}
+
+/** Options of the `pg` pool. */
+export interface PoolOptions {
+  /** The most connections open at once (default 10). */
+  readonly max?: number
+  /** Close a connection idle this long (default 10 s). */
+  readonly idleTimeoutMillis?: number
+  /** Give up opening a connection after this long (default 10 s). */
+  readonly connectionTimeoutMillis?: number
+}
+
+/** The parts of a `pg` Pool used here (so that emcp's types do not need the driver's). */
+export interface PgPoolLike {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>>; fields?: Field[] }>
+  connect(): Promise<PgClientLike & { release(err?: Error | boolean): void }>
+  end(): Promise<void>
+}
+
+/** The parts of a `pg` Client used here. */
+export interface PgClientLike {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>>; fields?: Field[] }>
+  on(event: 'notification', f: (m: { channel: string; payload?: string }) => void): unknown
+  on(event: 'error', f: (e: Error) => void): unknown
+}
+
+/** The parts of a PGlite instance used here. */
+export interface PGliteLike {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>>; fields: Field[] }>
+  exec(sql: string): Promise<unknown>
+  transaction<A>(f: (tx: { query: PGliteLike['query'] }) => Promise<A>): Promise<A>
+  listen(channel: string, f: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/**
+ * An embedded PostgreSQL (PGlite): in memory without a directory, kept in `dir` otherwise;
+ * or an existing PGlite instance. Loads `@electric-sql/pglite` on first use.
+ */
+export const pglite = async (dirOrInstance?: string | PGliteLike): Promise<Database> => {
+  let db: PGliteLike
+  if (typeof dirOrInstance === 'object') db = dirOrInstance
+  else {
+    const { PGlite } = await importDriver<{ PGlite: { create(dir?: string): Promise<PGliteLike> } }>('@electric-sql/pglite')
+    db = await PGlite.create(dirOrInstance)
+  }
+  const q: Queryable['query'] = async (sql, params) => {
+    const r = await db.query(sql, params === undefined ? undefined : [...params])
+    return { rows: r.rows, fields: r.fields }
+  }
+  return {
+    kind: 'pglite',
+    query: q,
+    transaction: (f) =>
+      db.transaction((tx) =>
+        f({
+          query: async (sql, params) => {
+            const r = await tx.query(sql, params === undefined ? undefined : [...params])
+            return { rows: r.rows, fields: r.fields }
+          },
+        }),
+      ),
+    exec: async (script) => {
+      await db.exec(script)
+    },
+    listen: (channel, f) => db.listen(channel, f),
+    close: () => db.close(),
+  }
+}
+
+/**
+ * A real PostgreSQL server through a `pg` connection pool: a connection URL (with pool
+ * options), or a Pool you made. Loads `pg` on first use.
+ */
+export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOptions = {}): Promise<Database> => {
+  type Pg = {
+    Pool: new (config: object) => PgPoolLike
+    Client: new (config: object) => PgClientLike & { connect(): Promise<void>; end(): Promise<void> }
+  }
+  const url = typeof urlOrPool === 'string' ? urlOrPool : undefined
+  const pg = url === undefined ? undefined : await importDriver<Pg>('pg')
+  const pool: PgPoolLike =
+    url === undefined
+      ? (urlOrPool as PgPoolLike)
+      : new (pg as Pg).Pool({
+          connectionString: url,
+          max: options.max ?? 10,
+          idleTimeoutMillis: options.idleTimeoutMillis ?? 10_000,
+          connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+        })
+  // a connection that breaks while idle in the pool must not crash the process
+  ;(pool as unknown as { on?: (e: string, f: () => void) => void }).on?.('error', () => undefined)
+  const result = (r: { rows: Array<Record<string, unknown>>; fields?: Field[] }): QueryResult => ({ rows: r.rows, fields: r.fields ?? [] })
+  return {
+    kind: 'postgres',
+    query: async (sql, params) => result(await pool.query(sql, params === undefined ? undefined : [...params])),
+    transaction: async (f) => {
+      const client = await pool.connect()
+      let broken: Error | undefined
+      try {
+        await client.query('BEGIN')
+        const out = await f({ query: async (sql, params) => result(await client.query(sql, params === undefined ? undefined : [...params])) })
+        await client.query('COMMIT')
+        return out
+      } catch (e) {
+        // a connection that cannot even roll back is dropped from the pool, never reused
+        await client.query('ROLLBACK').catch((r: unknown) => {
+          broken = r instanceof Error ? r : new Error(String(r))
+        })
+        throw e
+      } finally {
+        client.release(broken)
+      }
+    },
+    exec: async (script) => {
+      await pool.query(script)
+    },
+    listen: async (channel, f) => {
+      // LISTEN holds its connection for good: a client of its own, outside the pool
+      if (url === undefined || pg === undefined) {
+        const client = await pool.connect()
+        return listenOn(client, channel, f, async () => client.release())
+      }
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      return listenOn(client, channel, f, () => client.end())
+    },
+    close: () => pool.end(),
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** The SQLSTATE and message of a driver's error, or undefined when it did not come from PostgreSQL. */
+export const databaseError = (e: unknown): DatabaseError | undefined => {
+  if (typeof e !== 'object' || e === null) return undefined
+  const { code, message, detail, hint } = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown }
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined
+  return {
+    sqlstate: code,
+    message: typeof message === 'string' ? message : String(message),
+    ...(typeof detail === 'string' && detail !== '' ? { detail } : {}),
+    ...(typeof hint === 'string' && hint !== '' ? { hint } : {}),
+  }
+}
+
+/** An identifier as SQL text: double-quoted, inner quotes doubled. */
+export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const listenOn = async (client: PgClientLike, channel: string, f: (payload: string) => void, end: () => Promise<void>) => {
+  client.on('notification', (m) => {
+    if (m.channel === channel) f(m.payload ?? '')
+  })
+  client.on('error', () => undefined)
+  await client.query(`LISTEN ${quoteIdent(channel)}`)
+  return async () => {
+    await client.query(`UNLISTEN ${quoteIdent(channel)}`).catch(() => undefined)
+    await end()
+  }
+}
+
+const importDriver = async <A>(name: string): Promise<A> => {
+  try {
+    const m = (await import(name)) as A & { default?: A }
+    // CommonJS packages (pg) arrive as a default export
+    return (m.default !== undefined && typeof m.default === 'object' ? m.default : m) as A
+  } catch (e) {
+    throw new Error(`emcp/postgres needs the package ${name}: install it (npm install ${name}). ${e instanceof Error ? e.message : ''}`)
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * `fromPostgres`: a live MCP server over a database's annotated routines (and `.sql`
+ * files). Each call runs in its own transaction: a statement timeout, optionally the
+ * caller's role (`SET LOCAL ROLE`), then the one parameterized statement. A database error
+ * becomes an `isError` result carrying the SQLSTATE and message. `reload()` (or a `NOTIFY`
+ * on the `listen` channel) re-reads the catalog and tells clients the list changed.
+ *
+ * @example
+ * import { fromPostgres, pglite } from 'emcp/postgres'
+ * import { serveHttp } from 'emcp/http'
+ * const db = await pglite()
+ * await db.exec(`create function add(a int, b int) returns int language sql as $$ select a + b $$;
+ *                comment on function add(int, int) is '@mcp Adds two integers.'`)
+ * const pg = await fromPostgres(db, { listen: 'emcp_reload' })
+ * await serveHttp(pg.server, { port: 3000 })
+ */
+import { toolError } from '../content.js'
+import { mcpServer, type Server } from '../server.js'
+import type { Identity } from '../session.js'
+import { databaseError, type Database, type DatabaseError } from './database.js'
+import { readRoutines, type DbTool, type RoutineOptions, type Skipped } from './routines.js'
+import { readSqlFiles, type SqlFile } from './sql-files.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Options of `fromPostgres`. */
+export interface PostgresOptions extends RoutineOptions {
+  /** The server's name (default: the database's name). */
+  readonly name?: string
+  /** The server's version (default `1.0.0`). */
+  readonly version?: string
+  /** Guidance for the model, sent in the `initialize` result. */
+  readonly instructions?: string
+  /** `.sql` files whose leading comment carries `@mcp`: paths, or `{ path, text }`. */
+  readonly sqlFiles?: ReadonlyArray<string | SqlFile>
+  /** The statement timeout of each call, in milliseconds (default 30 000; 0: none). Enforced by a real server; PGlite does not enforce it. */
+  readonly timeoutMs?: number
+  /**
+   * Run each call under a role of the caller (`SET LOCAL ROLE` in the call's transaction):
+   * `true` takes the first of the caller's roles that the routine's `@authorize` names (or
+   * the caller's first role); a function chooses. Anonymous calls run as the connection's own role.
+   */
+  readonly setRole?: boolean | ((identity: Identity, allowed: ReadonlyArray<string> | undefined) => string | undefined)
+  /** A `NOTIFY` channel: each notification reloads the catalog. */
+  readonly listen?: string
+  /** Tools per `tools/list` page. */
+  readonly pageSize?: number
+  /** Where warnings go (default: standard error). */
+  readonly onWarning?: (message: string) => void
+}
+
+/** What a reload changed, by tool name. */
+export interface Changes {
+  readonly added: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+  readonly changed: ReadonlyArray<string>
+}
+
+/** A database served as tools. */
+export interface PostgresTools {
+  /** The server: serve it over any transport. Its tools change on reload. */
+  readonly server: Server
+  /** The tools served now. */
+  readonly tools: () => ReadonlyArray<DbTool>
+  /** Routines and files that carry `@mcp` but are not served, and why (as of the last read). */
+  readonly skipped: () => ReadonlyArray<Skipped>
+  /** Re-reads the catalog and the files; clients hear `notifications/tools/list_changed`. */
+  readonly reload: () => Promise<Changes>
+  /** Stops listening for notifications (the database stays open: it is yours). */
+  readonly close: () => Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** Reads the annotated routines of `db` and serves them; fails when there is none. */
+export const fromPostgres = async (db: Database, options: PostgresOptions = {}): Promise<PostgresTools> => {
+  const warn = options.onWarning ?? ((m: string) => console.error(`emcp/postgres: ${m}`))
+  const timeoutMs = options.timeoutMs ?? 30_000
+
+  const read = async (): Promise<{ tools: ReadonlyArray<DbTool>; skipped: ReadonlyArray<Skipped> }> => {
+    const routines = await readRoutines(db, options)
+    const files = await readSqlFiles(db, options.sqlFiles ?? [], options)
+    const skipped: Skipped[] = [...routines.skipped, ...files.skipped]
+    const tools: DbTool[] = []
+    const names = new Set<string>()
+    for (const t of [...routines.tools, ...files.tools]) {
+      if (names.has(t.tool.name)) skipped.push({ source: t.source, reason: `duplicate tool name ${t.tool.name} (an overloaded routine? give it an @mcp_name)` })
+      else {
+        names.add(t.tool.name)
+        tools.push(t)
+      }
+    }
+    for (const w of [...routines.warnings, ...files.warnings]) warn(w)
+    for (const s of skipped) warn(`${s.source} is not served: ${s.reason}`)
+    return { tools, skipped }
+  }
+
+  const first = await read()
+  if (first.tools.length === 0)
+    throw new Error(
+      `emcp/postgres: no routine in schema(s) ${(options.schemas ?? ['public']).join(', ')} and no .sql file carries @mcp` +
+        (first.skipped.length > 0 ? ` (not served: ${first.skipped.map((s) => `${s.source}: ${s.reason}`).join('; ')})` : ''),
+    )
+  let current = new Map(first.tools.map((t) => [t.tool.name, t]))
+  let skipped = first.skipped
+
+  const roleFor = (identity: Identity | undefined, allowed: ReadonlyArray<string> | undefined): string | undefined => {
+    if (identity === undefined || options.setRole === undefined || options.setRole === false) return undefined
+    if (typeof options.setRole === 'function') return options.setRole(identity, allowed)
+    return (allowed !== undefined && allowed.length > 0 ? identity.roles.find((r) => allowed.includes(r)) : undefined) ?? identity.roles[0]
+  }
+
+  const handler =
+    (name: string) =>
+    async (args: { readonly [key: string]: unknown }, ctx: { readonly session: { readonly identity?: Identity | undefined } }): Promise<unknown> => {
+      const t = current.get(name)
+      if (t === undefined) return toolError(`tool ${name} is no longer served`)
+      const sql = t.statement.sql(new Set(Object.keys(args)))
+      const params = t.statement.params(args)
+      try {
+        const text = await db.transaction(async (q) => {
+          // the call's settings, all local to its transaction: the timeout, and who calls
+          // (readable in SQL as current_setting('emcp.subject', true) and 'emcp.roles')
+          const who = ctx.session.identity
+          await q.query(`SELECT set_config('statement_timeout', $1, true), set_config('emcp.subject', $2, true), set_config('emcp.roles', $3, true)`, [
+            String(timeoutMs),
+            who?.subject ?? '',
+            who?.roles.join(',') ?? '',
+          ])
+          const role = roleFor(who, t.authorize)
+          if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
+          const r = await q.query(sql, params)
+          return r.rows[0]?.result
+        })
+        return t.statement.result === 'void' ? 'done' : JSON.parse(String(text))
+      } catch (e) {
+        const d = databaseError(e)
+        if (d !== undefined) return toolError(describe(d))
+        throw e
+      }
+    }
+
+  const authorize = (tool: { readonly name: string }, session: { readonly identity?: Identity | undefined }): boolean => {
+    const roles = current.get(tool.name)?.authorize
+    if (roles === undefined) return true
+    const who = session.identity
+    if (who === undefined) return false
+    return roles.length === 0 || roles.some((r) => who.roles.includes(r))
+  }
+
+  const name = options.name ?? String((await db.query('SELECT current_database() AS name')).rows[0]?.name ?? 'postgres')
+  const [head, ...rest] = first.tools
+  const server = mcpServer(
+    [(head as DbTool).tool] as never,
+    { name, version: options.version ?? '1.0.0' },
+    {
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      authorize,
+    },
+  ).implement({ [(head as DbTool).tool.name]: handler((head as DbTool).tool.name) } as never) as unknown as Server
+  for (const t of rest) server.addTool(t.tool, handler(t.tool.name) as never)
+
+  // reloads run one at a time; notifications during one ask for one more, not one each
+  let running: Promise<Changes> | undefined
+  let again = false
+  const reloadOnce = async (): Promise<Changes> => {
+    const next = await read()
+    const fresh = new Map(next.tools.map((t) => [t.tool.name, t]))
+    const added: string[] = []
+    const removed: string[] = []
+    const changed: string[] = []
+    for (const [n, t] of current) {
+      const f = fresh.get(n)
+      if (f === undefined) removed.push(n)
+      else if (f.fingerprint !== t.fingerprint) changed.push(n)
+    }
+    for (const n of fresh.keys()) if (!current.has(n)) added.push(n)
+    current = fresh
+    skipped = next.skipped
+    for (const n of [...removed, ...changed]) server.removeTool(n)
+    for (const n of [...changed, ...added]) server.addTool((fresh.get(n) as DbTool).tool, handler(n) as never)
+    return { added, removed, changed }
+  }
+  const reload = (): Promise<Changes> => {
+    if (running !== undefined) {
+      again = true
+      return running
+    }
+    const go = async (): Promise<Changes> => {
+      try {
+        let out = await reloadOnce()
+        while (again) {
+          again = false
+          out = await reloadOnce()
+        }
+        return out
+      } finally {
+        running = undefined
+      }
+    }
+    return (running = go())
+  }
+
+  const unlisten =
+    options.listen === undefined
+      ? undefined
+      : await db.listen(options.listen, () => {
+          reload().catch((e: unknown) => warn(`reload failed: ${e instanceof Error ? e.message : String(e)}`))
+        })
+
+  return {
+    server,
+    tools: () => [...current.values()],
+    skipped: () => skipped,
+    reload,
+    close: async () => {
+      await unlisten?.()
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** A database error as the model reads it: SQLSTATE, message, detail, hint. */
+const describe = (d: DatabaseError): string =>
+  [`PostgreSQL error ${d.sqlstate}: ${d.message}`, d.detail === undefined ? '' : `DETAIL: ${d.detail}`, d.hint === undefined ? '' : `HINT: ${d.hint}`]
+    .filter((l) => l !== '')
+    .join('\n')

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { help, run, start, type PgIO } from '../../src/postgres/cli.js'
+import { connectStdio } from '../interop/children.js'
+import { runCli } from '../../src/cli/index.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'emcp-pg-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const file = (name: string, text: string): string => {
+  writeFileSync(join(dir, name), text)
+  return name
+}
+const io = (): PgIO & { outText: () => string; errText: () => string } => {
+  let out = ''
+  let err = ''
+  return { out: (t) => (out += t), err: (t) => (err += t), cwd: dir, env: {}, outText: () => out, errText: () => err }
+}
+
+describe('postgres: emcp pg (run, start)', () => {
+  it('prints its help, and refuses unknown options and bad values with exit code 2', async () => {
+    const h = io()
+    expect(await run(['--help'], h)).toBe(0)
+    expect(h.outText()).toBe(help)
+    const bad = io()
+    expect(await run(['--bogus'], bad)).toBe(2)
+    expect(bad.errText()).toBe('emcp pg: unknown option --bogus (see emcp pg --help)\n')
+    const port = io()
+    expect(await run(['--port', 'many'], port)).toBe(2)
+    expect(port.errText()).toMatch(/--port needs a whole number/)
+    const both = io()
+    expect(await run(['--url', 'postgres://127.0.0.1:1/x', '--pglite', 'd'], both)).toBe(2)
+  })
+
+  it('is `emcp pg` in the command table', async () => {
+    const h = io()
+    expect(await runCli(['pg', '--help'], { ...h, interactive: false })).toBe(0)
+    expect(h.outText()).toBe(help)
+    const bad = io()
+    expect(await runCli(['pg', '--bogus'], { ...bad, interactive: false })).toBe(2)
+    expect(bad.errText()).toBe('emcp pg: unknown option --bogus (see emcp pg --help)\n')
+  })
+
+  it('an empty catalog is an error with exit code 1, and says why', async () => {
+    const e = io()
+    expect(await run([], e)).toBe(1)
+    expect(e.errText()).toMatch(/no routine in schema\(s\) public and no \.sql file carries @mcp/)
+  }, 60_000)
+
+  it('runs schema files, serves tool files and routines over HTTP with bearer tokens', async () => {
+    const schema = file(
+      'schema.sql',
+      `create table notes (id serial primary key, body text not null);
+       insert into notes (body) values ('first');
+       create function add_note(_body text) returns notes language sql as $$ insert into notes (body) values (_body) returning * $$;
+       comment on function add_note is '@mcp Adds a note.\n@authorize writer';`,
+    )
+    const tool = file('all_notes.sql', `-- @mcp Every note.\nselect id, body from notes order by id`)
+    const tokens = file('tokens.json', JSON.stringify({ 'w-token': { subject: 'wendy', roles: ['writer'] } }))
+    const h = io()
+    const running = await start(['--pglite', 'db', '--sql', schema, '--sql', tool, '--http', '--port', '0', '--tokens', tokens, '--name', 'notes'], h)
+    try {
+      expect(h.outText()).toBe(`emcp pg: serving 2 tools at ${running.url}\n`)
+      const client = new Client({ name: 'cli-test', version: '0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string), { requestInit: { headers: { authorization: 'Bearer w-token' } } }))
+      expect(client.getServerVersion()?.name).toBe('notes')
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['add_note', 'all_notes'])
+      expect((await client.callTool({ name: 'add_note', arguments: { body: 'second' } })).structuredContent).toEqual({ id: 2, body: 'second' })
+      expect((await client.callTool({ name: 'all_notes', arguments: {} })).structuredContent).toEqual({ rows: [{ id: 1, body: 'first' }, { id: 2, body: 'second' }] })
+      await client.close()
+    } finally {
+      await running.close()
+    }
+  }, 60_000)
+
+  it('serves over stdio, as the identity --identity names', async () => {
+    const schema = file(
+      'stdio.sql',
+      `create function shout(_text text) returns text language sql as $$ select upper(_text) $$;
+       comment on function shout is '@mcp Shouts.';
+       create function whisper(_text text) returns text language sql as $$ select lower(_text) $$;
+       comment on function whisper is '@mcp Whispers.\n@authorize quiet';`,
+    )
+    const script = fileURLToPath(new URL('./pg-cli.mjs', import.meta.url))
+    const anon = await connectStdio(script, ['--sql', join(dir, schema)])
+    try {
+      expect((await anon.client.listTools()).tools.map((t) => t.name)).toEqual(['shout'])
+      expect((await anon.client.callTool({ name: 'shout', arguments: { text: 'hey' } })).structuredContent).toEqual({ value: 'HEY' })
+    } finally {
+      await anon.dispose()
+    }
+    const quiet = await connectStdio(script, ['--sql', join(dir, schema), '--stdio', '--identity', 'me:quiet'])
+    try {
+      expect((await quiet.client.listTools()).tools.map((t) => t.name)).toEqual(['shout', 'whisper'])
+      expect((await quiet.client.callTool({ name: 'whisper', arguments: { text: 'HEY' } })).structuredContent).toEqual({ value: 'hey' })
+    } finally {
+      await quiet.dispose()
+    }
+  }, 60_000)
+})
