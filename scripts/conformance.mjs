@@ -9,8 +9,8 @@
 //   1. (once) builds (npm run build);
 //   2. makes sure the tool folder .cache/tools holds its suite version and a Node 22 binary
 //      (the suites need Node 22; the npm package node-<platform>-<arch>@22, newest 22.x at
-//      first install), installing them with `npm install --prefix <folder> --no-save` only
-//      when absent: 0.1.16 in .cache/tools itself, 0.2.0-alpha.12 in
+//      first install, in .cache/tools/node22), installing them with `npm install --prefix
+//      <folder> --no-save` only when absent: 0.1.16 in .cache/tools itself, 0.2.0-alpha.12 in
 //      .cache/tools/conformance-0.2.0-alpha.12. None of them is a dependency of emcp, and a
 //      filled cache works offline;
 //   3. serves dist/examples/everything.js on a free port of 127.0.0.1 (a fresh server per run);
@@ -42,6 +42,8 @@ const nodePackage = `node-${process.platform}-${process.arch}`
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tools = join(root, '.cache', 'tools')
 const work = join(root, '.cache', 'conformance')
+// a folder of its own: a later install into the suites' folder would remove a package it did not name
+const nodePrefix = join(tools, `node${nodeMajor}`)
 
 const alpha = '0.2.0-alpha.12'
 /** The runs, in order: a name, the suite version, where it is installed, its default selection. */
@@ -145,7 +147,7 @@ const installedVersion = (dir) => {
 /** The Node binary the suites run on: this one if it is 22 or later, else the cached one. */
 const node22 = () => {
   if (Number(process.versions.node.split('.')[0]) >= nodeMajor) return { path: process.execPath, needed: false }
-  const dir = join(tools, 'node_modules', nodePackage)
+  const dir = join(nodePrefix, 'node_modules', nodePackage)
   const bin = join(dir, 'bin', isWindows ? 'node.exe' : 'node')
   const version = installedVersion(dir)
   const ok = existsSync(bin) && version !== undefined && Number(version.split('.')[0]) === nodeMajor
@@ -174,7 +176,7 @@ const install = async (prefix, specs) => {
 const ensureNode = async () => {
   const node = node22()
   if (!node.needed || node.ok) return node.path
-  await install(tools, [`${nodePackage}@${nodeMajor}`])
+  await install(nodePrefix, [`${nodePackage}@${nodeMajor}`])
   const after = node22()
   if (!after.ok) {
     console.error(`conformance: installing ${nodePackage}@${nodeMajor} failed`)
