@@ -19,7 +19,7 @@ import { isThenable, type Eventually } from './eventually.js'
 import { isObject } from './json-object.js'
 import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
-import { MissingClientCapability, type InputRequired, type Question } from './protocol/input-required.js'
+import { inputKey, MissingClientCapability, type InputRequired, type Question } from './protocol/input-required.js'
 import { isModernVersion } from './protocol/versions.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
@@ -258,6 +258,12 @@ class CallContext implements ToolContext {
     const turn = (this.turn ??= newTurn())
     const i = turn.asked++
     if (inputs !== undefined && i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
+    // an answer the client sent ahead under this question's key is taken without a round trip
+    // (only while no question of this turn is open: answers are replayed by position)
+    if (inputs !== undefined && turn.questions.length === 0 && inputs.answers.length === i) {
+      const offered = inputs.offered(options?.key ?? inputKey(i), method)
+      if (offered !== undefined) return Promise.resolve(offered)
+    }
     // a call handed off to a task asks through it (tasks/get shows the question, tasks/update answers)
     const own = options?.signal
     const tasked = this.session.asks?.({ method, params }, { ...options, signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]) })

@@ -38,6 +38,12 @@ export interface InputState {
   readonly answers: ReadonlyArray<unknown>
   /** Ends an attempt: the `input_required` result for the questions still open. */
   readonly require: (questions: ReadonlyArray<Question>) => InputRequired
+  /**
+   * An answer the request's `inputResponses` already carries under `key`, unasked (a client may
+   * answer ahead of the question): taken into `answers` when it fits `method`, else undefined
+   * (a missing or malformed one is asked for as usual).
+   */
+  readonly offered: (key: string, method: string) => unknown
 }
 
 /** The end of an attempt that needs the client's input; the dispatcher answers it as a result. */
@@ -75,8 +81,19 @@ export const inputKey = (i: number): string => `input-${i}`
  */
 export const inputStateOf = (method: string, params: Params | undefined, states: RequestStates): E.Either<RpcError, InputState> => {
   const digest = digestOf(method, params)
-  const make = (answers: ReadonlyArray<unknown>): InputState => ({
+  const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
+  const make = (replayed: ReadonlyArray<unknown>): InputState => {
+    const answers = [...replayed]
+    const taken = new Set<string>()
+    return {
     answers,
+    offered: (key, method) => {
+      const answer = Object.hasOwn(responses, key) && !taken.has(key) ? responses[key] : undefined
+      if (answer === undefined || answerProblem(method, answer) !== undefined) return undefined
+      taken.add(key)
+      answers.push(answer)
+      return answer
+    },
     require: (questions) => {
       // keys the handler chose, else input-<n>; a key used twice gets a suffix (keys are unique per request)
       const keys: string[] = []
@@ -90,7 +107,8 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
       const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys })
       return new InputRequired(asked, requestState)
     },
-  })
+    }
+  }
   const state = params?.requestState
   if (state === undefined) return E.right(make([]))
   const opened = states.open(state)
@@ -98,7 +116,6 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const payload = opened.right
   if (payload.method !== method || payload.digest !== digest)
     return E.left(rpcError('InvalidParams', `${method}: requestState belongs to another request (method or parameters differ)`))
-  const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
   const answers = [...payload.answers]
   for (const [i, m] of payload.pending.entries()) {
     const key = payload.keys?.[i] ?? inputKey(payload.answers.length + i)

@@ -257,6 +257,33 @@ describe('input_required: named questions (RequestOptions.key)', () => {
     const third = await call({ requestState: second.requestState, inputResponses: { 'input-1': { roots: [{ uri: 'file:///a' }] } } })
     expect(third).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Alice with 1 roots' }] })
   })
+
+  it('servers SHOULD ignore information they do not recognise: answers sent ahead, beside unknown keys, complete the call without a round trip', async () => {
+    const done = await call({
+      inputResponses: {
+        user_name: { action: 'accept', content: { name: 'Bob' } },
+        'input-1': { roots: [] },
+        unknown_extra_key: { action: 'accept', content: { foo: 'bar' } },
+      },
+    })
+    expect(done).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Bob with 0 roots' }] })
+  })
+
+  it('takes an answer sent ahead and asks, in a state carrying it, for the rest', async () => {
+    const first = await call({ inputResponses: { user_name: { action: 'accept', content: { name: 'Cy' } } } })
+    expect(first.resultType).toBe('input_required')
+    expect(Object.keys(first.inputRequests)).toEqual(['input-1'])
+    const done = await call({ requestState: first.requestState, inputResponses: { 'input-1': { roots: [{ uri: 'file:///c' }] } } })
+    expect(done).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Cy with 1 roots' }] })
+  })
+
+  it('servers SHOULD validate inputResponses: a malformed answer sent ahead (or null) is not taken, the question is asked', async () => {
+    for (const inputResponses of [{ user_name: 12345 }, null, { user_name: { action: 'maybe' } }]) {
+      const r = await call({ inputResponses })
+      expect(r.resultType).toBe('input_required')
+      expect(Object.keys(r.inputRequests)).toEqual(['user_name'])
+    }
+  })
 })
 
 describe('input_required: keys are unique per request', () => {
