@@ -6,10 +6,13 @@
  *   TOOLS=2000 node dist/examples/bench.js stdio
  *   TOOLS=2000 PORT=3000 node dist/examples/bench.js http   # stateless, 127.0.0.1:$PORT/mcp
  */
-import { emcp, mcpServer, type AnyTool, type Handler } from '../src/index.js'
-import { serveHttp } from '../src/transport/http.js'
-import { serveStdio } from '../src/transport/stdio.js'
-import { add } from './calculator.js'
+// through the package's own entry points (the bundles users get), not the compiled sources
+import { emcp, mcpServer, type AnyTool, type Handler } from 'emcp'
+import { serveHttp } from 'emcp/http'
+import { serveStdio } from 'emcp/stdio'
+import { addDefinition } from './add.js'
+
+const add = emcp(addDefinition)
 
 const kinds = ['string', 'number', 'integer', 'boolean'] as const
 

@@ -10,20 +10,9 @@ import * as t from 'io-ts'
 import { DateFromISOString, emcp, mcpServer } from '../src/index.js'
 import { serveHttp } from '../src/transport/http.js'
 import { serveStdio } from '../src/transport/stdio.js'
+import { addDefinition } from './add.js'
 
-export const add = emcp({
-  name: 'add',
-  title: 'Add',
-  description: 'Add two numbers and return their sum.',
-  input: {
-    type: 'object',
-    properties: { a: { type: 'number', description: 'First addend' }, b: { type: 'number', description: 'Second addend' } },
-    required: ['a', 'b'],
-    additionalProperties: false,
-  },
-  output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'], additionalProperties: false },
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-})
+export const add = emcp(addDefinition)
 
 export const echo = emcp({
   name: 'echo',

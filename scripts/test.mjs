@@ -22,7 +22,7 @@ const step = (label, cmd, args) => {
   return r.status === 0
 }
 
-const built = step('build', 'npx', ['tsc', '-p', 'tsconfig.build.json'])
+const built = step('build', 'npx', ['tsc', '-p', 'tsconfig.build.json']) && step('bundle', 'node', ['scripts/bundle.mjs'])
 step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'])
 
 mkdirSync('.cache', { recursive: true })
