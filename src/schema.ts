@@ -53,11 +53,14 @@ export interface Validator {
 // ---------------------------------------------------------------------------------------
 // constructors
 
-const schemaOfCodec = new WeakMap<t.Any, JsonSchema>()
+// kept on the codec under a registered symbol rather than in a module-level map: a process
+// may load emcp twice (the bundle users import and the compiled sources), and every copy
+// must read what another attached
+const schemaKey = Symbol.for('emcp/json-schema')
 
 /** Attaches a JSON Schema to a custom io-ts codec, for codecs the deriver cannot read. */
 export const withSchema = <C extends t.Any>(codec: C, schema: JsonSchema): C => {
-  schemaOfCodec.set(codec, schema)
+  Object.defineProperty(codec, schemaKey, { value: schema, configurable: true })
   return codec
 }
 
@@ -137,7 +140,7 @@ export const formatIssues = (issues: ReadonlyArray<Issue>): string =>
 
 /** Derives a JSON Schema (2020-12) from an io-ts codec. */
 export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
-  const attached = schemaOfCodec.get(codec)
+  const attached = (codec as unknown as { readonly [schemaKey]?: JsonSchema })[schemaKey]
   if (attached !== undefined) return attached
   const c = codec as t.Any & { readonly _tag?: string } & Record<string, any>
   switch (c._tag) {

@@ -49,7 +49,9 @@ export interface Dispatch {
 // ---------------------------------------------------------------------------------------
 // constructors
 
-const names = new WeakMap<t.Any, string>()
+// on the codec under a registered symbol, not in a module-level map: every copy of emcp
+// loaded in a process (the bundle and the compiled sources) reads the same name
+const nameKey = Symbol.for('emcp/wire-codec')
 
 /** An io-ts codec between a wire string and `A`, registered under its name. */
 export const wireCodec = <A>(def: WireCodecDef<A>): t.Type<A, string, unknown> => {
@@ -63,7 +65,7 @@ export const wireCodec = <A>(def: WireCodecDef<A>): t.Type<A, string, unknown> =
     },
     def.encode,
   )
-  names.set(codec, def.name)
+  Object.defineProperty(codec, nameKey, { value: def.name })
   return withSchema(codec, { type: 'string', description: def.description, ...def.schema })
 }
 
@@ -71,8 +73,10 @@ export const wireCodec = <A>(def: WireCodecDef<A>): t.Type<A, string, unknown> =
 // functions
 
 /** The name of a wire codec, or undefined for any other codec. */
-export const wireNameOf = (codec: unknown): string | undefined =>
-  typeof codec === 'object' && codec !== null ? names.get(codec as t.Any) : undefined
+export const wireNameOf = (codec: unknown): string | undefined => {
+  const name = typeof codec === 'object' && codec !== null ? (codec as { readonly [nameKey]?: unknown })[nameKey] : undefined
+  return typeof name === 'string' ? name : undefined
+}
 
 /**
  * The dispatch metadata of a contract's slots: for each property of an io-ts object codec
