@@ -108,10 +108,13 @@ export const checkCache = (cache: CacheOptions): void => {
 export const modernAdapter = (config: ModernConfig): ModernAdapter => {
   const supported = versionsOf(config.eras)
   const serves2025 = config.eras.includes('2025-11-25')
-  const hints = (method: string): { ttlMs: number; cacheScope: 'public' | 'private' } => {
-    const own = config.cache.methods?.[method as CacheableMethod] ?? {}
-    return { ttlMs: own.ttlMs ?? config.cache.ttlMs ?? 0, cacheScope: own.cacheScope ?? config.cache.cacheScope ?? 'private' }
-  }
+  // the caching hints of each cacheable method, settled once with the server
+  const hints = new Map(
+    [...cacheable].map((method) => {
+      const own = config.cache.methods?.[method as CacheableMethod] ?? {}
+      return [method, { ttlMs: own.ttlMs ?? config.cache.ttlMs ?? 0, cacheScope: own.cacheScope ?? config.cache.cacheScope ?? 'private' }] as const
+    }),
+  )
 
   // precomputed pages (RawJson) get their 2026 form once per page, not per request
   const wrappedPages = new WeakMap<RawJson, RawJson>()
@@ -131,7 +134,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     return {
       ...r,
       resultType,
-      ...(resultType === 'complete' && cacheable.has(method) ? hints(method) : {}),
+      ...(resultType === 'complete' ? hints.get(method) : undefined),
       _meta: { ...meta, [metaKeys.serverInfo]: config.serverInfo },
     }
   }
@@ -222,11 +225,21 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
  * The connection's channel for a 2026-07-28 request: its notifications (progress, logs) go
  * out, but no request does; questions to the client are `input_required` results.
  */
-const noRequests = (out: Outbound): Outbound => ({
-  ...out,
-  request: (method) =>
-    Promise.reject(new Error(`${method} cannot be sent: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client, through input_required`)),
-})
+const noRequests = (out: Outbound): Outbound => {
+  // one view per connection channel, not one per request
+  let view = noRequestViews.get(out)
+  if (view === undefined)
+    noRequestViews.set(
+      out,
+      (view = {
+        ...out,
+        request: (method) =>
+          Promise.reject(new Error(`${method} cannot be sent: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client, through input_required`)),
+      }),
+    )
+  return view
+}
+const noRequestViews = new WeakMap<Outbound, Outbound>()
 
 /** Errors whose code changed in 2026-07-28: a resource that is not there is -32602. */
 const modernError = (e: RpcError): RpcError => (e._tag === 'ResourceNotFound' ? rpcError('InvalidParams', e.message, e.data) : e)
