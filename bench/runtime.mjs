@@ -25,11 +25,11 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { createServer } from 'node:net'
 import { cpus, release, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '../scripts/free-port.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const resultsDir = join(root, 'bench', 'results')
@@ -181,16 +181,6 @@ const stopChild = async (child) => {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   await child.exited
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 

@@ -31,9 +31,10 @@
 // every child process is ended when this script ends.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createConnection, createServer } from 'node:net'
+import { createConnection } from 'node:net'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from './free-port.mjs'
 
 const suitePackage = '@modelcontextprotocol/conformance'
 const nodeMajor = 22
@@ -199,16 +200,6 @@ const ensureSuite = async (r) => {
 
 // ---------------------------------------------------------------------------------------
 // the server
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 
 const accepts = (port) =>
   new Promise((resolve) => {
