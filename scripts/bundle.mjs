@@ -20,6 +20,22 @@ export const entries = {
   'cli-main': 'dist/src/cli/main.js',
 }
 
+/**
+ * fp-ts and io-ts as their ES module builds (the `es6` folders they ship beside `lib`): the
+ * sources import the CommonJS paths, which the compiler resolves with their types, but a
+ * CommonJS module is bundled whole, wrapped, and its exports copied at load; ES modules let
+ * the bundle keep only the functions used.
+ */
+const esModules = {
+  name: 'fp-ts-es6',
+  setup(b) {
+    b.onResolve({ filter: /^fp-ts\/lib\// }, (args) =>
+      b.resolve(args.path.replace('fp-ts/lib/', 'fp-ts/es6/'), { kind: args.kind, resolveDir: args.resolveDir }),
+    )
+    b.onResolve({ filter: /^io-ts$/ }, (args) => b.resolve('io-ts/es6/index.js', { kind: args.kind, resolveDir: args.resolveDir }))
+  },
+}
+
 rmSync('dist/bundle', { recursive: true, force: true })
 await build({
   entryPoints: entries,
@@ -31,5 +47,6 @@ await build({
   target: 'node20',
   sourcemap: true,
   external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*'],
+  plugins: [esModules],
   logLevel: 'warning',
 })

@@ -360,12 +360,8 @@ export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: Ht
       req.resume()
       return
     }
-    // the client going away before the answer is complete ends any stream it was reading
-    const gone = new AbortController()
-    res.once('close', () => {
-      if (!res.writableFinished) gone.abort()
-    })
-    core({ method: req.method ?? 'GET', header: (n) => headerOf(req, n), signal: gone.signal }, (limit) => readNodeBody(req, limit)).then(
+    const head = new NodeHead(req, res)
+    core(head, (limit) => readNodeBody(req, limit)).then(
       (reply) => {
         send(res, reply)
         if (reply.status === 413) req.destroy()
@@ -550,10 +546,49 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v.join(', ') : v
 }
 
+/**
+ * A Node request as the core sees it. The client going away before the answer is complete
+ * ends any stream it was reading; the AbortSignal that says so is made only when asked for
+ * (streams ask). Both the signal and a getter on a per-request literal outlive the young
+ * generation: either one made the peak memory of a stateless server under load 1.5 times
+ * higher. A class keeps the getter on its prototype.
+ */
+class NodeHead implements HttpRequestHead {
+  readonly method: string
+  private gone: AbortController | undefined = undefined
+  private cut = false
+  constructor(
+    private readonly req: IncomingMessage,
+    res: ServerResponse,
+  ) {
+    this.method = req.method ?? 'GET'
+    res.once('close', () => {
+      if (res.writableFinished) return
+      this.cut = true
+      this.gone?.abort()
+    })
+  }
+  header(name: string): string | undefined {
+    return headerOf(this.req, name)
+  }
+  get signal(): AbortSignal {
+    if (this.gone === undefined) {
+      this.gone = new AbortController()
+      if (this.cut) this.gone.abort()
+    }
+    return this.gone.signal
+  }
+}
+
 const send = (res: ServerResponse, reply: HttpReply): void => {
   const body = reply.body
   if (typeof body === 'string') {
-    res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) })
+    // a flat [name, value, ...] list, not a spread copy of the headers: the copy per answer
+    // raised a stateless server's peak memory under load by a tenth (measured)
+    const headers: string[] = []
+    for (const name in reply.headers) headers.push(name, reply.headers[name] as string)
+    headers.push('content-length', String(Buffer.byteLength(body)))
+    res.writeHead(reply.status, headers)
     res.end(body)
     return
   }
