@@ -15,6 +15,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { JSONSchema } from 'json-schema-to-ts'
 import type { FastFromSchema } from './fast-schema.js'
+import { plainValidator, type CheckMode, type PlainCheck } from './plain-validator.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -92,17 +93,17 @@ export const jsonSchemaOf = (s: SchemaSpec): JsonSchema => (isCodec(s) ? codecTo
  * tools starts without compiling any of them.
  */
 export const validatorOf = (spec: JsonSchema | Codec, schema: JsonSchema = jsonSchemaOf(spec as SchemaSpec)): Validator => {
-  let forInput: ValidateFunction | undefined
-  let forOutput: ValidateFunction | undefined
+  let forInput: PlainCheck | undefined
+  let forOutput: PlainCheck | undefined
   // arguments get the schema's `default`s filled in (the static type promises them);
   // results are checked without touching the handler's value
   const checkInput = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
-    forInput ??= compile(schema, 'input')
-    return forInput(u) ? E.right(u) : E.left(issuesOf(forInput.errors ?? []))
+    const issues = (forInput ??= checkOf(schema, 'input'))(u)
+    return issues === undefined ? E.right(u) : E.left(issues)
   }
   const checkOutput = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
-    forOutput ??= compile(schema, 'output')
-    return forOutput(u) ? E.right(u) : E.left(issuesOf(forOutput.errors ?? []))
+    const issues = (forOutput ??= checkOf(schema, 'output'))(u)
+    return issues === undefined ? E.right(u) : E.left(issues)
   }
   if (!isCodec(spec)) return { schema, decode: checkInput, encode: checkOutput }
   const codec = spec
@@ -230,7 +231,7 @@ const loadEngines = (): { readonly [D in Dialect]: AjvClass } => {
   return engineClasses
 }
 
-type Mode = 'input' | 'output'
+type Mode = CheckMode
 type Dialect = '2020-12' | '2019-09' | 'draft-07'
 
 // strictNumbers: NaN and ±Infinity are not JSON numbers (they would go out as null), so they fail `number`
@@ -268,6 +269,14 @@ const compile = (schema: JsonSchema, mode: Mode): ValidateFunction => {
     if (known !== undefined) return known.schema === schema ? known : newEngine(dialect, mode).compile(schema)
   }
   return engine.compile(schema)
+}
+
+/** A plain schema's own check; the general engine for every other one. */
+const checkOf = (schema: JsonSchema, mode: Mode): PlainCheck => {
+  const plain = plainValidator(schema, mode)
+  if (plain !== undefined) return plain
+  const validate = compile(schema, mode)
+  return (u) => (validate(u) ? undefined : issuesOf(validate.errors ?? []))
 }
 
 const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1')
