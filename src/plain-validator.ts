@@ -70,6 +70,11 @@ const keywords = new Set([
   'minProperties',
   'maxProperties',
 ])
+// the dialects the general engine knows, for which the plain keywords mean the same; it
+// refuses others (draft-04, draft-06), so they are left to it
+const dialects = new Set(
+  ['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2019-09/schema', 'http://json-schema.org/draft-07/schema'].flatMap((d) => [d, `${d}#`]),
+)
 const typeNames = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'])
 
 // deep enough for any tool schema; deeper ones go to the general engine (and its limits)
@@ -97,7 +102,7 @@ const isPlain = (s: unknown, depth: number): s is JsonSchema => {
   for (const key in s) {
     const v = s[key]
     if (annotations.has(key)) {
-      if (key === '$schema' && typeof v !== 'string') return false
+      if (key === '$schema' && !dialects.has(v as string)) return false
       continue
     }
     if (!keywords.has(key)) return false

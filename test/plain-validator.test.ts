@@ -167,6 +167,11 @@ describe('plain validator: the same verdicts as the general engine', () => {
     expect(one.tags).not.toBe(s.properties.tags.default)
   })
 
+  it('takes the dialects the general engine knows, with or without the trailing #', () => {
+    for (const d of ['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2019-09/schema#', 'http://json-schema.org/draft-07/schema#'])
+      expect(plainValidator({ $schema: d, type: 'string', minLength: 2 }, 'input')?.('a')).toEqual([{ path: '', message: 'must NOT have fewer than 2 characters' }])
+  })
+
   it('leaves results alone: output mode fills in nothing', () => {
     const value = {}
     expect(plainValidator({ type: 'object', properties: { a: { default: 1 } } }, 'output')?.(value)).toBeUndefined()
@@ -193,6 +198,7 @@ describe('plain validator: what it leaves to the general engine', () => {
     ['a required name like an Object.prototype member', { type: 'object', required: ['toString'] }],
     ['a boolean subschema', { type: 'object', properties: { a: true } }],
     ['an empty enum', { enum: [] }],
+    ['a dialect it does not know (draft-04)', { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' }],
   ])('%s', (_, s) => {
     expect(plainValidator(s as JsonSchema, 'input')).toBeUndefined()
     expect(plainValidator(s as JsonSchema, 'output')).toBeUndefined()
