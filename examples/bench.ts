@@ -8,8 +8,6 @@
  */
 // through the package's own entry points (the bundles users get), not the compiled sources
 import { emcp, mcpServer, type AnyTool, type Handler } from 'emcp'
-import { serveHttp } from 'emcp/http'
-import { serveStdio } from 'emcp/stdio'
 import { addDefinition } from './add.js'
 
 const add = emcp(addDefinition)
@@ -43,11 +41,14 @@ export const benchServer = (n: number) => {
 const main = async (): Promise<void> => {
   const server = benchServer(Number(process.env.TOOLS ?? 0))
   const mode = process.argv[2] ?? 'stdio'
+  // each mode loads only its own transport, as a server written for one transport would
   if (mode === 'stdio') {
+    const { serveStdio } = await import('emcp/stdio')
     await serveStdio(server)
     return
   }
   if (mode !== 'http') throw new Error(`usage: bench.js stdio|http (got ${mode})`)
+  const { serveHttp } = await import('emcp/http')
   const running = await serveHttp(server, { port: Number(process.env.PORT ?? 3000) })
   console.error(`bench server on ${running.url}`)
   const stop = (): void => {
