@@ -17,7 +17,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { encode, failure, isRequestId, parse, rpcError, type RequestId } from '../jsonrpc.js'
 import type { Server } from '../server.js'
-import { outbound } from '../outbound.js'
+import { outbound, type ServerMessage } from '../outbound.js'
 import { newSession, type Identity } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
 
@@ -34,6 +34,12 @@ export interface StdioOptions {
   readonly maxLineBytes?: number
   /** Calls answered concurrently before reading pauses (default 1024; reading goes on while calls await the client). */
   readonly maxInFlight?: number
+  /**
+   * While the client does not read stdout, how much waits for it (default 16 MiB): past it,
+   * progress and log notifications are dropped. Answers, the server's requests and other
+   * notifications always wait (reading has stopped, so no new calls add answers).
+   */
+  readonly maxQueuedBytes?: number
   /** Send `console.log/info/debug` to stderr while serving (default true with process.stdout). */
   readonly redirectConsole?: boolean
   /**
@@ -75,7 +81,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const output = options.output ?? process.stdout
   const maxLineBytes = options.maxLineBytes ?? 32 * 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 1024
-  const session = newSession(undefined, outbound((message) => send(JSON.stringify(message))))
+  const maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024
+  const session = newSession(undefined, outbound((message) => send(JSON.stringify(message), isDroppable(message))))
   session.identity = options.identity
   const restoreConsole = (options.redirectConsole ?? output === process.stdout) ? redirectConsole() : () => {}
 
@@ -88,6 +95,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   // writes the output has accepted but not yet handed on: `done` waits for them
   let unflushed = 0
   let queued: string[] = []
+  // what waits while the output is blocked (counted only then: it is the bounded part)
+  let heldBytes = 0
   let flushScheduled = false
   let settled = false
   let finish: () => void = () => {}
@@ -121,6 +130,10 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const flush = (): void => {
     flushScheduled = false
     if (broken) queued = []
+    // a blocked output is not written to: what waits stays here, where it is bounded, and
+    // goes out in one write when the output drains
+    if (outputBlocked) return
+    heldBytes = 0
     // answers dropped for a broken output may have been all `done` was waiting for
     if (queued.length === 0) return settleIfDone()
     const text = queued.join('')
@@ -136,13 +149,19 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
       output.once('drain', () => {
         outputBlocked = false
         updateFlow()
-        settleIfDone()
+        if (queued.length > 0) flush()
+        else settleIfDone()
       })
     }
     settleIfDone()
   }
 
-  const send = (line: string): void => {
+  const send = (line: string, droppable = false): void => {
+    if (outputBlocked) {
+      const bytes = Buffer.byteLength(line) + 1
+      if (droppable && heldBytes + bytes > maxQueuedBytes) return
+      heldBytes += bytes
+    }
     queued.push(line + '\n')
     // answers resolved in the same turn go out in one write
     if (!flushScheduled) {
@@ -273,6 +292,7 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const onOutputError = (): void => {
     broken = true
     queued = []
+    heldBytes = 0
     unflushed = 0
     outputBlocked = false
     stopReading()
@@ -349,6 +369,10 @@ const firstBytes = (chunks: ReadonlyArray<Buffer>, n: number): Buffer => {
   }
   return Buffer.concat(taken)
 }
+
+/** Progress and log notifications: a client that reads again later can do without the ones it missed. */
+const isDroppable = (message: ServerMessage): boolean =>
+  !('id' in message) && (message.method === 'notifications/progress' || message.method === 'notifications/message')
 
 const stripCR = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line)
 

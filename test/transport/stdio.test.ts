@@ -400,6 +400,80 @@ describe('stdio: notifications and requests to the client on the one stream (MCP
   })
 })
 
+describe('stdio: a client that does not read stdout', () => {
+  /** A Writable that takes the first chunk and then holds every write until released. */
+  class Gate extends Writable {
+    text = ''
+    private open = false
+    private readonly held: Array<() => void> = []
+    constructor() {
+      super({ highWaterMark: 1024, decodeStrings: false })
+    }
+    override _write(chunk: Buffer | string, _enc: BufferEncoding, done: (e?: Error | null) => void): void {
+      this.text += chunk.toString()
+      if (this.open) done()
+      else this.held.push(done)
+    }
+    release(): void {
+      this.open = true
+      for (const done of this.held.splice(0)) done()
+    }
+    messages(): any[] {
+      return this.text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))
+    }
+  }
+  const steps = 2000
+  let finished = false
+  const chatty = emcp({ name: 'chatty', description: 'Reports progress many times, then answers.', input: { type: 'object' } })
+  const chattering = mcpServer([chatty], { name: 'chatty', version: '1' }).implement({
+    chatty: async (_a, ctx) => {
+      for (let i = 1; i <= steps; i++) {
+        ctx.progress(i, steps)
+        if (i % 100 === 0) await sleep(0)
+      }
+      finished = true
+      return 'done'
+    },
+  })
+
+  it('holds at most maxQueuedBytes of progress while blocked, drops the rest, and still delivers the answer in order after it', async () => {
+    finished = false
+    const input = new PassThrough()
+    const output = new Gate()
+    const handle = startStdio(chattering, { input, output, redirectConsole: false, handleSignals: false, maxQueuedBytes: 4096 })
+    input.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 7 } } }) + '\n')
+    await until(() => finished)
+    await sleep(10)
+    // the output took two writes of 100 notifications (10 KB each) before it pushed back; the
+    // transport then kept at most 4 KB: far below the 200 KB of the 2000 notifications sent
+    const unread = output.text.length + output.writableLength
+    expect(unread).toBeLessThan(32 * 1024)
+    output.release()
+    await until(() => output.messages().some((m) => m.id === 1))
+    const all = output.messages()
+    const progress = all.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress)
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress.length).toBeLessThan(steps)
+    // the ones kept are the first ones, in order; the answer comes last
+    expect(progress).toEqual(progress.map((_, i) => i + 1))
+    expect(all[all.length - 1]).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: 'done' }] } })
+    input.end()
+    await handle.done
+  })
+
+  it('drops nothing while the client reads', async () => {
+    finished = false
+    const input = new PassThrough()
+    const output = new Sink()
+    const handle = startStdio(chattering, { input, output, redirectConsole: false, handleSignals: false, maxQueuedBytes: 4096 })
+    input.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 7 } } }) + '\n')
+    await until(() => output.messages().some((m) => m.id === 1))
+    expect(output.messages().filter((m) => m.method === 'notifications/progress')).toHaveLength(steps)
+    input.end()
+    await handle.done
+  })
+})
+
 describe('stdio: the in-flight limit never starves calls that wait on the client', () => {
   it('keeps reading while maxInFlight calls await elicitation answers, so the answers get through', async () => {
     const ask = emcp({ name: 'ask', description: 'Asks the user for a word.', input: { type: 'object' } })
