@@ -1,6 +1,22 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
+// the examples import emcp as users do ('emcp', 'emcp/stdio', ...); in-process tests resolve
+// those names to the sources, so that a test and the example it imports share one copy
+const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
+const entries: ReadonlyArray<readonly [string, string]> = [
+  ['emcp', './src/index.ts'],
+  ['emcp/stdio', './src/transport/stdio.ts'],
+  ['emcp/http', './src/transport/http.ts'],
+  ['emcp/manifest', './src/manifest/index.ts'],
+  ['emcp/postgres', './src/postgres/index.ts'],
+  ['emcp/cli', './src/cli/index.ts'],
+]
+
 export default defineConfig({
+  resolve: {
+    alias: entries.map(([name, path]) => ({ find: new RegExp(`^${name}$`), replacement: source(path) })),
+  },
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/types/**', 'node_modules/**', 'dist/**'],

@@ -7,9 +7,9 @@
  *   node dist/examples/calculator.js --http --port 3000 [--host 127.0.0.1]
  */
 import * as t from 'io-ts'
-import { DateFromISOString, emcp, mcpServer } from '../src/index.js'
-import { serveHttp } from '../src/transport/http.js'
-import { serveStdio } from '../src/transport/stdio.js'
+import { DateFromISOString, emcp, mcpServer } from 'emcp'
+import { serveHttp } from 'emcp/http'
+import { serveStdio } from 'emcp/stdio'
 import { addDefinition } from './add.js'
 
 export const add = emcp(addDefinition)

@@ -23,9 +23,9 @@ import {
   type Geometry,
   type Handler,
   type Position,
-} from '../src/index.js'
-import { catalogServer, type CatalogEntry, type Excluded, type Selection } from '../src/manifest/index.js'
-import { serveStdio } from '../src/transport/stdio.js'
+} from 'emcp'
+import { catalogServer, type CatalogEntry, type Excluded, type Selection } from 'emcp/manifest'
+import { serveStdio } from 'emcp/stdio'
 
 // ---------------------------------------------------------------------------------------
 // the description table

@@ -9,8 +9,8 @@
  *
  * See docs/context.md.
  */
-import { emcp, mcpServer, type ContentBlock } from '../src/index.js'
-import { serveStdio } from '../src/transport/stdio.js'
+import { emcp, mcpServer, type ContentBlock } from 'emcp'
+import { serveStdio } from 'emcp/stdio'
 
 export const count = emcp({
   name: 'count',

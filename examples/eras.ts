@@ -14,9 +14,9 @@
  *
  * See docs/eras.md.
  */
-import { emcp, mcpServer, prompt, prompts, resource, resources, type Era } from '../src/index.js'
-import { serveHttp } from '../src/transport/http.js'
-import { serveStdio } from '../src/transport/stdio.js'
+import { emcp, mcpServer, prompt, prompts, resource, resources, type Era } from 'emcp'
+import { serveHttp } from 'emcp/http'
+import { serveStdio } from 'emcp/stdio'
 
 export const greet = emcp({
   name: 'greet',

@@ -11,9 +11,9 @@
  * against it. Logging, progress, sampling and elicitation need a channel to the client:
  * stdio has one; over HTTP they need a session with a stream (stateless HTTP has none).
  */
-import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate, tasks, type ContentBlock } from '../src/index.js'
-import { serveHttp } from '../src/transport/http.js'
-import { serveStdio } from '../src/transport/stdio.js'
+import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate, tasks, type ContentBlock } from 'emcp'
+import { serveHttp } from 'emcp/http'
+import { serveStdio } from 'emcp/stdio'
 
 // ---------------------------------------------------------------------------------------
 // test data

@@ -9,9 +9,9 @@
  *
  * Environment: CALL_TIMEOUT_MS (default 30000), DRAIN_TIMEOUT_MS (default 5000).
  */
-import { emcp, mcpServer } from '../src/index.js'
-import { serveHttp } from '../src/transport/http.js'
-import { serveStdio } from '../src/transport/stdio.js'
+import { emcp, mcpServer } from 'emcp'
+import { serveHttp } from 'emcp/http'
+import { serveStdio } from 'emcp/stdio'
 import { add, echo } from './calculator.js'
 
 export const sleep = emcp({

@@ -8,8 +8,8 @@
  *   node dist/examples/ops.js            # stdio
  *   npx emcp call dist/examples/ops.js row_count --arg table=users
  */
-import { fromManifest } from '../src/manifest/index.js'
-import { serveStdio } from '../src/transport/stdio.js'
+import { fromManifest } from 'emcp/manifest'
+import { serveStdio } from 'emcp/stdio'
 import manifest from './ops-manifest.js'
 
 const tables = new Map<string, number>([

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { toNodeListener } from '../src/transport/http.js'
+import { toNodeListener } from 'emcp/http'
 import { calculator } from './calculator.js'
 import { demoToken, openStore, verifyDemoToken } from './store.js'
 

@@ -8,10 +8,10 @@
  *
  * `npm start` serves it beside the calculator (examples/start.ts).
  */
-import type { Identity } from '../src/index.js'
-import { serveHttp } from '../src/transport/http.js'
-import { serveStdio } from '../src/transport/stdio.js'
-import { fromPostgres, pglite, type PostgresTools } from '../src/postgres/index.js'
+import type { Identity } from 'emcp'
+import { serveHttp } from 'emcp/http'
+import { serveStdio } from 'emcp/stdio'
+import { fromPostgres, pglite, type PostgresTools } from 'emcp/postgres'
 
 /** The schema, its data and its annotated functions. */
 export const storeSql = `

@@ -9,9 +9,9 @@
  *   node dist/examples/tasks.js            # HTTP on http://127.0.0.1:3000/mcp (PORT to change)
  *   node dist/examples/tasks.js --stdio
  */
-import { emcp, mcpServer, tasks } from '../src/index.js'
-import { serveHttp } from '../src/transport/http.js'
-import { serveStdio } from '../src/transport/stdio.js'
+import { emcp, mcpServer, tasks } from 'emcp'
+import { serveHttp } from 'emcp/http'
+import { serveStdio } from 'emcp/stdio'
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
