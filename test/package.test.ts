@@ -125,11 +125,14 @@ console.log(JSON.stringify(out))
 `
 
 // No skipLibCheck: the shipped .d.ts files are checked too, as they are for users without it.
-const tsconfig = (module: string, moduleResolution: string, files: ReadonlyArray<string>, emit: boolean): string =>
+const tsconfig = (module: string, moduleResolution: string, files: ReadonlyArray<string>, emit: boolean, extra: object = {}): string =>
   JSON.stringify({
-    compilerOptions: { target: 'ES2022', module, moduleResolution, strict: true, ...(emit ? { outDir: 'dist' } : { noEmit: true }) },
+    compilerOptions: { target: 'ES2022', module, moduleResolution, strict: true, ...(emit ? { outDir: 'dist' } : { noEmit: true }), ...extra },
     files,
   })
+// Stricter than the defaults, as some users are: no DOM lib (the packed types must make do
+// with @types/node), exact optional properties, unchecked index access.
+const stricter = { lib: ['ES2022'], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, verbatimModuleSyntax: true }
 
 describe('the packed package in a fresh consumer project', () => {
   let tmp = ''
@@ -162,7 +165,7 @@ describe('the packed package in a fresh consumer project', () => {
     write('subpaths.ts', subpathsTs)
     write('imports.mjs', importsMjs)
     write('tsconfig.json', tsconfig('node16', 'node16', ['server.ts', 'subpaths.ts'], true))
-    write('tsconfig.bundler.json', tsconfig('preserve', 'bundler', ['server.ts', 'subpaths.ts'], false))
+    write('tsconfig.bundler.json', tsconfig('preserve', 'bundler', ['server.ts', 'subpaths.ts'], false, stricter))
     write('tsconfig.wrong.json', tsconfig('node16', 'node16', ['wrong.ts'], false))
     // the three compilations run side by side; each test awaits its own
     const compile = (config: string, extra: ReadonlyArray<string> = []): Promise<Ran> =>
@@ -206,7 +209,7 @@ describe('the packed package in a fresh consumer project', () => {
     expect(existsSync(join(consumer, 'dist', 'server.js'))).toBe(true)
   }, stepMs)
 
-  it('the quick start and every subpath compile cleanly with bundler resolution', async () => {
+  it('the quick start and every subpath compile cleanly with bundler resolution and stricter options', async () => {
     const r = await compiled.bundler
     expect(r.stdout + r.stderr).toBe('')
     expect(r.code).toBe(0)
