@@ -1,0 +1,286 @@
+/**
+ * The package as users get it: `npm pack` the built project, unpack the tarball into a fresh
+ * consumer project's node_modules/emcp (so only what package.json `files` ships is there),
+ * link emcp's `dependencies` (and typescript, @types/node) from this project's node_modules
+ * (no network), then compile the README's quick start against the packed .d.ts files with
+ * node16 and bundler resolution, check that a typed mistake fails to compile, run the
+ * compiled server and drive it with the official SDK client over stdio, import every
+ * subpath in `exports` with plain node, and run the `emcp` bin.
+ */
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectStdio, root, texts } from './interop/children.js'
+
+interface Ran {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a command to its end (killed after `timeoutMs`); never rejects. */
+const run = (cmd: string, args: ReadonlyArray<string>, cwd: string, timeoutMs = 45_000): Promise<Ran> =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+    child.once('error', (e) => resolve({ code: -1, stdout, stderr: stderr + String(e) }))
+    child.once('close', (code) => resolve({ code, stdout, stderr }))
+  })
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  readonly files: ReadonlyArray<string>
+  readonly bin: Record<string, string>
+  readonly dependencies: Record<string, string>
+  readonly exports: Record<string, string | { readonly types: string; readonly import: string }>
+}
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+/** Each step's bound; the whole file takes about 15 s on a loaded 2-core machine. */
+const stepMs = 50_000
+
+/** One export each subpath must offer; a subpath added to package.json needs an entry here. */
+const expectedExport: Record<string, string> = {
+  emcp: 'mcpServer',
+  'emcp/stdio': 'serveStdio',
+  'emcp/http': 'serveHttp',
+  'emcp/manifest': 'toManifest',
+  'emcp/cli': 'runCli',
+  'emcp/postgres': 'fromPostgres',
+}
+const subpaths = Object.keys(pkg.exports)
+  .filter((k) => k !== './package.json')
+  .map((k) => (k === '.' ? 'emcp' : `emcp/${k.slice(2)}`))
+
+// The README's quick start, as a user writes it: schema literals `as const`, one tool with an
+// output schema and one without, served over stdio; plus a tool with a `format`, which the
+// built-in plain validator leaves to ajv and ajv-formats (so they must load from `dependencies`).
+const serverTs = `import { emcp, mcpServer } from 'emcp'
+import { serveStdio } from 'emcp/stdio'
+
+const add = emcp({
+  name: 'add',
+  description: 'Add two numbers.',
+  input: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  } as const,
+  output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } as const,
+  annotations: { readOnlyHint: true },
+})
+const echo = emcp({
+  name: 'echo',
+  description: 'Echo the text back.',
+  input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const,
+})
+const mail = emcp({
+  name: 'mail',
+  description: 'Address a message.',
+  input: { type: 'object', properties: { to: { type: 'string', format: 'email' } }, required: ['to'] } as const,
+})
+
+const server = mcpServer([add, echo, mail], { name: 'consumer', version: '1.0.0' }).implement({
+  add: ({ a, b }) => ({ sum: a + b }),
+  echo: ({ text }) => text,
+  mail: ({ to }) => \`to \${to}\`,
+})
+
+await serveStdio(server)
+`
+
+// The handler returns { total } where the output schema requires { sum }.
+const wrongTs = `import { emcp, mcpServer } from 'emcp'
+
+const add = emcp({
+  name: 'add',
+  description: 'Add two numbers.',
+  input: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  } as const,
+  output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } as const,
+})
+
+export const server = mcpServer([add], { name: 'wrong', version: '1.0.0' }).implement({
+  add: ({ a, b }) => ({ total: a + b }),
+})
+`
+
+// Every subpath's types, so that the bundler check covers them all.
+const subpathsTs =
+  subpaths.map((s, i) => `import * as m${i} from '${s}'`).join('\n') + `\nexport const all = [${subpaths.map((_, i) => `m${i}`).join(', ')}]\n`
+
+// Plain node, no TypeScript: each subpath imported as a consumer's ES module would.
+const importsMjs = `const out = {}
+for (const s of ${JSON.stringify(subpaths)}) out[s] = Object.keys(await import(s)).sort()
+console.log(JSON.stringify(out))
+`
+
+// No skipLibCheck: the shipped .d.ts files are checked too, as they are for users without it.
+const tsconfig = (module: string, moduleResolution: string, files: ReadonlyArray<string>, emit: boolean, extra: object = {}): string =>
+  JSON.stringify({
+    compilerOptions: { target: 'ES2022', module, moduleResolution, strict: true, ...(emit ? { outDir: 'dist' } : { noEmit: true }), ...extra },
+    files,
+  })
+// Stricter than the defaults, as some users are: no DOM lib (the packed types must make do
+// with @types/node), exact optional properties, unchecked index access.
+const stricter = { lib: ['ES2022'], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, verbatimModuleSyntax: true }
+
+describe('the packed package in a fresh consumer project', () => {
+  let tmp = ''
+  let consumer = ''
+  let packed: ReadonlyArray<string> = []
+  let compiled: { readonly node16: Promise<Ran>; readonly bundler: Promise<Ran>; readonly wrong: Promise<Ran> }
+
+  beforeAll(async () => {
+    tmp = realpathSync(mkdtempSync(join(tmpdir(), 'emcp-package-')))
+    consumer = join(tmp, 'consumer')
+    // --ignore-scripts: dist/ is already built by `npm test`; --offline: packing needs no network
+    const pack = await run('npm', ['pack', '--json', '--ignore-scripts', '--offline', '--pack-destination', tmp], root, 30_000)
+    if (pack.code !== 0) throw new Error(`npm pack failed (${pack.code}):\n${pack.stderr}`)
+    const [info] = JSON.parse(pack.stdout) as ReadonlyArray<{ readonly filename: string; readonly files: ReadonlyArray<{ readonly path: string }> }>
+    if (info === undefined) throw new Error(`npm pack printed no package:\n${pack.stdout}`)
+    packed = info.files.map((f) => f.path)
+    const emcpDir = join(consumer, 'node_modules', 'emcp')
+    mkdirSync(emcpDir, { recursive: true })
+    const untar = await run('tar', ['-xzf', join(tmp, info.filename), '-C', emcpDir, '--strip-components=1'], tmp, 30_000)
+    if (untar.code !== 0) throw new Error(`tar failed (${untar.code}):\n${untar.stderr}`)
+    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript']) {
+      const link = join(consumer, 'node_modules', name)
+      mkdirSync(dirname(link), { recursive: true })
+      symlinkSync(join(root, 'node_modules', name), link, 'dir')
+    }
+    const write = (file: string, text: string): void => writeFileSync(join(consumer, file), text)
+    write('package.json', JSON.stringify({ type: 'module' }))
+    write('server.ts', serverTs)
+    write('wrong.ts', wrongTs)
+    write('subpaths.ts', subpathsTs)
+    write('imports.mjs', importsMjs)
+    write('tsconfig.json', tsconfig('node16', 'node16', ['server.ts', 'subpaths.ts'], true))
+    write('tsconfig.bundler.json', tsconfig('preserve', 'bundler', ['server.ts', 'subpaths.ts'], false, stricter))
+    write('tsconfig.wrong.json', tsconfig('node16', 'node16', ['wrong.ts'], false))
+    // the three compilations run side by side; each test awaits its own
+    const compile = (config: string, extra: ReadonlyArray<string> = []): Promise<Ran> =>
+      run(process.execPath, [tsc, '-p', config, '--pretty', 'false', ...extra], consumer)
+    compiled = {
+      node16: compile('tsconfig.json', ['--listFiles']),
+      bundler: compile('tsconfig.bundler.json'),
+      wrong: compile('tsconfig.wrong.json'),
+    }
+  }, stepMs)
+
+  afterAll(async () => {
+    // let a compilation still running end before its files go
+    if (compiled !== undefined) await Promise.all(Object.values(compiled))
+    if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
+  }, stepMs)
+
+  it('the tarball holds only the `files` list, and every `exports` and `bin` target is in it', () => {
+    const allowed = (p: string): boolean => p === 'package.json' || pkg.files.some((f) => p === f || p.startsWith(`${f}/`))
+    expect(packed.filter((p) => !allowed(p))).toEqual([])
+    expect(packed.some((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('dist/examples/'))).toBe(false)
+    const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.import]))
+    for (const t of [...targets, ...Object.values(pkg.bin)]) {
+      const path = t.replace(/^\.\//, '')
+      expect(packed, t).toContain(path)
+      expect(existsSync(join(consumer, 'node_modules', 'emcp', path)), t).toBe(true)
+    }
+  }, stepMs)
+
+  it('the quick start compiles cleanly with node16 resolution, its types read from the packed .d.ts files', async () => {
+    const r = await compiled.node16
+    const files = r.stdout.split('\n').map((l) => l.trim())
+    const errors = files.filter((l) => /error TS\d+/.test(l))
+    expect(errors, r.stderr).toEqual([])
+    expect(r.code).toBe(0)
+    const packedTypes = join(consumer, 'node_modules', 'emcp', 'dist', 'src')
+    expect(files).toContain(join(packedTypes, 'index.d.ts'))
+    expect(files).toContain(join(packedTypes, 'transport', 'stdio.d.ts'))
+    // nothing from the project's own sources or build
+    expect(files.filter((f) => f.startsWith(join(root, 'src')) || f.startsWith(join(root, 'dist')))).toEqual([])
+    expect(existsSync(join(consumer, 'dist', 'server.js'))).toBe(true)
+  }, stepMs)
+
+  it('the quick start and every subpath compile cleanly with bundler resolution and stricter options', async () => {
+    const r = await compiled.bundler
+    expect(r.stdout + r.stderr).toBe('')
+    expect(r.code).toBe(0)
+  }, stepMs)
+
+  it('a handler returning { total } where the output schema requires sum does not compile', async () => {
+    const r = await compiled.wrong
+    expect(r.code).not.toBe(0)
+    const errors = r.stdout.split('\n').filter((l) => /error TS\d+/.test(l))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(/^wrong\.ts\(16,\d+\): error TS2322: Type '\{ total: number; \}' is not assignable/)
+    expect(r.stdout).toMatch(/Property 'sum' is missing/)
+  }, stepMs)
+
+  it('the compiled server answers the official SDK client over stdio', async () => {
+    expect((await compiled.node16).code).toBe(0)
+    const c = await connectStdio(join(consumer, 'dist', 'server.js'), [])
+    try {
+      expect(c.client.getServerVersion()).toMatchObject({ name: 'consumer', version: '1.0.0' })
+      expect(c.client.getServerCapabilities()?.tools).toBeDefined()
+      const { tools } = await c.client.listTools()
+      expect(tools.map((t) => t.name)).toEqual(['add', 'echo', 'mail'])
+      expect(tools[0]).toMatchObject({
+        name: 'add',
+        description: 'Add two numbers.',
+        inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false },
+        outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+        annotations: { readOnlyHint: true },
+      })
+      const sum = await c.client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })
+      expect(sum.isError ?? false).toBe(false)
+      expect(sum.structuredContent).toEqual({ sum: 5 })
+      expect(texts(sum.content)).toEqual(['{"sum":5}'])
+      const echo = await c.client.callTool({ name: 'echo', arguments: { text: 'hi' } })
+      expect(texts(echo.content)).toEqual(['hi'])
+      const mail = await c.client.callTool({ name: 'mail', arguments: { to: 'a@example.com' } })
+      expect(mail.isError ?? false, texts(mail.content).join('\n') + c.output()).toBe(false)
+      expect(texts(mail.content)).toEqual(['to a@example.com'])
+      const notMail = await c.client.callTool({ name: 'mail', arguments: { to: 'nobody' } })
+      expect(notMail.isError).toBe(true)
+      expect(texts(notMail.content).join('\n')).toMatch(/\/to\b.*email|email.*\/to\b/s)
+      // 2025-11-25: input validation errors are tool execution errors (isError), so the model can correct them
+      const bad = await c.client.callTool({ name: 'add', arguments: { a: 'two', b: 3 } })
+      expect(bad.isError).toBe(true)
+      expect(bad.structuredContent).toBeUndefined()
+      expect(texts(bad.content).join('\n')).toMatch(/\/a\b/)
+      // an unknown tool is a protocol error, -32602
+      const unknown = c.client.callTool({ name: 'mul', arguments: { a: 2, b: 3 } })
+      await expect(unknown).rejects.toBeInstanceOf(McpError)
+      await expect(unknown).rejects.toMatchObject({ code: ErrorCode.InvalidParams })
+    } finally {
+      await c.dispose()
+    }
+  }, stepMs)
+
+  it('every subpath in `exports` imports with plain node', async () => {
+    expect(subpaths.slice().sort()).toEqual(Object.keys(expectedExport).sort())
+    const r = await run(process.execPath, ['imports.mjs'], consumer)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const names = JSON.parse(r.stdout) as Record<string, ReadonlyArray<string>>
+    for (const s of subpaths) expect(names[s], s).toContain(expectedExport[s])
+    expect(names['emcp']).toContain('emcp')
+  }, stepMs)
+
+  it('the emcp bin runs: --help exits 0 with the usage', async () => {
+    const bin = join('node_modules', 'emcp', pkg.bin['emcp'] ?? '')
+    const r = await run(process.execPath, [bin, '--help'], consumer)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^Usage: emcp <command>/)
+    expect(r.stdout).toContain('serve')
+  }, stepMs)
+})
