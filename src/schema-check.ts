@@ -51,10 +51,12 @@ export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> => {
     if (typeof node.$id === 'string') ids.add(node.$id.replace(/#$/, ''))
     for (const k of ['$anchor', '$dynamicAnchor'] as const) if (typeof node[k] === 'string') anchors.add(node[k] as string)
     for (const k of ['$ref', '$dynamicRef'] as const) if (typeof node[k] === 'string') refs.push({ ref: node[k] as string, scoped: inner })
-    for (const [key, value] of Object.entries(node)) {
-      if (dataKeywords.has(key)) continue
-      if (nameMaps.has(key) && isObject(value)) for (const sub of Object.values(value)) visit(sub, depth + 1, inner)
-      else if (isObject(value) || Array.isArray(value)) visit(value, depth + 1, inner)
+    // for-in and no visit of scalars: this runs for every tool a server defines
+    for (const key in node) {
+      const value = node[key]
+      if (typeof value !== 'object' || value === null || dataKeywords.has(key)) continue
+      if (nameMaps.has(key) && isObject(value)) for (const name in value) visit(value[name], depth + 1, inner)
+      else visit(value, depth + 1, inner)
     }
   }
   visit(schema, 0, false)

@@ -184,9 +184,15 @@ describe('the packed package in a fresh consumer project', () => {
   }, stepMs)
 
   it('the tarball holds only the `files` list, and every `exports` and `bin` target is in it', () => {
-    const allowed = (p: string): boolean => p === 'package.json' || pkg.files.some((f) => p === f || p.startsWith(`${f}/`))
+    // a `files` entry is a path (a folder ships whole) or a glob (`**` any folders, `*` any name part)
+    const patterns = pkg.files.map((f) =>
+      f.includes('*') ? new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*')}$`) : new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&')}(?:/.*)?$`),
+    )
+    const allowed = (p: string): boolean => p === 'package.json' || patterns.some((re) => re.test(p))
     expect(packed.filter((p) => !allowed(p))).toEqual([])
     expect(packed.some((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('dist/examples/'))).toBe(false)
+    // the compiled sources are not shipped: the bundles are what runs, the .d.ts files what types
+    expect(packed.filter((p) => p.startsWith('dist/src/') && !p.endsWith('.d.ts'))).toEqual([])
     const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.import]))
     for (const t of [...targets, ...Object.values(pkg.bin)]) {
       const path = t.replace(/^\.\//, '')

@@ -57,9 +57,12 @@ export const mirroredParams = (schema: JsonSchema): E.Either<ReadonlyArray<strin
         found.push({ header: name, path, type: node.type })
       }
     }
-    for (const [key, value] of Object.entries(node)) {
+    // for-in and no visit of scalars: this runs for every tool a server defines
+    for (const key in node) {
+      const value = node[key]
+      if (typeof value !== 'object' || value === null) continue
       if (key === 'properties' && isObject(value)) {
-        for (const [prop, sub] of Object.entries(value)) visit(sub, path === undefined ? undefined : [...path, prop])
+        for (const prop in value) visit(value[prop], path === undefined ? undefined : [...path, prop])
       } else if (!dataKeywords.has(key)) visit(value, undefined)
     }
   }

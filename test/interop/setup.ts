@@ -1,8 +1,9 @@
 /**
- * vitest globalSetup: the interop tests run the *built* examples as child processes, so
- * dist/ must be current. Builds with `tsc -p tsconfig.build.json` when any output is missing
- * or older than a source file or a build config; otherwise does nothing, so runs that do not
- * touch src/ or examples/ pay nothing.
+ * vitest globalSetup: the interop tests run the *built* examples as child processes, and
+ * those import the package's bundles, so dist/ must be current. Builds with
+ * `tsc -p tsconfig.build.json` and then bundles (scripts/bundle.mjs) when any output is
+ * missing or older than a source file or a build config; otherwise does nothing, so runs
+ * that do not touch src/ or examples/ pay nothing.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
@@ -23,11 +24,15 @@ const isFresh = (): boolean => {
   const sources = ['src', 'examples'].flatMap((d) => sourcesUnder(join(root, d)))
   const configs = ['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((f) => join(root, f))
   const newestConfig = Math.max(...configs.filter(existsSync).map((f) => statSync(f).mtimeMs))
+  const bundle = join(root, 'dist', 'bundle', 'index.js')
+  if (!existsSync(bundle)) return false
+  const bundled = statSync(bundle).mtimeMs
   return sources.every((src) => {
     const out = join(root, 'dist', relative(root, src).replace(/\.ts$/, '.js'))
     if (!existsSync(out)) return false
     const built = statSync(out).mtimeMs
-    return built >= statSync(src).mtimeMs && built >= newestConfig
+    const changed = statSync(src).mtimeMs
+    return built >= changed && built >= newestConfig && bundled >= changed
   })
 }
 
@@ -41,4 +46,5 @@ export default function setup(): void {
     // interop tests then run what was emitted rather than blocking every other test file
     console.warn('test/interop/setup: tsc reported errors; running the interop tests against what it emitted')
   }
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' })
 }
