@@ -44,6 +44,20 @@ type Decoded<I, A, C> = keyof A extends never
   ? I
   : { [K in keyof I]: K extends keyof A ? (A[K] extends keyof C ? (C[A[K]] extends t.Any ? t.TypeOf<C[A[K]]> : I[K]) : I[K]) : I[K] }
 
+/** The wire codec names a manifest type's dispatch metadata uses. */
+type CodecNamesOf<M> = EntryOf<M> extends infer T ? (T extends unknown ? DispatchArgs<T>[keyof DispatchArgs<T>] & string : never) : never
+
+/**
+ * A manifest that names a wire codec `options.codecs` does not give: a type that says which,
+ * required of the handlers (always passed, where options may not be). A manifest read at
+ * run time names no codec statically; its codecs are checked at startup.
+ */
+type CodecsGiven<M, C> = string extends CodecNamesOf<M>
+  ? {}
+  : [Exclude<CodecNamesOf<M>, keyof C>] extends [never]
+    ? {}
+    : { readonly 'missing wire codec': `options.codecs has no codec named "${Exclude<CodecNamesOf<M>, keyof C>}"` }
+
 /** The argument type of an input schema; an object of unknown values when the schema is not known statically. */
 type ArgsOf<IS> = unknown extends TypeOfSpec<IS> ? { readonly [argument: string]: unknown } : TypeOfSpec<IS>
 
@@ -95,7 +109,7 @@ export interface FromManifestOptions extends ServerOptions {
  */
 export function fromManifest<const M extends Manifest, H extends ManifestHandlers<M, C>, const C extends Codecs = {}>(
   manifest: M,
-  handlers: H & NoExtraHandlers<H, NameOfEntry<EntryOf<M>>>,
+  handlers: H & NoExtraHandlers<H, NameOfEntry<EntryOf<M>>> & CodecsGiven<M, C>,
   options: FromManifestOptions & { readonly codecs?: C } = {},
 ): Server<ManifestTools<M, C>> {
   const built = serverOfManifest(manifest, handlers as unknown as Record<string, unknown>, options)

@@ -80,6 +80,11 @@ fromManifest(geo, { area: ({ shape }) => {
   return shape.type
 } }, { codecs: { 'geometry/wkt': geometryWkt } })
 
+// a codec the dispatch metadata names but options.codecs does not give does not compile
+// (the error names it: "options.codecs has no codec named "geometry/wkt""), options or none
+expectError(fromManifest(geo, { area: ({ shape }) => String(shape) }))
+expectError(fromManifest(geo, { area: ({ shape }) => String(shape) }, { codecs: { 'geometry/wkb-hex': geometryWkt } }))
+
 // exports and reports are plain data
 expectAssignable<Manifest>(toManifest(server))
 expectType<string>(manifestText(toManifest(server)))
