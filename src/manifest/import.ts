@@ -150,7 +150,8 @@ export const serverOfManifest = (
     tools.push(contractOf(entry, input))
     wrapped[entry.name] =
       policy === 'disabled'
-        ? () => toolError(`tool ${entry.name} is disabled by its manifest`)
+        ? // served only once enabled (enableTool): with its handler when one is given
+          (handler ?? (() => toolError(`tool ${entry.name} is disabled by its manifest and has no handler`)))
         : policy === 'ask'
           ? asking(entry, handler as Handler<AnyTool>, confirm)
           : handler

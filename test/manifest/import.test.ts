@@ -84,6 +84,19 @@ describe('fromManifest', () => {
     expect(server.tools.map((t) => t.name)).toContain('format_disk')
   })
 
+  it('disabled: enableTool serves the tool with the handler given for it, or says it has none', async () => {
+    const withHandler = fromManifest(manifest, { ...handlers, format_disk: () => 'formatted' })
+    withHandler.enableTool('format_disk')
+    const client = inMemoryClient(withHandler)
+    expect((await client.list()).map((t) => t.name)).toContain('format_disk')
+    expect((await client.callResult('format_disk', {})).content).toEqual([{ type: 'text', text: 'formatted' }])
+    const without = fromManifest(manifest, handlers)
+    without.enableTool('format_disk')
+    const answer = await inMemoryClient(without).callResult('format_disk', {})
+    expect(answer.isError).toBe(true)
+    expect(answer.content).toEqual([{ type: 'text', text: 'tool format_disk is disabled by its manifest and has no handler' }])
+  })
+
   it('ask: the handler runs only after the user accepts the elicitation', async () => {
     const server = fromManifest(manifest, handlers)
     const { sent, session, request } = await wired(server, { elicitation: {} })
