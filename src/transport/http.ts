@@ -18,11 +18,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
-import { decode, encode, failure, parse, rpcError } from '../jsonrpc.js'
+import { decode, encode, failure, isRequestId, parse, rpcError, type RequestId } from '../jsonrpc.js'
 import { metaKeys } from '../protocol/modern.js'
 import { allEras, assumedHttpVersion, batchesAllowed, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type AnyProtocolVersion, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
-import { newSession, type Identity } from '../session.js'
+import { newSession, type Identity, type Session } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
 import { claimsModern, envelopeMissing, modernPost } from './http-modern.js'
@@ -216,9 +216,35 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (sessions !== undefined) return sameCaller(sessions, req, caller) ?? post(sessions, req, body.text, legacy, caller)
     const session = newSession(legacy ?? assumedHttpVersion)
     session.identity = caller
+    const alone = mayNeedChannel(body.text) ? await withoutChannel(body.text, session) : undefined
+    if (alone !== undefined) return alone
     const out = await server.dispatchText(body.text, session)()
     if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
     return { status: isUnaddressedError(out.value) ? 400 : 200, headers: jsonHeaders, body: out.value }
+  }
+
+  /**
+   * A stateless request has no channel back: its `initialize` does not offer what needs one
+   * (list_changed notifications, resource subscriptions), and `resources/subscribe` is
+   * refused rather than acknowledged for updates that could never arrive. Undefined: any
+   * other message, dispatched as usual.
+   */
+  const withoutChannel = async (text: string, session: Session): Promise<HttpReply | undefined> => {
+    const parsed = parse(text)
+    if (E.isLeft(parsed) || !isObject(parsed.right) || !isRequestId(parsed.right.id)) return undefined
+    const message = parsed.right
+    if (message.method === 'resources/subscribe')
+      return {
+        status: 200,
+        headers: jsonHeaders,
+        body: encode(failure(message.id as RequestId, rpcError('MethodNotFound', 'Method not found: resources/subscribe needs a session to send updates on; this endpoint is stateless'))),
+      }
+    if (message.method !== 'initialize') return undefined
+    const out = await server.dispatch(message, session)()
+    if (O.isNone(out) || Array.isArray(out.value) || !('result' in out.value)) return undefined
+    const result = out.value.result as { readonly capabilities?: { readonly [name: string]: unknown } }
+    const answer = { ...out.value, result: { ...result, capabilities: channelFree(result.capabilities ?? {}) } }
+    return { status: 200, headers: jsonHeaders, body: encode(answer) }
   }
 
   /** A POST in stateful mode: initialize opens a session; anything else needs one. */
@@ -426,6 +452,23 @@ const jsonHeaders = { 'content-type': 'application/json' }
 const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' }
 
 const isInitialize = (m: unknown): boolean => isObject(m) && m.method === 'initialize'
+
+/** A cheap first look: only these two methods are answered differently without a channel. */
+const mayNeedChannel = (text: string): boolean => text.includes('"initialize"') || text.includes('"resources/subscribe"')
+
+/** Capabilities without the ones that promise notifications: `listChanged` flags and resource `subscribe`. */
+const channelFree = (capabilities: { readonly [name: string]: unknown }): { readonly [name: string]: unknown } => {
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(capabilities)) {
+    if (!isObject(value) || !('listChanged' in value || 'subscribe' in value)) {
+      out[name] = value
+      continue
+    }
+    const { listChanged: _l, subscribe: _s, ...rest } = value
+    out[name] = rest
+  }
+  return out
+}
 
 /**
  * Only valid calls can send progress, logs or requests to the client along the way: the rest

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { emcp, mcpServer } from '../../src/index.js'
+import { emcp, mcpServer, resource, resources } from '../../src/index.js'
 import { serveHttp, toFetchHandler, type RunningHttp } from '../../src/transport/http.js'
 
 // ---------------------------------------------------------------------------------------
@@ -272,6 +272,46 @@ describe('http: serveHttp', () => {
       expect(r.id).toBe(i)
       expect(r.result.content[0].text).toBe(`n${i}`)
     })
+  })
+})
+
+describe('http: a stateless endpoint has no channel back', () => {
+  const watched = resources([resource({ uri: 'test://watched', name: 'watched', read: () => 'now' })], { subscribe: true })
+  const watching = mcpServer([echo], { name: 'watching', version: '1' }, { features: [watched] }).implement({ echo: ({ text }) => text })
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
+  const subscribe = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://watched' } })
+  let stateless: RunningHttp
+  let stateful: RunningHttp
+
+  beforeAll(async () => {
+    stateless = await serveHttp(watching, { port: 0 })
+    stateful = await serveHttp(watching, { port: 0, sessions: true })
+  })
+  afterAll(async () => {
+    await stateless.close()
+    await stateful.close()
+  })
+
+  it('initialize offers no list_changed and no resource subscriptions statelessly (no notification could reach the client); a session offers both', async () => {
+    const one = await raw(stateless.port, { headers: { ...json, host: '127.0.0.1' }, body: initialize })
+    expect(one.status).toBe(200)
+    const offered = JSON.parse(one.body).result
+    expect(offered.capabilities.resources).toEqual({})
+    expect(offered.capabilities.tools).toEqual({})
+    expect(offered).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'watching', version: '1' } })
+    const session = await raw(stateful.port, { headers: { ...json, host: '127.0.0.1' }, body: initialize })
+    expect(JSON.parse(session.body).result.capabilities.resources).toEqual({ subscribe: true, listChanged: true })
+  })
+
+  it('resources/subscribe gets -32601 statelessly instead of an acknowledgement for updates that never arrive; reading still works', async () => {
+    const r = await raw(stateless.port, { headers: { ...json, host: '127.0.0.1', 'mcp-protocol-version': '2025-11-25' }, body: subscribe })
+    expect(r.status).toBe(200)
+    expect(JSON.parse(r.body)).toMatchObject({ id: 2, error: { code: -32601, message: expect.stringContaining('stateless') } })
+    const read = await raw(stateless.port, {
+      headers: { ...json, host: '127.0.0.1', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'test://watched' } }),
+    })
+    expect(JSON.parse(read.body).result.contents[0].text).toBe('now')
   })
 })
 
