@@ -69,8 +69,10 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
     if (typeof text !== 'string') return E.left('requestState must be a string')
     const dot = text.indexOf('.')
     const body = text.slice(0, dot)
-    const given = Buffer.from(text.slice(dot + 1), 'base64url')
-    const expected = mac(body)
+    // the signature compares as text: decoding would accept other spellings of the same bytes
+    // (base64url's last character has unused bits, and the decoder skips stray characters)
+    const given = Buffer.from(text.slice(dot + 1))
+    const expected = Buffer.from(mac(body).toString('base64url'))
     if (dot <= 0 || given.length !== expected.length || !timingSafeEqual(given, expected))
       return E.left('requestState was not issued by this server or has been altered')
     let u: unknown

@@ -21,6 +21,19 @@ describe('protocol/request-state', () => {
     expect(E.isLeft(s.open(''))).toBe(true)
   })
 
+  it('refuses another spelling of the same signature (unused bits of the last character, stray characters)', () => {
+    const s = requestStates({ key: 'sixteen bytes at least' })
+    const sealed = s.seal(payload)
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    // 32 bytes of HMAC are 43 characters: the last one carries 4 bits and 2 unused ones
+    const last = alphabet.indexOf(sealed[sealed.length - 1] as string)
+    const respelled = sealed.slice(0, -1) + alphabet[last ^ 1]
+    expect(Buffer.from(respelled.split('.')[1] as string, 'base64url')).toEqual(Buffer.from(sealed.split('.')[1] as string, 'base64url'))
+    expect(E.isLeft(s.open(respelled))).toBe(true)
+    expect(E.isLeft(s.open(`${sealed}=`))).toBe(true)
+    expect(E.isLeft(s.open(`${sealed.slice(0, -5)}*${sealed.slice(-5)}`))).toBe(true)
+  })
+
   it('each server without a key makes its own, so states do not travel between them', () => {
     const a = requestStates()
     const b = requestStates()
