@@ -56,13 +56,8 @@ const subpaths = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
   .map((k) => (k === '.' ? 'emcp' : `emcp/${k.slice(2)}`))
 
-// The README's quick start, as a user writes it: schema literals `as const`, one tool with an
-// output schema and one without, served over stdio; plus a tool with a `format`, which the
-// built-in plain validator leaves to ajv and ajv-formats (so they must load from `dependencies`).
-const serverTs = `import { emcp, mcpServer } from 'emcp'
-import { serveStdio } from 'emcp/stdio'
-
-const add = emcp({
+/** The quick start's `add`, in both consumer files. */
+const addTs = `const add = emcp({
   name: 'add',
   description: 'Add two numbers.',
   input: {
@@ -73,7 +68,15 @@ const add = emcp({
   } as const,
   output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } as const,
   annotations: { readOnlyHint: true },
-})
+})`
+
+// The README's quick start, as a user writes it: schema literals `as const`, one tool with an
+// output schema and one without, served over stdio; plus a tool with a `format`, which the
+// built-in plain validator leaves to ajv and ajv-formats (so they must load from `dependencies`).
+const serverTs = `import { emcp, mcpServer } from 'emcp'
+import { serveStdio } from 'emcp/stdio'
+
+${addTs}
 const echo = emcp({
   name: 'echo',
   description: 'Echo the text back.',
@@ -97,17 +100,7 @@ await serveStdio(server)
 // The handler returns { total } where the output schema requires { sum }.
 const wrongTs = `import { emcp, mcpServer } from 'emcp'
 
-const add = emcp({
-  name: 'add',
-  description: 'Add two numbers.',
-  input: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-    additionalProperties: false,
-  } as const,
-  output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } as const,
-})
+${addTs}
 
 export const server = mcpServer([add], { name: 'wrong', version: '1.0.0' }).implement({
   add: ({ a, b }) => ({ total: a + b }),
@@ -226,7 +219,8 @@ describe('the packed package in a fresh consumer project', () => {
     expect(r.code).not.toBe(0)
     const errors = r.stdout.split('\n').filter((l) => /error TS\d+/.test(l))
     expect(errors).toHaveLength(1)
-    expect(errors[0]).toMatch(/^wrong\.ts\(16,\d+\): error TS2322: Type '\{ total: number; \}' is not assignable/)
+    const line = wrongTs.split('\n').findIndex((l) => l.includes('total: a + b')) + 1
+    expect(errors[0]).toMatch(new RegExp(`^wrong\\.ts\\(${line},\\d+\\): error TS2322: Type '\\{ total: number; \\}' is not assignable`))
     expect(r.stdout).toMatch(/Property 'sum' is missing/)
   }, stepMs)
 
