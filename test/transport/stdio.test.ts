@@ -436,12 +436,18 @@ describe('stdio: a client that does not read stdout', () => {
     },
   })
 
-  it('holds at most maxQueuedBytes of progress while blocked, drops the rest, and still delivers the answer in order after it', async () => {
+  /** Serves the chatty tool over `output` with a 4 KB queue and calls it, asking for progress. */
+  const chatter = (output: Writable) => {
     finished = false
     const input = new PassThrough()
-    const output = new Gate()
     const handle = startStdio(chattering, { input, output, redirectConsole: false, handleSignals: false, maxQueuedBytes: 4096 })
     input.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 7 } } }) + '\n')
+    return { input, handle }
+  }
+
+  it('holds at most maxQueuedBytes of progress while blocked, drops the rest, and still delivers the answer in order after it', async () => {
+    const output = new Gate()
+    const { input, handle } = chatter(output)
     await until(() => finished)
     await sleep(10)
     // the output took two writes of 100 notifications (10 KB each) before it pushed back; the
@@ -462,11 +468,8 @@ describe('stdio: a client that does not read stdout', () => {
   })
 
   it('drops nothing while the client reads', async () => {
-    finished = false
-    const input = new PassThrough()
     const output = new Sink()
-    const handle = startStdio(chattering, { input, output, redirectConsole: false, handleSignals: false, maxQueuedBytes: 4096 })
-    input.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 7 } } }) + '\n')
+    const { input, handle } = chatter(output)
     await until(() => output.messages().some((m) => m.id === 1))
     expect(output.messages().filter((m) => m.method === 'notifications/progress')).toHaveLength(steps)
     input.end()
