@@ -18,7 +18,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
-import { decode, encode, failure, isRequestId, parse, rpcError, type RequestId } from '../jsonrpc.js'
+import { decode, encode, failure, isRequestId, parse, rpcError, type Outgoing, type RequestId } from '../jsonrpc.js'
 import { metaKeys } from '../protocol/modern.js'
 import { allEras, assumedHttpVersion, batchesAllowed, isSupportedVersion, latestVersion, supportedVersions, versionsOf, type AnyProtocolVersion, type ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
@@ -241,10 +241,11 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
       }
     if (message.method !== 'initialize') return undefined
     const out = await server.dispatch(message, session)()
-    if (O.isNone(out) || Array.isArray(out.value) || !('result' in out.value)) return undefined
-    const result = out.value.result as { readonly capabilities?: { readonly [name: string]: unknown } }
-    const answer = { ...out.value, result: { ...result, capabilities: channelFree(result.capabilities ?? {}) } }
-    return { status: 200, headers: jsonHeaders, body: encode(answer) }
+    if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
+    const reply = out.value as Outgoing
+    if (!('result' in reply)) return { status: 200, headers: jsonHeaders, body: encode(reply) }
+    const result = reply.result as { readonly capabilities?: { readonly [name: string]: unknown } }
+    return { status: 200, headers: jsonHeaders, body: encode({ ...reply, result: { ...result, capabilities: channelFree(result.capabilities ?? {}) } }) }
   }
 
   /** A POST in stateful mode: initialize opens a session; anything else needs one. */

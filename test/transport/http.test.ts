@@ -303,6 +303,11 @@ describe('http: a stateless endpoint has no channel back', () => {
     expect(JSON.parse(session.body).result.capabilities.resources).toEqual({ subscribe: true, listChanged: true })
   })
 
+  it('a malformed initialize still gets its error, under its id', async () => {
+    const r = await raw(stateless.port, { headers: { ...json, host: '127.0.0.1' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'initialize', params: {} }) })
+    expect(JSON.parse(r.body)).toMatchObject({ id: 9, error: { code: -32602 } })
+  })
+
   it('resources/subscribe gets -32601 statelessly instead of an acknowledgement for updates that never arrive; reading still works', async () => {
     const r = await raw(stateless.port, { headers: { ...json, host: '127.0.0.1', 'mcp-protocol-version': '2025-11-25' }, body: subscribe })
     expect(r.status).toBe(200)
