@@ -101,6 +101,8 @@ const isPlain = (s: unknown, depth: number): s is JsonSchema => {
   if (!isRecord(s) || depth > maxDepth) return false
   for (const key in s) {
     const v = s[key]
+    // extension keywords (x-mcp-header among them): the general engine ignores them too
+    if (key.startsWith('x-')) continue
     if (annotations.has(key)) {
       if (key === '$schema' && !dialects.has(v as string)) return false
       continue

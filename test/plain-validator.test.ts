@@ -76,6 +76,7 @@ const flat = {
   exclusiveMaximum: bound,
   default: json,
   description: fc.constantFrom('d', 'described'),
+  'x-mcp-header': fc.constantFrom('Region', 'X-Tenant'),
 }
 /** A few keywords at a time (a schema with all of them fails everything), nested at most 3 deep. */
 const pick = (record: { readonly [key: string]: fc.Arbitrary<unknown> }): fc.Arbitrary<JsonSchema> =>
@@ -146,6 +147,7 @@ describe('plain validator: the same verdicts as the general engine', () => {
       [{ type: 'object', properties: { a: { default: { n: [1] } } }, required: ['a'] }, {}],
       [{ type: 'object', additionalProperties: { type: 'number' } }, { 'a/b': 'x', c: 1 }],
       [{ type: 'object', required: ['x~y'] }, {}],
+      [{ type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region', minLength: 2 } } }, { region: 'a' }],
       [{ type: 'array', items: { type: 'object', properties: { a: { type: 'integer', default: 1 } } } }, [{}, { a: 2 }, 'no']],
     ]
     for (const [s, value] of cases)
