@@ -116,7 +116,7 @@ export interface Server<U extends AnyTool = AnyTool> {
   enableTool(name: U['name']): void
   /** Keeps a tool declared but neither listed nor callable, until enabled again. */
   disableTool(name: U['name']): void
-  /** Forgets a session whose transport closed (its subscriptions, its place in the hub). */
+  /** Forgets a session whose transport closed (its subscriptions, its place in the hub) and aborts its calls still running. */
   readonly release: (session: Session) => void
   /**
    * Answers one parsed JSON-RPC message; `None` for notifications and responses. An array
@@ -444,6 +444,12 @@ const build = <U extends AnyTool>(
   }
 
   const release = (session: Session): void => {
+    // nothing will read the answers of calls still running: their signals say so
+    for (const [id, abort] of [...session.inFlight]) {
+      session.inFlight.delete(id)
+      session.cancelled.add(id)
+      abort(new DOMException('the session ended', 'AbortError'))
+    }
     hub.remove(session)
     for (const f of features) f.release?.(session)
   }

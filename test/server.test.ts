@@ -299,6 +299,27 @@ describe('server: cancellation (notifications/cancelled)', () => {
     expect(session.cancelled.size).toBe(0)
   })
 
+  it('release (the transport let the session go) aborts the calls still running, and their answers are not sent', async () => {
+    const session = newSession()
+    let reason: unknown
+    const watching = mcpServer([slow], { name: 'slow', version: '1' }).implement({
+      slow: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            reason = ctx.signal.reason
+            resolve('aborted')
+          })
+        }),
+    })
+    const pending = watching.dispatch({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: {} } }, session)()
+    expect(session.inFlight.has(7)).toBe(true)
+    watching.release(session)
+    expect(O.isNone(await pending)).toBe(true)
+    expect(reason).toMatchObject({ name: 'AbortError', message: 'the session ended' })
+    expect(session.inFlight.size).toBe(0)
+    expect(session.cancelled.size).toBe(0)
+  })
+
   it('ignores a cancellation for an unknown or finished request, and the next call is answered', async () => {
     const session = newSession()
     await server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } }, session)()

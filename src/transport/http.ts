@@ -167,9 +167,13 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
   // while draining, requests are refused; notifications and responses still reach the calls in flight
   const running = inFlight()
   let draining = false
+  // the stateless sessions with a call running: past the drain's deadline, their calls are
+  // aborted (a stateful session's are when the registry closes and releases it)
+  const oneShots = new Set<Session>()
   const drain = async (timeoutMs: number): Promise<boolean> => {
     draining = true
     const drained = await running.drained(timeoutMs)
+    for (const s of oneShots) server.release(s)
     sessions?.close()
     return drained
   }
@@ -218,7 +222,13 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     session.identity = caller
     const alone = mayNeedChannel(body.text) ? await withoutChannel(body.text, session) : undefined
     if (alone !== undefined) return alone
-    const out = await server.dispatchText(body.text, session)()
+    oneShots.add(session)
+    let out: O.Option<string>
+    try {
+      out = await server.dispatchText(body.text, session)()
+    } finally {
+      oneShots.delete(session)
+    }
     if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
     return { status: isUnaddressedError(out.value) ? 400 : 200, headers: jsonHeaders, body: out.value }
   }

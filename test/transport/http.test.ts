@@ -320,6 +320,30 @@ describe('http: a stateless endpoint has no channel back', () => {
   })
 })
 
+describe('http: the drain deadline', () => {
+  it('aborts the signals of stateless calls still running when drainTimeoutMs passes, and resolves', async () => {
+    let reason: unknown
+    const hang = emcp({ name: 'hang', description: 'Runs until aborted.', input: { type: 'object' } })
+    const hanging = mcpServer([hang], { name: 'hang', version: '1' }, { callTimeoutMs: 0 }).implement({
+      hang: (_a, ctx) =>
+        new Promise<string>((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            reason = ctx.signal.reason
+            resolve('aborted')
+          })
+        }),
+    })
+    const running = await serveHttp(hanging, { port: 0, handleSignals: false, drainTimeoutMs: 100 })
+    const call = raw(running.port, { headers: { ...json, host: '127.0.0.1' }, body: callBody('hang', {}) }).catch((e: unknown) => e)
+    await new Promise((r) => setTimeout(r, 50))
+    const t0 = Date.now()
+    await running.drain()
+    expect(Date.now() - t0).toBeLessThan(2_000)
+    expect(reason).toMatchObject({ name: 'AbortError', message: 'the session ended' })
+    await call
+  })
+})
+
 describe('http: serveHttp options', () => {
   const opened: RunningHttp[] = []
   afterAll(async () => {
