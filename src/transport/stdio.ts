@@ -211,33 +211,38 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   }
 
   const onData = (chunk: Buffer | string): void => {
-    let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    // lines are read by offset: the common line (whole in one chunk) makes no Buffer view
+    let start = 0
     let nl = buf.indexOf(10)
     while (nl !== -1) {
-      const head = buf.subarray(0, nl)
-      if (!discarding && pendingBytes + nl > maxLineBytes) startOverflow([...pending, head])
-      else if (discarding) overflowTail = Buffer.concat([overflowTail, head.subarray(-edgeBytes)]).subarray(-edgeBytes)
+      if (!discarding && pendingBytes + (nl - start) > maxLineBytes) startOverflow([...pending, buf.subarray(start, nl)])
+      else if (discarding) overflowTail = Buffer.concat([overflowTail, buf.subarray(Math.max(start, nl - edgeBytes), nl)]).subarray(-edgeBytes)
       if (discarding) endOverflow()
-      else handleLine(stripCR((pendingBytes === 0 ? head : Buffer.concat([...pending, head])).toString('utf8')))
-      pending = []
-      pendingBytes = 0
-      buf = buf.subarray(nl + 1)
-      nl = buf.indexOf(10)
+      else if (pendingBytes === 0) handleLine(stripCR(buf.toString('utf8', start, nl)))
+      else handleLine(stripCR(Buffer.concat([...pending, buf.subarray(start, nl)]).toString('utf8')))
+      if (pending.length > 0) {
+        pending = []
+        pendingBytes = 0
+      }
+      start = nl + 1
+      nl = buf.indexOf(10, start)
     }
-    if (buf.length === 0) return
+    if (start === buf.length) return
+    const rest = start === 0 ? buf : buf.subarray(start)
     if (discarding) {
-      overflowTail = Buffer.concat([overflowTail, buf.subarray(-edgeBytes)]).subarray(-edgeBytes)
+      overflowTail = Buffer.concat([overflowTail, rest.subarray(-edgeBytes)]).subarray(-edgeBytes)
       return
     }
-    if (pendingBytes + buf.length > maxLineBytes) {
+    if (pendingBytes + rest.length > maxLineBytes) {
       // stop buffering at once; the answer goes out when the line ends, and the server goes on
-      startOverflow([...pending, buf])
+      startOverflow([...pending, rest])
       pending = []
       pendingBytes = 0
       return
     }
-    pending.push(buf)
-    pendingBytes += buf.length
+    pending.push(rest)
+    pendingBytes += rest.length
   }
 
   const onEnd = (): void => {
