@@ -11,6 +11,7 @@
  * schemaProblems({ $defs: { a: { type: 'string' } }, properties: { a: { $ref: '#/$defs/a' } } }) // []
  */
 import { isObject } from './json-object.js'
+import { resolvePointer } from './json-pointer.js'
 import type { JsonSchema } from './schema.js'
 
 /** The bounds every served schema stays within. */
@@ -74,17 +75,4 @@ export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> => {
     }
   }
   return problems
-}
-
-/** The value a JSON pointer names in a document, or undefined. */
-const resolvePointer = (doc: unknown, pointer: string): unknown => {
-  if (pointer === '') return doc
-  let v: unknown = doc
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    if (Array.isArray(v)) v = v[Number(key)]
-    else if (isObject(v)) v = v[key]
-    else return undefined
-  }
-  return v
 }

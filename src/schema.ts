@@ -15,6 +15,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { JSONSchema } from 'json-schema-to-ts'
 import type { FastFromSchema } from './fast-schema.js'
+import { escapeToken } from './json-pointer.js'
 import { plainValidator, type CheckMode, type PlainCheck } from './plain-validator.js'
 
 // ---------------------------------------------------------------------------------------
@@ -279,16 +280,14 @@ const checkOf = (schema: JsonSchema, mode: Mode): PlainCheck => {
   return (u) => (validate(u) ? undefined : issuesOf(validate.errors ?? []))
 }
 
-const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1')
-
 const issuesOf = (errors: ReadonlyArray<ErrorObject>): ReadonlyArray<Issue> => {
   const out: Issue[] = []
   for (const e of errors) {
     const p = e.params as Record<string, unknown>
     if (e.keyword === 'required')
-      out.push({ path: `${e.instancePath}/${escapePointer(String(p.missingProperty))}`, message: 'is required' })
+      out.push({ path: `${e.instancePath}/${escapeToken(String(p.missingProperty))}`, message: 'is required' })
     else if (e.keyword === 'additionalProperties')
-      out.push({ path: `${e.instancePath}/${escapePointer(String(p.additionalProperty))}`, message: 'is not allowed' })
+      out.push({ path: `${e.instancePath}/${escapeToken(String(p.additionalProperty))}`, message: 'is not allowed' })
     else if (e.keyword === 'enum')
       out.push({ path: e.instancePath, message: `must be one of ${JSON.stringify(p.allowedValues)}` })
     else if (e.keyword === 'const')
@@ -307,7 +306,7 @@ const codecPath = (context: t.Context): string => {
   for (let i = 1; i < context.length; i++) {
     const parent = context[i - 1]?.type as { readonly _tag?: string } | undefined
     if (parent?._tag === 'UnionType' || parent?._tag === 'IntersectionType') continue
-    path += `/${escapePointer(context[i]?.key ?? '')}`
+    path += `/${escapeToken(context[i]?.key ?? '')}`
   }
   return path
 }

@@ -9,6 +9,8 @@
  * const b = { tools: [{ name: 'f', description: 'new', inputSchema: { type: 'object' } }] }
  * diffManifests(a, b) // [{ tool: 'f', kind: 'changed', changes: [{ path: '/description', before: 'old', after: 'new' }] }]
  */
+import { isObject } from '../json-object.js'
+import { escapeToken } from '../json-pointer.js'
 import { canonicalJson } from './canonical.js'
 import type { Manifest, ManifestTool } from './manifest.js'
 import { metaKeys } from './manifest.js'
@@ -58,12 +60,10 @@ const strip = (t: ManifestTool): unknown => {
   return { ...t, _meta: meta }
 }
 
-const isPlain = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
-
 const diffValues = (a: unknown, b: unknown, path: string): Array<{ path: string; before: unknown; after: unknown }> => {
-  if (isPlain(a) && isPlain(b)) {
+  if (isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])]
-    return keys.flatMap((k) => diffValues(a[k], b[k], `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`))
+    return keys.flatMap((k) => diffValues(a[k], b[k], `${path}/${escapeToken(k)}`))
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) return a.flatMap((v, i) => diffValues(v, b[i], `${path}/${i}`))
   const same = a === undefined || b === undefined ? a === b : canonicalJson(a) === canonicalJson(b)

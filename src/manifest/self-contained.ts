@@ -11,6 +11,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { isObject } from '../json-object.js'
+import { resolvePointer } from '../json-pointer.js'
 import type { Issue, JsonSchema } from '../schema.js'
 
 /** The dialect every manifest schema is written in. */
@@ -29,12 +30,7 @@ export const selfContained = (schema: JsonSchema): E.Either<ReadonlyArray<Issue>
   const resolve = (ref: string, path: string): unknown => {
     if (ref === '#') return root
     if (ref.startsWith('#/')) {
-      let node: unknown = root
-      for (const raw of ref.slice(2).split('/')) {
-        const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-        node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined
-        if (node === undefined) break
-      }
+      const node = resolvePointer(root, ref.slice(1))
       if (node === undefined) issues.push({ path, message: `$ref ${ref} points to nothing in this schema` })
       return node
     }
