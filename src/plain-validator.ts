@@ -13,6 +13,8 @@
  * const check = plainValidator({ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] }, 'input')
  * check?.({}) // [{ path: '/a', message: 'is required' }]
  */
+import { isObject } from './json-object.js'
+import { escapeToken } from './json-pointer.js'
 import type { Issue, JsonSchema } from './schema.js'
 
 // ---------------------------------------------------------------------------------------
@@ -50,37 +52,40 @@ interface Run {
 type Step = (data: unknown, run: Run) => void
 
 const annotations = new Set(['title', 'description', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'default', '$schema'])
-const keywords = new Set([
-  'type',
-  'enum',
-  'const',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'minItems',
-  'maxItems',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minProperties',
-  'maxProperties',
-])
+
+/** The general engine's type tests; numbers must be finite (NaN and ±Infinity are not JSON). */
+const typeTests: { readonly [type: string]: (u: unknown) => boolean } = {
+  string: (u) => typeof u === 'string',
+  number: (u) => typeof u === 'number' && Number.isFinite(u),
+  integer: (u) => typeof u === 'number' && Number.isFinite(u) && u % 1 === 0,
+  boolean: (u) => typeof u === 'boolean',
+  null: (u) => u === null,
+  object: isObject,
+  array: Array.isArray,
+}
+
+type Group = 'number' | 'string' | 'array' | 'object'
+
+/** The plain keywords of each type group: a schema that uses any of them uses the group. */
+const groupKeywords: { readonly [G in Group]: ReadonlyArray<string> } = {
+  number: ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'],
+  string: ['maxLength', 'minLength', 'pattern'],
+  array: ['maxItems', 'minItems', 'items'],
+  object: ['maxProperties', 'minProperties', 'required', 'additionalProperties', 'properties'],
+}
+
+/** Every keyword a plain schema may use beside annotations: the untyped ones, then each group's. */
+const keywords: ReadonlySet<string> = new Set(['type', 'enum', 'const', ...Object.values(groupKeywords).flat()])
+
 // the dialects the general engine knows, for which the plain keywords mean the same; it
 // refuses others (draft-04, draft-06), so they are left to it
 const dialects = new Set(
   ['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2019-09/schema', 'http://json-schema.org/draft-07/schema'].flatMap((d) => [d, `${d}#`]),
 )
-const typeNames = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'])
 
 // deep enough for any tool schema; deeper ones go to the general engine (and its limits)
 const maxDepth = 32
 
-const isRecord = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === 'object' && u !== null && !Array.isArray(u)
 const isCount = (u: unknown): boolean => typeof u === 'number' && Number.isInteger(u) && u >= 0
 const isFiniteNumber = (u: unknown): boolean => typeof u === 'number' && Number.isFinite(u)
 // a property named like an Object.prototype member reads through to it in the general
@@ -98,7 +103,7 @@ const compilesAsUnicode = (pattern: string): boolean => {
 
 /** True when every keyword is known and well formed (an ill-formed one is the general engine's to refuse). */
 const isPlain = (s: unknown, depth: number): s is JsonSchema => {
-  if (!isRecord(s) || depth > maxDepth) return false
+  if (!isObject(s) || depth > maxDepth) return false
   for (const key in s) {
     const v = s[key]
     // extension keywords (x-mcp-header among them): the general engine ignores them too
@@ -111,8 +116,8 @@ const isPlain = (s: unknown, depth: number): s is JsonSchema => {
     switch (key) {
       case 'type':
         if (typeof v === 'string') {
-          if (!typeNames.has(v)) return false
-        } else if (!Array.isArray(v) || v.length === 0 || new Set(v).size !== v.length || !v.every((t) => typeof t === 'string' && typeNames.has(t))) return false
+          if (!Object.hasOwn(typeTests, v)) return false
+        } else if (!Array.isArray(v) || v.length === 0 || new Set(v).size !== v.length || !v.every((t) => typeof t === 'string' && Object.hasOwn(typeTests, t))) return false
         break
       case 'enum':
         if (!Array.isArray(v) || v.length === 0) return false
@@ -121,7 +126,7 @@ const isPlain = (s: unknown, depth: number): s is JsonSchema => {
         if (v === undefined) return false
         break
       case 'properties':
-        if (!isRecord(v)) return false
+        if (!isObject(v)) return false
         for (const p in v) if (!isSafeKey(p) || !isPlain(v[p], depth + 1)) return false
         break
       case 'required':
@@ -150,31 +155,11 @@ const isPlain = (s: unknown, depth: number): s is JsonSchema => {
   return true
 }
 
-const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1')
-
 const pointer = (path: ReadonlyArray<string>): string => (path.length === 0 ? '' : `/${path.join('/')}`)
 
 const report = (run: Run, message: string, child?: string): void => {
   const path = pointer(run.path)
   ;(run.issues ??= []).push({ path: child === undefined ? path : `${path}/${child}`, message })
-}
-
-/** The general engine's type test; numbers must be finite (NaN and ±Infinity are not JSON). */
-const hasType = (type: string, u: unknown): boolean => {
-  switch (type) {
-    case 'null':
-      return u === null
-    case 'array':
-      return Array.isArray(u)
-    case 'object':
-      return isRecord(u)
-    case 'number':
-      return typeof u === 'number' && Number.isFinite(u)
-    case 'integer':
-      return typeof u === 'number' && Number.isFinite(u) && u % 1 === 0
-    default:
-      return typeof u === type
-  }
 }
 
 /** JSON equality as the general engine judges `enum` and `const`. */
@@ -206,16 +191,6 @@ const codePoints = (s: string): number => {
 
 /** A fresh copy of a default for each value it fills (JSON data only: it came from a schema). */
 const copyOf = (v: unknown): unknown => (typeof v === 'object' && v !== null ? JSON.parse(JSON.stringify(v)) : v)
-
-type Group = 'number' | 'string' | 'array' | 'object'
-
-/** The plain keywords of each type group: a schema that uses any of them uses the group. */
-const groupKeywords: { readonly [G in Group]: ReadonlyArray<string> } = {
-  number: ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'],
-  string: ['maxLength', 'minLength', 'pattern'],
-  array: ['maxItems', 'minItems', 'items'],
-  object: ['maxProperties', 'minProperties', 'required', 'additionalProperties', 'properties'],
-}
 
 /**
  * The steps of one schema in the general engine's order: the type test (up front, unless
@@ -305,7 +280,7 @@ const build = (s: JsonSchema, fill: boolean): Step => {
   count('maxProperties', 'object', 'properties', keysOf)
   count('minProperties', 'object', 'properties', keysOf)
   if (s.required !== undefined) {
-    const required = (s.required as string[]).map((r) => [r, escapePointer(r)] as const)
+    const required = (s.required as string[]).map((r) => [r, escapeToken(r)] as const)
     groups.object.push((d, run) => {
       const o = d as Record<string, unknown>
       for (const [r, escaped] of required) if (o[r] === undefined) report(run, 'is required', escaped)
@@ -317,9 +292,9 @@ const build = (s: JsonSchema, fill: boolean): Step => {
       const o = d as Record<string, unknown>
       for (const key in o) {
         if (Object.prototype.hasOwnProperty.call(properties, key)) continue
-        if (extra === undefined) report(run, 'is not allowed', escapePointer(key))
+        if (extra === undefined) report(run, 'is not allowed', escapeToken(key))
         else {
-          run.path.push(escapePointer(key))
+          run.path.push(escapeToken(key))
           extra(o[key], run)
           run.path.pop()
         }
@@ -327,7 +302,7 @@ const build = (s: JsonSchema, fill: boolean): Step => {
     })
   }
   if (names.length > 0) {
-    const children = names.map((n) => [n, escapePointer(n), build(properties[n] as JsonSchema, fill)] as const)
+    const children = names.map((n) => [n, escapeToken(n), build(properties[n] as JsonSchema, fill)] as const)
     groups.object.push((d, run) => {
       const o = d as Record<string, unknown>
       for (const [n, escaped, check] of children) {
@@ -345,16 +320,18 @@ const build = (s: JsonSchema, fill: boolean): Step => {
   const single = types.length === 1 ? (types[0] as string) : undefined
   const inGroup = single !== undefined && single in groupKeywords && groupKeywords[single as Group].some((k) => s[k] !== undefined) ? (single as Group) : undefined
   const steps: Step[] = []
-  if (types.length > 0 && inGroup === undefined)
+  if (types.length > 0 && inGroup === undefined) {
+    const tests = types.map((t) => typeTests[t] as (u: unknown) => boolean)
     steps.push((d, run) => {
-      for (const t of types) if (hasType(t, d)) return
+      for (const test of tests) if (test(d)) return
       report(run, typeMessage)
     })
+  }
   steps.push(...untyped)
   for (const g of ['number', 'string', 'array', 'object'] as const) {
     const own = groups[g]
     if (own.length === 0 && inGroup !== g) continue
-    const isOwn = (d: unknown): boolean => hasType(g, d)
+    const isOwn = typeTests[g] as (u: unknown) => boolean
     const typeError = inGroup === g
     steps.push((d, run) => {
       if (isOwn(d)) for (const step of own) step(d, run)
