@@ -48,7 +48,7 @@ import { listen } from './protocol/subscriptions.js'
 import { initializeWith, refuseLegacy, setLevel } from './protocol/legacy.js'
 import { legacyOutputSchema, wrapsOutput } from './protocol/legacy-output.js'
 import { allEras, batchesAllowed, isModernVersion, type Era } from './protocol/versions.js'
-import type { Session } from './session.js'
+import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
 // ---------------------------------------------------------------------------------------
@@ -259,12 +259,7 @@ const build = <U extends AnyTool>(
   /** `notifications/cancelled`: abort the call's signal; its answer will not be sent. */
   const cancel = (params: Params | undefined, session: Session): void => {
     const id = params?.requestId
-    if (!isRequestId(id)) return
-    const abort = session.inFlight.get(id)
-    if (abort === undefined) return
-    session.inFlight.delete(id)
-    session.cancelled.add(id)
-    abort(typeof params?.reason === 'string' ? params.reason : 'cancelled by the client')
+    if (isRequestId(id)) abortCall(session, id, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client')
   }
 
   // one table of every method answered: the server's own, then the features' (which may
@@ -445,11 +440,7 @@ const build = <U extends AnyTool>(
 
   const release = (session: Session): void => {
     // nothing will read the answers of calls still running: their signals say so
-    for (const [id, abort] of [...session.inFlight]) {
-      session.inFlight.delete(id)
-      session.cancelled.add(id)
-      abort(new DOMException('the session ended', 'AbortError'))
-    }
+    for (const id of [...session.inFlight.keys()]) abortCall(session, id, new DOMException('the session ended', 'AbortError'))
     hub.remove(session)
     for (const f of features) f.release?.(session)
   }

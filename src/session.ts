@@ -101,3 +101,20 @@ export const newSession = (protocolVersion: AnyProtocolVersion = latestVersion, 
   logLevel: undefined,
   identity: undefined,
 })
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/**
+ * Aborts a call in flight with `reason` and marks it cancelled, so that its answer is not
+ * sent; false when no call of that id is running. The one way a call is ended from outside:
+ * `notifications/cancelled`, a released session, a drain's deadline.
+ */
+export const abortCall = (session: Session, id: RequestId, reason: unknown): boolean => {
+  const abort = session.inFlight.get(id)
+  if (abort === undefined) return false
+  session.inFlight.delete(id)
+  session.cancelled.add(id)
+  abort(reason)
+  return true
+}

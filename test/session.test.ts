@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { calculator } from '../examples/calculator.js'
 import { latestVersion, newSession } from '../src/index.js'
+import { abortCall } from '../src/session.js'
 
 describe('session: a new session', () => {
   it('starts at our latest revision, uninitialized, with nothing in flight', () => {
@@ -27,5 +28,19 @@ describe('session: a new session', () => {
     await calculator.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, a)()
     expect(a).toMatchObject({ protocolVersion: '2025-03-26', clientInfo: { name: 'x', version: '2' }, clientCapabilities: { roots: {} }, initialized: true })
     expect(b).toMatchObject({ protocolVersion: latestVersion, initialized: false })
+  })
+})
+
+describe('session: abortCall', () => {
+  it('aborts the call with the reason, forgets it and marks it cancelled; false for an id not in flight', () => {
+    const s = newSession()
+    const reasons: unknown[] = []
+    s.inFlight.set(3, (reason) => reasons.push(reason))
+    expect(abortCall(s, 3, 'stop')).toBe(true)
+    expect(reasons).toEqual(['stop'])
+    expect(s.inFlight.has(3)).toBe(false)
+    expect(s.cancelled.has(3)).toBe(true)
+    expect(abortCall(s, 3, 'again')).toBe(false)
+    expect(reasons).toEqual(['stop'])
   })
 })

@@ -18,7 +18,7 @@ import type { AnyTool } from '../emcp.js'
 import { encode, failure, isRequestId, parse, rpcError, type RequestId } from '../jsonrpc.js'
 import type { Server } from '../server.js'
 import { outbound, type ServerMessage } from '../outbound.js'
-import { newSession, type Identity } from '../session.js'
+import { abortCall, newSession, type Identity } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
 
 // ---------------------------------------------------------------------------------------
@@ -278,10 +278,8 @@ export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
   const force = (): void => {
     if (forced) return
     forced = true
-    for (const [id, abort] of [...session.inFlight]) {
-      abort(new DOMException(shuttingDown, 'AbortError'))
-      session.inFlight.delete(id)
-      session.cancelled.add(id)
+    for (const id of [...session.inFlight.keys()]) {
+      abortCall(session, id, new DOMException(shuttingDown, 'AbortError'))
       send(encode(failure(id, rpcError('Refused', `${shuttingDown}: the call did not finish within the drain timeout`))))
     }
     stopReading()
