@@ -467,8 +467,15 @@ const isInitialize = (m: unknown): boolean => isObject(m) && m.method === 'initi
 /** A cheap first look: only these two methods are answered differently without a channel. */
 const mayNeedChannel = (text: string): boolean => text.includes('"initialize"') || text.includes('"resources/subscribe"')
 
-/** Capabilities without the ones that promise notifications: `listChanged` flags and resource `subscribe`. */
+const stripped = new WeakMap<object, { readonly [name: string]: unknown }>()
+
+/**
+ * Capabilities without the ones that promise notifications: `listChanged` flags and resource
+ * `subscribe`. A server's capabilities are one object for its lifetime: each is stripped once.
+ */
 const channelFree = (capabilities: { readonly [name: string]: unknown }): { readonly [name: string]: unknown } => {
+  const known = stripped.get(capabilities)
+  if (known !== undefined) return known
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(capabilities)) {
     if (!isObject(value) || !('listChanged' in value || 'subscribe' in value)) {
@@ -478,6 +485,7 @@ const channelFree = (capabilities: { readonly [name: string]: unknown }): { read
     const { listChanged: _l, subscribe: _s, ...rest } = value
     out[name] = rest
   }
+  stripped.set(capabilities, out)
   return out
 }
 
