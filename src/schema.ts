@@ -14,6 +14,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { JSONSchema } from 'json-schema-to-ts'
+import { clip } from './clip.js'
 import type { FastFromSchema } from './fast-schema.js'
 import { escapeToken } from './json-pointer.js'
 import { plainValidator, type CheckMode, type PlainCheck } from './plain-validator.js'
@@ -136,9 +137,17 @@ export const validatorOf = (spec: JsonSchema | Codec, schema: JsonSchema = jsonS
 // ---------------------------------------------------------------------------------------
 // functions
 
-/** Renders issues as one readable line: `/a: must be number; /b: is required`. */
-export const formatIssues = (issues: ReadonlyArray<Issue>): string =>
-  issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ')
+/**
+ * Renders issues as one readable line: `/a: must be number; /b: is required`. Paths carry
+ * the client's property names, so each is clipped, and at most 20 issues are named (an
+ * object with 100 000 unknown members would otherwise be echoed back whole).
+ */
+export const formatIssues = (issues: ReadonlyArray<Issue>): string => {
+  const named = issues.slice(0, maxIssuesNamed).map((i) => `${i.path === '' ? '(root)' : clip(i.path)}: ${i.message}`)
+  return issues.length > maxIssuesNamed ? `${named.join('; ')}; and ${issues.length - maxIssuesNamed} more` : named.join('; ')
+}
+
+const maxIssuesNamed = 20
 
 /** Derives a JSON Schema (2020-12) from an io-ts codec. */
 export const codecToJsonSchema = (codec: t.Any): JsonSchema => {

@@ -17,6 +17,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, describe, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import { clip } from './clip.js'
 import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
@@ -239,10 +240,10 @@ const build = <U extends AnyTool>(
     const name = p?.name
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
     const c = callables.get(name)
-    if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${name}`))
+    if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     if (authorize !== undefined && !authorize(c.tool, session))
-      return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${name}`))
+      return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
     const legacyWrap = wrapsOutput(c.tool.outputSchema) && !isModernVersion(session.protocolVersion)
@@ -318,7 +319,7 @@ const build = <U extends AnyTool>(
               session.inFlight.delete(req.id)
               abort?.(new DOMException(why, 'TimeoutError'))
               const name = req.params?.name
-              resolve(req.method === 'tools/call' ? E.right(errorMessage(`Tool ${String(name)} ${why.slice(req.method.length + 1)}`)) : E.left(rpcError('RequestTimeout', `Request timed out: ${why}`)))
+              resolve(req.method === 'tools/call' ? E.right(errorMessage(`Tool ${clip(String(name))} ${why.slice(req.method.length + 1)}`)) : E.left(rpcError('RequestTimeout', `Request timed out: ${why}`)))
             }, callTimeoutMs)
           : undefined
       running.then(
@@ -336,8 +337,8 @@ const build = <U extends AnyTool>(
     }
     return E.left(
       req.method.startsWith('notifications/')
-        ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
-        : rpcError('MethodNotFound', `Method not found: ${req.method}`),
+        ? rpcError('InvalidRequest', `Invalid Request: ${clip(req.method)} is a notification; send it without an id`)
+        : rpcError('MethodNotFound', `Method not found: ${clip(req.method)}`),
     )
   }
 

@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { shown } from '../clip.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { decode, encode, failure, isRequestId, parse, rpcError, type Outgoing, type RequestId } from '../jsonrpc.js'
@@ -148,8 +149,8 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const origin = req.header('origin')
     if (protect) {
       const host = req.header('host')
-      if (host === undefined || !hostAllowed(host)) return refuse(403, `Forbidden: host ${JSON.stringify(host ?? '')} is not allowed`)
-      if (origin !== undefined && !originAllowed(origin)) return refuse(403, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`)
+      if (host === undefined || !hostAllowed(host)) return refuse(403, `Forbidden: host ${shown(host ?? '')} is not allowed`)
+      if (origin !== undefined && !originAllowed(origin)) return refuse(403, `Forbidden: origin ${shown(origin)} is not allowed`)
     }
     // a browser may read the answer only when it names the origin, and only allowed ones are
     // named (even with the rebinding checks off, or any web page could read the server)
@@ -204,7 +205,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const version = req.header('mcp-protocol-version')
     const legacyHeader = version === undefined || isSupportedVersion(version)
     if (!legacyHeader && modern === undefined)
-      return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supportedVersions.join(', ')})`)
+      return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${shown(version)} (supported: ${supportedVersions.join(', ')})`)
     const body = await readBody(maxBodyBytes)
     if (body === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`, { connection: 'close' })
     const refused = draining ? drainRefusal(body.text) : undefined
@@ -321,7 +322,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (last === undefined && entry.standalone !== undefined && !entry.standalone.closed())
       return refuse(409, 'Conflict: this session already has an open GET stream')
     const stream = registry.stream(entry, 'standalone', last)
-    if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${JSON.stringify(last)}`)
+    if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${shown(last)}`)
     req.signal?.addEventListener('abort', () => stream.close(), { once: true })
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
