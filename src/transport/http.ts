@@ -115,6 +115,8 @@ export interface HttpRequestHead {
   readonly header: (name: string) => string | undefined
   /** Fires when the client goes away before the answer is complete. */
   readonly signal?: AbortSignal
+  /** The client's address (the connection's peer), for the per-caller session limit; unknown to the fetch handler. */
+  readonly remoteAddress?: string
 }
 
 /** The core's decision: a status, headers and a body (text, or an SSE stream's chunks). */
@@ -273,13 +275,15 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const sid = req.header('mcp-session-id')
     if (sid === undefined) {
       if (!isInitialize(message)) return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
-      const entry = registry.open(version ?? latestVersion)
-      entry.session.identity = caller
+      const entry = registry.open(version ?? latestVersion, { identity: caller, request: req })
       const out = await server.dispatch(message, entry.session)()
       const reply = O.isSome(out) ? encode(out.value) : ''
       // a failed initialize opens nothing (and so makes no room either)
       if (entry.session.clientCapabilities === undefined) return { status: 200, headers: jsonHeaders, body: reply }
-      if (!registry.admit(entry)) return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
+      const admitted = registry.admit(entry)
+      if (admitted === 'caller-limit')
+        return refuse(429, `Too Many Requests: this caller already has ${registry.limits.maxSessionsPerCaller} sessions, each with a stream open; end one (DELETE) or try again later`)
+      if (admitted === 'full') return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
       return { status: 200, headers: { ...jsonHeaders, 'mcp-session-id': entry.id }, body: reply }
     }
     const entry = registry.get(sid)
@@ -293,8 +297,8 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     }
     // an SSE stream carries the request's notifications and requests to the client, then its answer
     const stream = registry.stream(entry, 'request')
-    if (stream === 'unknown-event') return refuse(500, 'Internal Server Error: no stream')
-    req.signal?.addEventListener('abort', () => stream.close(), { once: true })
+    if (typeof stream === 'string') return refuse(500, 'Internal Server Error: no stream')
+    req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
     // the answer goes to the stream id, not this connection: a client cut off resumes and gets it
     const leave = running.enter()
     registry
@@ -323,7 +327,8 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
       return refuse(409, 'Conflict: this session already has an open GET stream')
     const stream = registry.stream(entry, 'standalone', last)
     if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${shown(last)}`)
-    req.signal?.addEventListener('abort', () => stream.close(), { once: true })
+    if (stream === 'too-many-streams') return refuse(429, `Too Many Requests: this session already has ${registry.limits.maxGetStreams} GET streams open`)
+    req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
 
@@ -618,6 +623,7 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
  */
 class NodeHead implements HttpRequestHead {
   readonly method: string
+  readonly remoteAddress: string | undefined
   private gone: AbortController | undefined = undefined
   private cut = false
   constructor(
@@ -625,6 +631,7 @@ class NodeHead implements HttpRequestHead {
     res: ServerResponse,
   ) {
     this.method = req.method ?? 'GET'
+    this.remoteAddress = req.socket.remoteAddress
     res.once('close', () => {
       if (res.writableFinished) return
       this.cut = true
@@ -659,12 +666,28 @@ const send = (res: ServerResponse, reply: HttpReply): void => {
   res.flushHeaders()
   void (async () => {
     try {
-      for await (const chunk of body) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r))
+      // a response closed while waiting for 'drain' never drains: stop there (leaving the
+      // loop cuts the stream), or the loop and what it holds would wait forever
+      for await (const chunk of body) if ((!res.write(chunk) && !(await drained(res))) || res.destroyed) break
     } finally {
       res.end()
     }
   })()
 }
+
+/** Resolves true once `res` can take more, false if it closed first. */
+const drained = (res: ServerResponse): Promise<boolean> =>
+  new Promise((resolve) => {
+    const done = (ok: boolean) => (): void => {
+      res.off('drain', onDrain)
+      res.off('close', onClose)
+      resolve(ok)
+    }
+    const onDrain = done(true)
+    const onClose = done(false)
+    res.once('drain', onDrain)
+    res.once('close', onClose)
+  })
 
 /** A Web body: text as is, an SSE stream as a ReadableStream of its chunks. */
 const webBody = (body: string | AsyncIterable<string>): BodyInit | null => {
