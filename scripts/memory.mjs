@@ -8,7 +8,7 @@
 //             one client for T seconds, then another client initializes and calls
 //
 //   node --expose-gc scripts/memory.mjs [--flood] [--per-call] [--survive] [--json]
-//        [--answers 60] [--mb 3.9] [--calls 10000] [--cut 10000] [--seconds 60] [--workers 4]
+//        [--answers 60] [--mb 3.9] [--calls 10000] [--cut 10000] [--seconds 60] [--workers 16]
 //
 // Each check fails (exit 1) past its target: flood under 100 MB after DELETE, under 150
 // bytes per call and per ended stream, survive with every answer right and the other
@@ -180,13 +180,39 @@ const rssOf = (pid) => {
   }
 }
 
+/** Initializes a session from `localAddress` and calls add in it: true when the sum came back. */
+const otherServed = async (url, localAddress) => {
+  const agent = new Agent({ keepAlive: true })
+  const exchange = (sid, body) =>
+    new Promise((resolve) => {
+      const req = request(url, { method: 'POST', agent, localAddress, headers: { ...headers, accept: 'application/json', ...(sid === undefined ? {} : { 'mcp-session-id': sid }) } }, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (c) => (text += c))
+        res.on('end', () => resolve({ status: res.statusCode, sid: res.headers['mcp-session-id'], text }))
+      })
+      req.on('error', () => resolve({ status: 0, text: '' }))
+      req.end(JSON.stringify(body))
+    })
+  try {
+    const init = await exchange(undefined, initialize)
+    if (init.sid === undefined) return false
+    await exchange(init.sid, { jsonrpc: '2.0', method: 'notifications/initialized' })
+    const r = await exchange(init.sid, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } })
+    return r.status === 200 && JSON.parse(r.text).result?.structuredContent?.sum === 5
+  } finally {
+    agent.destroy()
+  }
+}
+
 /**
  * A stateful server limited to a 256 MB heap takes maximum-size requests (4 MiB bodies)
  * from one client, `workers` at a time, for `seconds`: echoes answered on streams read to
- * the end or cut off, unknown 4 MB tool names, 4 MB argument names. Then another client
- * initializes and calls. The server must not die, and must answer the other client.
+ * the end or cut off, unknown 4 MB tool names, 4 MB argument names. Meanwhile and after,
+ * another client (another address) initializes and calls. The server must not die, and
+ * must answer the other client every time.
  */
-export const survive = async ({ seconds = 60, workers = 4, heapMB = 256 } = {}) => {
+export const survive = async ({ seconds = 60, workers = 16, heapMB = 256 } = {}) => {
   const port = await freePort()
   const child = spawn(process.execPath, [`--max-old-space-size=${heapMB}`, `${root}dist/examples/hardened.js`, '--http', '--sessions', '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -213,6 +239,7 @@ export const survive = async ({ seconds = 60, workers = 4, heapMB = 256 } = {}) 
     const end = Date.now() + seconds * 1000
     let sent = 0
     let failed = 0
+    const failures = []
     let peakRss = 0
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(child.pid))), 100)
     const worker = async (w) => {
@@ -222,24 +249,48 @@ export const survive = async ({ seconds = 60, workers = 4, heapMB = 256 } = {}) 
         const r = requests[i % requests.length](id)
         try {
           const out = await sseCall(url, sid, r.body, r.read)
-          if (r.read && !out?.includes(`"id":${id}`)) failed++
-        } catch {
+          if (r.read && !out?.includes(`"id":${id}`)) {
+            failed++
+            if (failures.length < 5) failures.push(`request ${i % requests.length}: ${out?.slice(0, 300)}`)
+          }
+        } catch (e) {
           failed++
+          if (failures.length < 5) failures.push(`request ${i % requests.length}: ${e instanceof Error ? `${e.message} ${e.cause ?? ''}` : e}`)
         }
         sent++
       }
     }
-    await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
-    clearInterval(sampler)
-    // another client, from scratch
-    let otherServed = false
-    if (exited === null) {
-      const sid = await openSession(url)
-      const res = await fetch(url, { method: 'POST', headers: { ...headers, accept: 'application/json', 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }) })
-      otherServed = res.status === 200 && (await res.json()).result?.structuredContent?.sum === 5
+    // meanwhile another client, from another address, initializes and calls every second
+    const others = []
+    const other = async () => {
+      while (Date.now() < end && exited === null) {
+        const started = Date.now()
+        others.push({ ok: await otherServed(url, '127.0.0.2'), ms: Date.now() - started })
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+      }
     }
+    await Promise.all([...Array.from({ length: workers }, (_, w) => worker(w)), other()])
+    clearInterval(sampler)
+    const otherAfter = exited === null && (await otherServed(url, '127.0.0.2'))
     const alive = exited === null
-    return { seconds, workers, heapLimitMB: heapMB, requests: sent, requestMB: +(body / MB).toFixed(1), failed, peakRssMB: +(peakRss / MB).toFixed(0), alive, otherServed, ok: alive && otherServed && failed === 0, ...(alive ? {} : { output: output.slice(-2000) }) }
+    const otherServedAll = others.length > 0 && others.every((o) => o.ok) && otherAfter
+    return {
+      seconds,
+      workers,
+      heapLimitMB: heapMB,
+      requests: sent,
+      requestMB: +(body / MB).toFixed(1),
+      failed,
+      failures,
+      peakRssMB: +(peakRss / MB).toFixed(0),
+      alive,
+      // the other client's initialize and call, during the flood: how many, how long the slowest took
+      otherCalls: others.length,
+      otherSlowestMs: Math.max(0, ...others.map((o) => o.ms)),
+      otherServed: otherServedAll,
+      ok: alive && otherServedAll && failed === 0,
+      ...(alive ? {} : { output: output.slice(-2000) }),
+    }
   } finally {
     if (exited === null) child.kill('SIGKILL')
     await gone
@@ -261,7 +312,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = {}
   if (all || process.argv.includes('--flood')) report.flood = await flood({ answers: arg('answers', 60), mb: arg('mb', 3.9) })
   if (all || process.argv.includes('--per-call')) report.perCall = await perCall({ calls: arg('calls', 10_000), cut: arg('cut', arg('calls', 10_000)) })
-  if (all || process.argv.includes('--survive')) report.survive = await survive({ seconds: arg('seconds', 60), workers: arg('workers', 4) })
+  if (all || process.argv.includes('--survive')) report.survive = await survive({ seconds: arg('seconds', 60), workers: arg('workers', 16) })
   console.log(process.argv.includes('--json') ? JSON.stringify(report) : JSON.stringify(report, null, 2))
   process.exit(Object.values(report).every((r) => r.ok) ? 0 : 1)
 }

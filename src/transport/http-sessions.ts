@@ -26,7 +26,6 @@ import { newSession, type Identity, type Session } from '../session.js'
 import { isIdle, room, type Admission } from './admission.js'
 import { callerOf, type Caller } from './caller.js'
 import { memoryEventStore, type EventStore } from './event-store.js'
-import type { HttpRequestHead } from './http.js'
 import { sseStream, stored, type SseStream } from './sse.js'
 
 // ---------------------------------------------------------------------------------------
@@ -53,11 +52,6 @@ export interface SessionOptions {
   readonly retryMs?: number
   /** The most event bytes an SSE stream queues for a client that does not read (default 16 MiB); past it the stream is cut, and the client resumes. */
   readonly maxQueuedBytes?: number
-  /**
-   * The client's address, for the per-caller limit of anonymous sessions (default: the peer
-   * address of the connection). Behind a reverse proxy, read the header the proxy sets.
-   */
-  readonly clientAddress?: (req: HttpRequestHead) => string | undefined
 }
 
 /** What a session knows of one of its streams. */
@@ -95,7 +89,7 @@ export interface HttpSession {
 /** The registry of one endpoint. */
 export interface HttpSessions {
   /** Opens a session for an initialize from this caller; it counts against the limits only once admitted. */
-  readonly open: (protocolVersion: ProtocolVersion, from?: { readonly identity?: Identity; readonly request?: HttpRequestHead }) => HttpSession
+  readonly open: (protocolVersion: ProtocolVersion, from?: { readonly identity?: Identity; readonly address?: string }) => HttpSession
   /** Admits an initialized session, making room if the limits allow; when they do not, the session is ended and the answer says which limit. */
   readonly admit: (entry: HttpSession) => Admission
   /** The session of an id, touched; undefined when unknown or ended. */
@@ -168,11 +162,10 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   }
 
   const open: HttpSessions['open'] = (protocolVersion, from = {}) => {
-    const address = from.request === undefined ? undefined : (options.clientAddress?.(from.request) ?? from.request.remoteAddress)
     const entry: HttpSession = {
       id: randomUUID(),
       session: undefined as unknown as Session,
-      caller: callerOf(from.identity, address),
+      caller: callerOf(from.identity, from.address),
       owner: randomUUID(),
       standalone: undefined,
       streams: new Set(),

@@ -25,7 +25,9 @@ import { allEras, assumedHttpVersion, batchesAllowed, isSupportedVersion, latest
 import type { Server } from '../server.js'
 import { newSession, type Identity, type Session } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
+import { addressKey } from './caller.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
+import { byteBudget } from './in-flight.js'
 import { claimsModern, envelopeMissing, modernPost } from './http-modern.js'
 
 export { httpSessions, type HttpSession, type HttpSessions, type SessionOptions } from './http-sessions.js'
@@ -39,6 +41,19 @@ export { sseStream, type SseOptions, type SseStream } from './sse.js'
 export interface HttpOptions {
   /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number
+  /**
+   * The most request-body bytes handled at once (default 32 MiB), from before a body is read
+   * until its answer is out; a request past it waits, its body unread. One larger than the
+   * limit runs alone.
+   */
+  readonly maxBytesInFlight?: number
+  /** The same for one client address (default 8 MiB: two bodies of the default maximum size); 0: no limit per client. */
+  readonly maxBytesInFlightPerClient?: number
+  /**
+   * The client's address, for the limits per client (default: the connection's peer address;
+   * the fetch handler knows none). Behind a reverse proxy, read the header the proxy sets.
+   */
+  readonly clientAddress?: (req: HttpRequestHead) => string | undefined
   /** Refuse requests whose Host or Origin is not allowed (default true). */
   readonly dnsRebindingProtection?: boolean
   /** Host header values allowed (host or host:port); loopback names when absent. */
@@ -160,11 +175,26 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (cors && req.method === 'OPTIONS') return reply(preflight(req, sessions === undefined ? allowed : 'POST, GET, DELETE, OPTIONS'))
     if (draining && req.method === 'GET') return reply(refuse(503, shuttingDown, { connection: 'close' }))
     const leave = running.enter()
+    // a body's bytes count from before it is read until its answer is out
+    let release: (() => void) | undefined
+    const read = async (limit: number): Promise<BodyRead> => {
+      release = await budget.take(clientOf(req), shareOf(req, limit))
+      return readBody(limit)
+    }
     try {
-      return reply(await answer(req, readBody))
+      return reply(releasedAtEnd(await answer(req, read), () => release?.()))
+    } catch (e) {
+      release?.()
+      throw e
     } finally {
       leave()
     }
+  }
+  const budget = byteBudget({ total: options.maxBytesInFlight ?? 32 * 1024 * 1024, perClient: options.maxBytesInFlightPerClient ?? 8 * 1024 * 1024 })
+  const addressOf = (req: HttpRequestHead): string | undefined => options.clientAddress?.(req) ?? req.remoteAddress
+  const clientOf = (req: HttpRequestHead): string | undefined => {
+    const address = addressOf(req)
+    return address === undefined ? undefined : addressKey(address)
   }
 
   // while draining, requests are refused; notifications and responses still reach the calls in flight
@@ -275,7 +305,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const sid = req.header('mcp-session-id')
     if (sid === undefined) {
       if (!isInitialize(message)) return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
-      const entry = registry.open(version ?? latestVersion, { identity: caller, request: req })
+      const entry = registry.open(version ?? latestVersion, { identity: caller, address: addressOf(req) })
       const out = await server.dispatch(message, entry.session)()
       const reply = O.isSome(out) ? encode(out.value) : ''
       // a failed initialize opens nothing (and so makes no room either)
@@ -538,6 +568,40 @@ const withCors =
       vary: 'origin',
     },
   })
+
+/** The bytes a request's body may take: its declared length, else the limit (none when it is refused unread). */
+const shareOf = (req: HttpRequestHead, limit: number): number => {
+  const declared = Number(req.header('content-length') ?? Number.NaN)
+  return Number.isFinite(declared) && declared >= 0 ? (declared > limit ? 0 : declared) : limit
+}
+
+/** The reply, with `release` called once its body is out: now for text, at the end of a stream (read to its end or given up). */
+const releasedAtEnd = (r: HttpReply, release: () => void): HttpReply => {
+  const body = r.body
+  if (typeof body === 'string') {
+    release()
+    return r
+  }
+  return {
+    ...r,
+    body: {
+      [Symbol.asyncIterator]: () => {
+        const chunks = body[Symbol.asyncIterator]()
+        return {
+          next: async (): Promise<IteratorResult<string>> => {
+            const next = await chunks.next()
+            if (next.done === true) release()
+            return next
+          },
+          return: async (): Promise<IteratorResult<string>> => {
+            release()
+            return (await chunks.return?.()) ?? { done: true, value: undefined }
+          },
+        }
+      },
+    },
+  }
+}
 
 /** A refusal before any message was read: a JSON-RPC error with id null, as the SDKs send. */
 const refuse = (status: number, message: string, extra: { readonly [name: string]: string } = {}): HttpReply => ({

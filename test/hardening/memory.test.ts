@@ -43,7 +43,7 @@ describe('memory: stateful HTTP under hostile use', () => {
   }, 600_000)
 
   it('survives maximum-size requests from one client with a 256 MB heap, and answers another client', async () => {
-    const { report, code, err } = await memory(['--survive', '--seconds', '20', '--workers', '4'])
+    const { report, code, err } = await memory(['--survive', '--seconds', '20', '--workers', '8'])
     expect(report.survive.alive, report.survive.output ?? err).toBe(true)
     expect(report.survive.requests).toBeGreaterThan(0)
     expect(report.survive.failed).toBe(0)
