@@ -1,18 +1,20 @@
-// Memory under hostile and long-lived use of stateful HTTP, measured after full GCs:
+// Memory and fairness under hostile and long-lived use of stateful HTTP (heaps measured after full GCs):
 //
 //   flood     one session gets N answers of S MB on SSE streams (half read, half cut off
 //             so that the answers wait in the event store), then DELETE: the heap after it
 //   per-call  one live session makes C calls answered as SSE streams: heap bytes per call
 //             (each is a stream that ended), and per cut stream in the event store
+//   fair      1000 anonymous sessions from ten hosts hold GET streams; an authenticated
+//             client then initializes and calls
 //   survive   a server child with --max-old-space-size=256 takes maximum-size requests from
-//             one client for T seconds, then another client initializes and calls
+//             one client for T seconds while another client initializes and calls
 //
-//   node --expose-gc scripts/memory.mjs [--flood] [--per-call] [--survive] [--json]
+//   node --expose-gc scripts/memory.mjs [--flood] [--per-call] [--fair] [--survive] [--json]
 //        [--answers 60] [--mb 3.9] [--calls 10000] [--cut 10000] [--seconds 60] [--workers 16]
 //
 // Each check fails (exit 1) past its target: flood under 100 MB after DELETE, under 150
-// bytes per call and per ended stream, survive with every answer right and the other
-// client served. `npm run soak` runs every one in full; the tests run them shorter.
+// bytes per call and per ended stream, fair and survive with every answer right and the
+// other client served. `npm run soak` runs every one in full; the tests run them shorter.
 // It runs the built server (dist/): build first.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -299,6 +301,66 @@ export const survive = async ({ seconds = 60, workers = 16, heapMB = 256 } = {})
 
 // ---------------------------------------------------------------------------------------
 
+/**
+ * `hosts` anonymous hosts (127.0.0.2, ...) open `perHost` sessions each, every one with its
+ * GET stream open; then an authenticated client initializes and calls: its status and time.
+ */
+export const fair = async ({ hosts = 10, perHost = 100 } = {}) => {
+  const { hardened } = await import(`${root}dist/examples/hardened.js`)
+  const { serveHttp } = await import(`${root}dist/src/transport/http.js`)
+  const auth = { verify: (token) => (token === 'alice-token' ? { subject: 'alice', roles: [] } : undefined) }
+  const running = await serveHttp(hardened, { port: 0, handleSignals: false, auth, sessions: { maxSessions: hosts * perHost } })
+  const streams = []
+  const exchange = (localAddress, agent, sid, body, extra = {}) =>
+    new Promise((resolve, reject) => {
+      const req = request(running.url, { method: 'POST', agent, localAddress, headers: { ...headers, accept: 'application/json', ...(sid === undefined ? {} : { 'mcp-session-id': sid }), ...extra } }, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (c) => (text += c))
+        res.on('end', () => resolve({ status: res.statusCode, sid: res.headers['mcp-session-id'], text }))
+      })
+      req.on('error', reject)
+      req.end(JSON.stringify(body))
+    })
+  const stream = (localAddress, sid) =>
+    new Promise((resolve, reject) => {
+      const req = request(running.url, { method: 'GET', agent: false, localAddress, headers: { accept: 'text/event-stream', 'mcp-session-id': sid } }, (res) => resolve(res.statusCode))
+      req.on('error', reject)
+      req.end()
+      streams.push(req)
+    })
+  const agents = []
+  try {
+    let held = 0
+    for (let h = 0; h < hosts; h++) {
+      const localAddress = `127.0.0.${2 + h}`
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+      agents.push(agent)
+      await Promise.all(
+        Array.from({ length: perHost }, async () => {
+          const init = await exchange(localAddress, agent, undefined, initialize)
+          if (init.sid !== undefined && (await stream(localAddress, init.sid)) === 200) held++
+        }),
+      )
+    }
+    const agent = new Agent({ keepAlive: true })
+    agents.push(agent)
+    const token = { authorization: 'Bearer alice-token' }
+    const started = performance.now()
+    const init = await exchange('127.0.0.250', agent, undefined, initialize, token)
+    const call = init.sid === undefined ? { status: 0, text: '' } : await exchange('127.0.0.250', agent, init.sid, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }, token)
+    const ms = Math.round(performance.now() - started)
+    const sum = call.status === 200 ? JSON.parse(call.text).result?.structuredContent?.sum : undefined
+    return { anonymousSessionsWithStreams: held, authenticatedInitialize: init.status, authenticatedCall: call.status, initializeAndCallMs: ms, ok: held === hosts * perHost && init.status === 200 && sum === 5 }
+  } finally {
+    for (const r of streams) r.destroy()
+    for (const a of agents) a.destroy()
+    await running.close()
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (typeof globalThis.gc !== 'function') {
     console.error('memory: run with node --expose-gc')
@@ -308,10 +370,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const i = process.argv.indexOf(`--${name}`)
     return i === -1 ? fallback : Number(process.argv[i + 1])
   }
-  const all = !['--flood', '--per-call', '--survive'].some((f) => process.argv.includes(f))
+  const all = !['--flood', '--per-call', '--survive', '--fair'].some((f) => process.argv.includes(f))
   const report = {}
   if (all || process.argv.includes('--flood')) report.flood = await flood({ answers: arg('answers', 60), mb: arg('mb', 3.9) })
   if (all || process.argv.includes('--per-call')) report.perCall = await perCall({ calls: arg('calls', 10_000), cut: arg('cut', arg('calls', 10_000)) })
+  if (all || process.argv.includes('--fair')) report.fair = await fair()
   if (all || process.argv.includes('--survive')) report.survive = await survive({ seconds: arg('seconds', 60), workers: arg('workers', 16) })
   console.log(process.argv.includes('--json') ? JSON.stringify(report) : JSON.stringify(report, null, 2))
   process.exit(Object.values(report).every((r) => r.ok) ? 0 : 1)

@@ -27,7 +27,7 @@ import { newSession, type Identity, type Session } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
 import { addressKey } from './caller.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
-import { byteBudget } from './in-flight.js'
+import { byteBudget, releasedAtEnd, shareOf } from './in-flight.js'
 import { claimsModern, envelopeMissing, modernPost } from './http-modern.js'
 
 export { httpSessions, type HttpSession, type HttpSessions, type SessionOptions } from './http-sessions.js'
@@ -568,40 +568,6 @@ const withCors =
       vary: 'origin',
     },
   })
-
-/** The bytes a request's body may take: its declared length, else the limit (none when it is refused unread). */
-const shareOf = (req: HttpRequestHead, limit: number): number => {
-  const declared = Number(req.header('content-length') ?? Number.NaN)
-  return Number.isFinite(declared) && declared >= 0 ? (declared > limit ? 0 : declared) : limit
-}
-
-/** The reply, with `release` called once its body is out: now for text, at the end of a stream (read to its end or given up). */
-const releasedAtEnd = (r: HttpReply, release: () => void): HttpReply => {
-  const body = r.body
-  if (typeof body === 'string') {
-    release()
-    return r
-  }
-  return {
-    ...r,
-    body: {
-      [Symbol.asyncIterator]: () => {
-        const chunks = body[Symbol.asyncIterator]()
-        return {
-          next: async (): Promise<IteratorResult<string>> => {
-            const next = await chunks.next()
-            if (next.done === true) release()
-            return next
-          },
-          return: async (): Promise<IteratorResult<string>> => {
-            release()
-            return (await chunks.return?.()) ?? { done: true, value: undefined }
-          },
-        }
-      },
-    },
-  }
-}
 
 /** A refusal before any message was read: a JSON-RPC error with id null, as the SDKs send. */
 const refuse = (status: number, message: string, extra: { readonly [name: string]: string } = {}): HttpReply => ({

@@ -16,6 +16,7 @@
  * // ... read the body, answer ...
  * release()
  */
+import type { HttpReply, HttpRequestHead } from './http.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -85,6 +86,43 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
       })
     },
     state: () => ({ held, waiting: waiting.length }),
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** The bytes a request's body may take: its declared length, else the limit (none when it is refused unread). */
+export const shareOf = (req: HttpRequestHead, limit: number): number => {
+  const declared = Number(req.header('content-length') ?? Number.NaN)
+  return Number.isFinite(declared) && declared >= 0 ? (declared > limit ? 0 : declared) : limit
+}
+
+/** The reply, with `release` called once its body is out: now for text, at the end of a stream (read to its end or given up). */
+export const releasedAtEnd = (r: HttpReply, release: () => void): HttpReply => {
+  const body = r.body
+  if (typeof body === 'string') {
+    release()
+    return r
+  }
+  return {
+    ...r,
+    body: {
+      [Symbol.asyncIterator]: () => {
+        const chunks = body[Symbol.asyncIterator]()
+        return {
+          next: async (): Promise<IteratorResult<string>> => {
+            const next = await chunks.next()
+            if (next.done === true) release()
+            return next
+          },
+          return: async (): Promise<IteratorResult<string>> => {
+            release()
+            return (await chunks.return?.()) ?? { done: true, value: undefined }
+          },
+        }
+      },
+    },
   }
 }
 
