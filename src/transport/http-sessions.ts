@@ -37,7 +37,7 @@ export interface SessionOptions {
   readonly maxSessions?: number
   /** The most sessions one caller (an identity's subject, else a client address) keeps at once (default 100; 0: no limit). */
   readonly maxSessionsPerCaller?: number
-  /** The most GET streams (the standalone one and resumptions) one session keeps open (default 4). */
+  /** The most GET streams (the standalone one and resumptions) one session keeps open (default 16). */
   readonly maxGetStreams?: number
   /** The most cut streams one session keeps for a resume (default 100); past it the oldest is forgotten. */
   readonly maxResumableStreams?: number
@@ -121,7 +121,7 @@ export { isIdle, type Admission } from './admission.js'
 export const httpSessions = (server: Server, options: SessionOptions = {}): HttpSessions => {
   const maxSessions = options.maxSessions ?? 1000
   const maxSessionsPerCaller = options.maxSessionsPerCaller ?? 100
-  const maxGetStreams = options.maxGetStreams ?? 4
+  const maxGetStreams = options.maxGetStreams ?? 16
   const maxResumable = options.maxResumableStreams ?? 100
   const idleMs = options.idleMs ?? 30 * 60_000
   const store = options.eventStore ?? memoryEventStore()
