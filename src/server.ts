@@ -21,6 +21,7 @@ import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
 import type { CallToolResult } from './content.js'
+import { deeperThan, defaultMaxDepth } from './json-depth.js'
 import { isObject, stripUndefined } from './json-object.js'
 import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
@@ -94,6 +95,11 @@ export interface ServerOptions {
    * a tool with an `isError` result, any other method with error -32001.
    */
   readonly callTimeoutMs?: number
+  /**
+   * How deeply a request's `params` may nest (arrays and objects, `params` itself counted;
+   * default 512). A deeper request gets -32602 before anything reads it.
+   */
+  readonly maxDepth?: number
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -298,6 +304,8 @@ const build = <U extends AnyTool>(
     modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : refuseLegacy(eras, req)
 
   const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
+  const maxDepth = options.maxDepth ?? defaultMaxDepth
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
   /**
    * An asynchronous call, settled by the first of: its own answer; `callTimeoutMs` (its signal
    * aborted, and an answer that says so instead of its own); its cancellation (no answer, and
@@ -356,6 +364,8 @@ const build = <U extends AnyTool>(
       session.outbound?.settle(m)
       return O.none
     }
+    if (deeperThan(m.params, maxDepth))
+      return O.some(failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`)))
     const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
       session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
     // the one place where anything thrown below the dispatcher becomes an error shape
