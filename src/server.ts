@@ -122,6 +122,11 @@ export interface Server<U extends AnyTool = AnyTool> {
   enableTool(name: U['name']): void
   /** Keeps a tool declared but neither listed nor callable, until enabled again. */
   disableTool(name: U['name']): void
+  /**
+   * Runs `changes` (calls of addTool, removeTool, enableTool, disableTool): the list pages are
+   * computed, and clients told, once when it returns, not once per change.
+   */
+  readonly batch: (changes: () => void) => void
   /** Forgets a session whose transport closed (its subscriptions, its place in the hub) and aborts its calls still running. */
   readonly release: (session: Session) => void
   /**
@@ -196,9 +201,26 @@ const build = <U extends AnyTool>(
   }
   let pages = pagesFor(current)
   const hub = newHub()
+  // inside batch(), changes only mark the pages stale; the outermost batch recomputes them
+  const batching = { depth: 0, changed: false }
   const toolsChanged = (): void => {
+    if (batching.depth > 0) {
+      batching.changed = true
+      return
+    }
     pages = pagesFor(current.filter((t) => !disabled.has(t.name)))
     hub.broadcast('notifications/tools/list_changed')
+  }
+  const batch = (changes: () => void): void => {
+    batching.depth++
+    try {
+      changes()
+    } finally {
+      if (--batching.depth === 0 && batching.changed) {
+        batching.changed = false
+        toolsChanged()
+      }
+    }
   }
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
@@ -468,6 +490,7 @@ const build = <U extends AnyTool>(
     removeTool,
     enableTool: (name) => setEnabled(name, true),
     disableTool: (name) => setEnabled(name, false),
+    batch,
     release,
   }
   return server
