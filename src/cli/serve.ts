@@ -72,13 +72,8 @@ export const serve: Command = {
       ...(args.switches.has('sessions') ? { sessions: true } : {}),
     })
     io.err(`${server.info.name} ${server.info.version}: listening on ${running.url}${args.switches.has('sessions') ? ' (stateful)' : ''}; Ctrl+C stops\n`)
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        void running.close().then(resolve)
-      }
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-    })
+    // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then closes
+    await new Promise<void>((resolve) => running.server.once('close', () => resolve()))
     return 0
   },
 }
