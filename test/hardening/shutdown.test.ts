@@ -95,8 +95,8 @@ describe('shutdown over stdio (SIGTERM)', () => {
     expect(ms).toHaveLength(3 + pings.length)
   })
 
-  it('exits 0 at once on SIGTERM when nothing is in flight (not at the drain deadline, a minute away)', async () => {
-    const c = spawnStdio({ DRAIN_TIMEOUT_MS: '60000' })
+  it('exits 0 at once on SIGTERM when nothing is in flight (not at the drain deadline, ten minutes away)', async () => {
+    const c = spawnStdio({ DRAIN_TIMEOUT_MS: '600000' })
     c.send(initialize)
     await until(() => c.messages().length === 1, 'the initialize answer', patience)
     c.child.kill('SIGTERM')
@@ -106,19 +106,19 @@ describe('shutdown over stdio (SIGTERM)', () => {
   it('at the drain timeout aborts a call that will not finish, answers it with -32000, and exits 0', async () => {
     const c = spawnStdio({ DRAIN_TIMEOUT_MS: '300', CALL_TIMEOUT_MS: '0' })
     c.send(initialize)
-    c.send(sleepCall(1, 60_000))
+    c.send(sleepCall(1, 600_000))
     await until(() => started(c.messages(), 1), 'the call to start', patience)
     c.child.kill('SIGTERM')
-    // the call sleeps a minute: exiting within the test's time is the drain deadline at work
+    // the call sleeps ten minutes: exiting within the test's time is the drain deadline at work
     expect(await c.exited).toEqual({ code: 0, signal: null })
     // exactly one answer: the refusal, not also the handler's late "aborted"
     expect(byId(c.messages(), 1)).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringMatching(/drain timeout/) } }])
   })
 
   it('ends the drain at once on a second signal', async () => {
-    const c = spawnStdio({ DRAIN_TIMEOUT_MS: '60000', CALL_TIMEOUT_MS: '0' })
+    const c = spawnStdio({ DRAIN_TIMEOUT_MS: '600000', CALL_TIMEOUT_MS: '0' })
     c.send(initialize)
-    c.send(sleepCall(1, 60_000))
+    c.send(sleepCall(1, 600_000))
     await until(() => started(c.messages(), 1), 'the call to start', patience)
     c.child.kill('SIGTERM')
     // draining, and still running: the first signal did not end it
@@ -227,13 +227,13 @@ describe('shutdown over HTTP (SIGTERM)', () => {
   it('at the drain timeout cuts a request that will not finish and exits 0', async () => {
     const s = await spawnListening(script, (port) => ['--http', '--port', String(port)], () => ({ DRAIN_TIMEOUT_MS: '300', CALL_TIMEOUT_MS: '0' }))
     children.push(s)
-    const inFlight = post(s.url, sleepCall(1, 60_000)).then(
+    const inFlight = post(s.url, sleepCall(1, 600_000)).then(
       (r) => r.text(),
       (e: unknown) => e,
     )
-    await until(() => s.output().includes('sleep: 60000 ms started'), 'the call to start', patience)
+    await until(() => s.output().includes('sleep: 600000 ms started'), 'the call to start', patience)
     s.child.kill('SIGTERM')
-    // the call sleeps a minute: exiting within the test's time is the drain deadline at work
+    // the call sleeps ten minutes: exiting within the test's time is the drain deadline at work
     expect(await s.exited, s.output()).toEqual({ code: 0, signal: null })
     expect(await inFlight).toBeInstanceOf(Error)
   })
@@ -274,7 +274,7 @@ const begunRequest = (url: string, body: string, headers: Record<string, string>
 
 describe('npm start (examples/start.ts: two endpoints on one server) on SIGTERM', () => {
   it('drains like serveHttp: 300 requests begun before the signal all get an answer (none is cut), new ones 503, then exit 0', async () => {
-    const s = await spawnListening(example('start'), (port) => ['--port', String(port)], () => ({ DRAIN_TIMEOUT_MS: '60000' }), 60_000)
+    const s = await spawnListening(example('start'), (port) => ['--port', String(port)], () => ({ DRAIN_TIMEOUT_MS: '600000' }), 60_000)
     children.push(s)
     const store = s.url.replace('/mcp', '/store/mcp')
     const init = await post(store, initialize, { connection: 'close' })
