@@ -22,6 +22,7 @@ import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
 import type { CallToolResult } from './content.js'
+import { deeperThan, defaultMaxDepth } from './json-depth.js'
 import { isObject, stripUndefined } from './json-object.js'
 import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
@@ -95,6 +96,11 @@ export interface ServerOptions {
    * a tool with an `isError` result, any other method with error -32001.
    */
   readonly callTimeoutMs?: number
+  /**
+   * How deeply a request's `params` may nest (arrays and objects, `params` itself counted;
+   * default 512). A deeper request gets -32602 before anything reads it.
+   */
+  readonly maxDepth?: number
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -117,6 +123,11 @@ export interface Server<U extends AnyTool = AnyTool> {
   enableTool(name: U['name']): void
   /** Keeps a tool declared but neither listed nor callable, until enabled again. */
   disableTool(name: U['name']): void
+  /**
+   * Runs `changes` (calls of addTool, removeTool, enableTool, disableTool): the list pages are
+   * computed, and clients told, once when it returns, not once per change.
+   */
+  readonly batch: (changes: () => void) => void
   /** Forgets a session whose transport closed (its subscriptions, its place in the hub) and aborts its calls still running. */
   readonly release: (session: Session) => void
   /**
@@ -191,9 +202,26 @@ const build = <U extends AnyTool>(
   }
   let pages = pagesFor(current)
   const hub = newHub()
+  // inside batch(), changes only mark the pages stale; the outermost batch recomputes them
+  const batching = { depth: 0, changed: false }
   const toolsChanged = (): void => {
+    if (batching.depth > 0) {
+      batching.changed = true
+      return
+    }
     pages = pagesFor(current.filter((t) => !disabled.has(t.name)))
     hub.broadcast('notifications/tools/list_changed')
+  }
+  const batch = (changes: () => void): void => {
+    batching.depth++
+    try {
+      changes()
+    } finally {
+      if (--batching.depth === 0 && batching.changed) {
+        batching.changed = false
+        toolsChanged()
+      }
+    }
   }
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
@@ -299,6 +327,8 @@ const build = <U extends AnyTool>(
     modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : refuseLegacy(eras, req)
 
   const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
+  const maxDepth = options.maxDepth ?? defaultMaxDepth
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
   /**
    * An asynchronous call, settled by the first of: its own answer; `callTimeoutMs` (its signal
    * aborted, and an answer that says so instead of its own); its cancellation (no answer, and
@@ -357,6 +387,8 @@ const build = <U extends AnyTool>(
       session.outbound?.settle(m)
       return O.none
     }
+    if (deeperThan(m.params, maxDepth))
+      return O.some(failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`)))
     const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
       session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
     // the one place where anything thrown below the dispatcher becomes an error shape
@@ -459,6 +491,7 @@ const build = <U extends AnyTool>(
     removeTool,
     enableTool: (name) => setEnabled(name, true),
     disableTool: (name) => setEnabled(name, false),
+    batch,
     release,
   }
   return server

@@ -159,7 +159,9 @@ export const serverOfManifest = (
   if (problems.length > 0) return E.left(problems)
   const { info, codecs: _codecs, confirm: _confirm, ...serverOptions } = options
   const server = mcpServer(tools as unknown as readonly [AnyTool], info ?? infoOf(m), serverOptions).implement(wrapped as never) as Server
-  for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
+  server.batch(() => {
+    for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
+  })
   return E.right(server)
 }
 

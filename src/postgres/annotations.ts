@@ -45,7 +45,8 @@ export const annotations = (comment: string | null | undefined, fallbackName: st
   const prose: string[] = []
   for (const raw of (comment ?? '').split(/\r?\n/)) {
     const line = raw.trim()
-    const m = /^@([A-Za-z_][A-Za-z0-9_]*)(?:\s+(.*))?$/.exec(line)
+    // `\S` after the blanks: `\s+(.*)` could split a run of blanks n ways (quadratic)
+    const m = /^@([A-Za-z_][A-Za-z0-9_]*)(?:\s+(\S.*)?)?$/.exec(line)
     if (m === null) {
       prose.push(line)
       continue

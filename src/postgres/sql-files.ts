@@ -165,7 +165,8 @@ const fileTool = async (
   for (const t of types) if (baseOf(t).kind === 'composite' || baseOf(t).kind === 'pseudo') return `parameter of type ${t.sql} is not supported in .sql files (write a function)`
   const declared = comment
     .split(/\r?\n/)
-    .map((l) => /^\s*@param\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+(.*))?$/.exec(l))
+    // `\S` after the blanks: `\s+(.*)` could split a run of blanks n ways (quadratic)
+    .map((l) => /^\s*@param\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+(\S.*)?)?$/.exec(l))
     .filter((m): m is RegExpExecArray => m !== null)
   const names = types.map((_, i) => declared[i]?.[1] ?? `arg${i + 1}`)
   const props = names.map((n) => propertyName(n, names))

@@ -233,7 +233,8 @@ const baseSchema = (name: string, sql: string): JsonSchema => {
     case 'float8':
       return { type: 'number' }
     case 'numeric':
-      return { type: 'string', pattern: '^-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$', description: 'numeric, as a decimal string (exact)' }
+      // one way only to split the digits: `\d+\.?\d*` had n of them for n digits, and backtracked quadratically
+      return { type: 'string', pattern: '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?$', description: 'numeric, as a decimal string (exact)' }
     case 'money':
       return { type: 'string', description: 'money, as text' }
     case 'bool':

@@ -101,7 +101,7 @@ describe('fromManifest', () => {
     const server = fromManifest(manifest, handlers)
     const { sent, session, request } = await wired(server, { elicitation: {} })
     const call = request('tools/call', { name: 'drop_table', arguments: { table: 'users' } })
-    await new Promise((r) => setTimeout(r, 10))
+    for (const deadline = Date.now() + 15_000; !sent.some((m) => 'method' in m && m.method === 'elicitation/create') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 1))
     const ask = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as unknown as { id: number; params: { message: string } }
     expect(ask.params.message).toContain('drop_table')
     expect(ask.params.message).toContain('"users"')
@@ -114,7 +114,7 @@ describe('fromManifest', () => {
     const server = fromManifest(manifest, { ...handlers, drop_table: () => String(++ran) })
     const { sent, session, request } = await wired(server, { elicitation: {} })
     const call = request('tools/call', { name: 'drop_table', arguments: { table: 'users' } })
-    await new Promise((r) => setTimeout(r, 10))
+    for (const deadline = Date.now() + 15_000; !sent.some((m) => 'method' in m && m.method === 'elicitation/create') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 1))
     const ask = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as { id: number }
     await server.dispatch({ jsonrpc: '2.0', id: ask.id, result: { action: 'decline' } }, session)()
     expect(await call).toMatchObject({ result: { isError: true, content: [{ text: 'the user did not allow tool drop_table to run' }] } })

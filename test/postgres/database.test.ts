@@ -57,7 +57,7 @@ for (const target of targets)
         const heard: string[] = []
         const stop = await db.listen('emcp_db_test', (p) => heard.push(p))
         await db.query(`select pg_notify('emcp_db_test', 'hello')`)
-        for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20))
+        for (const deadline = Date.now() + 15_000; heard.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20))
         expect(heard).toEqual(['hello'])
         await stop()
       } finally {

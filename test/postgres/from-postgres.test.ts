@@ -251,9 +251,8 @@ for (const target of targets)
     })
 
     it.skipIf(target.name === 'PGlite')('cancels a call past the statement timeout (SQLSTATE 57014)', async () => {
-      const started = Date.now()
+      // SQLSTATE 57014 says the timeout ended it (the clock would say nothing more on a loaded machine)
       const r = await call(pg.server, 'slow', {})
-      expect(Date.now() - started).toBeLessThan(2500)
       expect(r).toEqual({ isError: true, content: [{ type: 'text', text: 'PostgreSQL error 57014: canceling statement due to statement timeout' }] })
     })
 
@@ -270,7 +269,7 @@ for (const target of targets)
     it('reloads on NOTIFY: new, changed and dropped routines, and tells clients the list changed', async () => {
       const before = notified.length
       const waitFor = async (f: () => boolean) => {
-        for (let i = 0; i < 100 && !f(); i++) await new Promise((r) => setTimeout(r, 50))
+        for (const deadline = Date.now() + 15_000; !f() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20))
         expect(f()).toBe(true)
       }
       await db.exec(`create function ${s}.fresh() returns text language sql as $$ select 'new' $$;
