@@ -10,13 +10,19 @@ const stopBusy = () => {
   for (const b of busy) if (b.exitCode === null && b.signalCode === null) b.kill('SIGKILL')
 }
 process.on('exit', stopBusy)
+
+// the suite in a process group of its own, so that an interruption ends all of it (npm, vitest, its workers)
+const suite = spawn('npm', ['test'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true })
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
   process.on(signal, () => {
     stopBusy()
+    try {
+      process.kill(-suite.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
     process.exit(1)
   })
-
-const suite = spawn('npm', ['test'], { stdio: ['ignore', 'pipe', 'inherit'] })
 let tail = ''
 suite.stdout.on('data', (chunk) => {
   process.stdout.write(chunk)

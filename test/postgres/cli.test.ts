@@ -50,7 +50,7 @@ describe('postgres: emcp pg (run, start)', () => {
     const e = io()
     expect(await run([], e)).toBe(1)
     expect(e.errText()).toMatch(/no routine in schema\(s\) public and no \.sql file carries @mcp/)
-  }, 60_000)
+  }, 180_000)
 
   it('runs schema files, serves tool files and routines over HTTP with bearer tokens', async () => {
     const schema = file(
@@ -76,7 +76,7 @@ describe('postgres: emcp pg (run, start)', () => {
     } finally {
       await running.close()
     }
-  }, 60_000)
+  }, 180_000)
 
   it('serves over stdio, as the identity --identity names', async () => {
     const schema = file(
@@ -101,5 +101,5 @@ describe('postgres: emcp pg (run, start)', () => {
     } finally {
       await quiet.dispose()
     }
-  }, 60_000)
+  }, 180_000)
 })

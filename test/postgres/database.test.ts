@@ -64,7 +64,7 @@ for (const target of targets)
         await db.exec(`drop table if exists ${t}`)
         await db.close()
       }
-    }, 60_000)
+    }, 120_000)
   })
 
 describe('postgres: pglite(instance)', () => {
@@ -75,5 +75,5 @@ describe('postgres: pglite(instance)', () => {
     expect(db.kind).toBe('pglite')
     expect((await db.query('select 1 as one')).rows).toEqual([{ one: 1 }])
     await db.close()
-  }, 60_000)
+  }, 120_000)
 })

@@ -41,7 +41,7 @@ for (const target of targets)
           { path: 'broken.sql', text: `-- @mcp Broken.\nselect frm nowhere` },
         ],
       })
-    }, 60_000)
+    }, 120_000)
     afterAll(async () => {
       await db?.exec(`drop schema if exists ${s} cascade`).catch(() => undefined)
       await db?.close()
