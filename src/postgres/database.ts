@@ -39,6 +39,11 @@ export interface Database extends Queryable {
   readonly transaction: <A>(f: (q: Queryable) => Promise<A>) => Promise<A>
   /** Runs a script of several statements without parameters (a schema file). */
   readonly exec: (script: string) => Promise<void>
+  /**
+   * Runs `f` on one connection, outside any transaction of its own: `run` sends statements
+   * one at a time, as psql does with a script (`runScripts`).
+   */
+  readonly session: <A>(f: (run: (statement: string) => Promise<void>) => Promise<A>) => Promise<A>
   /** Calls `f` with the payload of every `NOTIFY` on `channel`; resolves to the way to stop. */
   readonly listen: (channel: string, f: (payload: string) => void) => Promise<() => Promise<void>>
   /** Closes the database (PGlite) or ends the pool (pg). */
@@ -51,6 +56,8 @@ export interface DatabaseError {
   readonly message: string
   readonly detail?: string
   readonly hint?: string
+  /** Where in the statement (1-based, in characters), when PostgreSQL says. */
+  readonly position?: number
 }
 
 /** Options of the `pg` pool. */
@@ -119,6 +126,11 @@ export const pglite = async (dirOrInstance?: string | PGliteLike): Promise<Datab
     exec: async (script) => {
       await db.exec(script)
     },
+    // one connection already: the statements go to it in turn
+    session: (f) =>
+      f(async (statement) => {
+        await db.exec(statement)
+      }),
     listen: (channel, f) => db.listen(channel, f),
     close: () => db.close(),
   }
@@ -171,6 +183,21 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
     exec: async (script) => {
       await pool.query(script)
     },
+    session: async (f) => {
+      const client = await pool.connect()
+      let failed: Error | undefined
+      try {
+        return await f(async (statement) => {
+          await client.query(statement)
+        })
+      } catch (e) {
+        // the script may have left a transaction open or a setting changed: the connection is not reused
+        failed = e instanceof Error ? e : new Error(String(e))
+        throw e
+      } finally {
+        client.release(failed)
+      }
+    },
     listen: async (channel, f) => {
       // LISTEN holds its connection for good: a client of its own, outside the pool
       if (url === undefined || pg === undefined) {
@@ -191,13 +218,15 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
 /** The SQLSTATE and message of a driver's error, or undefined when it did not come from PostgreSQL. */
 export const databaseError = (e: unknown): DatabaseError | undefined => {
   if (typeof e !== 'object' || e === null) return undefined
-  const { code, message, detail, hint } = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown }
+  const { code, message, detail, hint, position } = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown; position?: unknown }
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined
+  const at = Number(position)
   return {
     sqlstate: code,
     message: typeof message === 'string' ? message : String(message),
     ...(typeof detail === 'string' && detail !== '' ? { detail } : {}),
     ...(typeof hint === 'string' && hint !== '' ? { hint } : {}),
+    ...(Number.isInteger(at) && at > 0 ? { position: at } : {}),
   }
 }
 

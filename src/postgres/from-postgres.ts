@@ -19,6 +19,7 @@ import { mcpServer, type Server } from '../server.js'
 import type { Identity } from '../session.js'
 import { databaseError, type Database, type DatabaseError } from './database.js'
 import { readRoutines, type DbTool, type RoutineOptions, type Skipped } from './routines.js'
+import { runScripts } from './scripts.js'
 import { readSqlFiles, type SqlFile } from './sql-files.js'
 
 // ---------------------------------------------------------------------------------------
@@ -32,8 +33,13 @@ export interface PostgresOptions extends RoutineOptions {
   readonly version?: string
   /** Guidance for the model, sent in the `initialize` result. */
   readonly instructions?: string
-  /** `.sql` files whose leading comment carries `@mcp`: paths, or `{ path, text }`. */
+  /**
+   * `.sql` files served as tools: paths, or `{ path, text }`. A file whose comments carry no
+   * MCP annotation is left out with a warning; no file given here is ever run at start.
+   */
   readonly sqlFiles?: ReadonlyArray<string | SqlFile>
+  /** Setup scripts (a schema, seed data) run once, in order, before the catalog is read: see `runScripts`. */
+  readonly init?: ReadonlyArray<string | SqlFile>
   /** The statement timeout of each call, in milliseconds (default 30 000; 0: none). Enforced by a real server; PGlite does not enforce it. */
   readonly timeoutMs?: number
   /**
@@ -97,10 +103,11 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
     return { tools, skipped }
   }
 
+  if (options.init !== undefined) await runScripts(db, options.init)
   const first = await read()
   if (first.tools.length === 0)
     throw new Error(
-      `emcp/postgres: no routine in schema(s) ${(options.schemas ?? ['public']).join(', ')} and no .sql file carries @mcp` +
+      `emcp/postgres: no routine in schema(s) ${(options.schemas ?? ['public']).join(', ')} and no .sql file carries @mcp (or @mcp_description, @mcp_desc, @mcp_name)` +
         (first.skipped.length > 0 ? ` (not served: ${first.skipped.map((s) => `${s.source}: ${s.reason}`).join('; ')})` : ''),
     )
   let current = new Map(first.tools.map((t) => [t.tool.name, t]))
@@ -118,7 +125,8 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
       const t = current.get(name)
       if (t === undefined) return toolError(`tool ${name} is no longer served`)
       const sql = t.statement.sql(new Set(Object.keys(args)))
-      const params = t.statement.params(args)
+      const given = t.statement.params(args)
+      const resolve = t.statement.resolve
       try {
         const text = await db.transaction(async (q) => {
           // the call's settings, all local to its transaction: the timeout, and who calls
@@ -131,6 +139,7 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
           ])
           const role = roleFor(who, t.authorize)
           if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
+          const params = resolve === undefined ? given : await resolve(q, given)
           const r = await q.query(sql, params)
           return r.rows[0]?.result
         })

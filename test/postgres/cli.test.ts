@@ -63,7 +63,7 @@ describe('postgres: emcp pg (run, start)', () => {
     const tool = file('all_notes.sql', `-- @mcp Every note.\nselect id, body from notes order by id`)
     const tokens = file('tokens.json', JSON.stringify({ 'w-token': { subject: 'wendy', roles: ['writer'] } }))
     const h = io()
-    const running = await start(['--pglite', 'db', '--sql', schema, '--sql', tool, '--http', '--port', '0', '--tokens', tokens, '--name', 'notes'], h)
+    const running = await start(['--pglite', 'db', '--init', schema, '--sql', tool, '--http', '--port', '0', '--tokens', tokens, '--name', 'notes'], h)
     try {
       expect(h.outText()).toBe(`emcp pg: serving 2 tools at ${running.url}\n`)
       const client = new Client({ name: 'cli-test', version: '0' })
@@ -87,14 +87,14 @@ describe('postgres: emcp pg (run, start)', () => {
        comment on function whisper is '@mcp Whispers.\n@authorize quiet';`,
     )
     const script = fileURLToPath(new URL('./pg-cli.mjs', import.meta.url))
-    const anon = await connectStdio(script, ['--sql', join(dir, schema)])
+    const anon = await connectStdio(script, ['--init', join(dir, schema)])
     try {
       expect((await anon.client.listTools()).tools.map((t) => t.name)).toEqual(['shout'])
       expect((await anon.client.callTool({ name: 'shout', arguments: { text: 'hey' } })).structuredContent).toEqual({ value: 'HEY' })
     } finally {
       await anon.dispose()
     }
-    const quiet = await connectStdio(script, ['--sql', join(dir, schema), '--stdio', '--identity', 'me:quiet'])
+    const quiet = await connectStdio(script, ['--init', join(dir, schema), '--stdio', '--identity', 'me:quiet'])
     try {
       expect((await quiet.client.listTools()).tools.map((t) => t.name)).toEqual(['shout', 'whisper'])
       expect((await quiet.client.callTool({ name: 'whisper', arguments: { text: 'HEY' } })).structuredContent).toEqual({ value: 'hey' })
