@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -8,11 +8,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { help, run, start, type PgIO } from '../../src/postgres/cli.js'
 import { connectStdio } from '../interop/children.js'
 import { runCli } from '../../src/cli/index.js'
+import { targets, unique } from './targets.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'emcp-pg-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const file = (name: string, text: string): string => {
+  mkdirSync(dirname(join(dir, name)), { recursive: true })
   writeFileSync(join(dir, name), text)
   return name
 }
@@ -103,3 +105,70 @@ describe('postgres: emcp pg (run, start)', () => {
     }
   }, 60_000)
 })
+
+for (const target of targets)
+  describe(`postgres on ${target.name}: emcp pg --init and --sql`, () => {
+    const s = unique('emcp_c')
+    afterAll(async () => {
+      if (target.name === 'PGlite') return
+      const db = await target.open()
+      await db.exec(`drop schema if exists ${s} cascade`).catch(() => undefined)
+      await db.close()
+    })
+
+    it('runs --init scripts, never runs a --sql file at start, and leaves out (naming it) a file without MCP annotations', async () => {
+      const init = file(
+        `${s}/init.sql`,
+        `create schema ${s};
+         create table ${s}.tickets (id serial primary key, title text not null, status text not null default 'open');
+         insert into ${s}.tickets (title, status) values ('printer', 'open'), ('screen', 'closed');
+         create table ${s}.customers (email text primary key, name text);
+         insert into ${s}.customers values ('ann@example.com', 'ann');
+         create function ${s}.open_tickets() returns setof ${s}.tickets language sql stable as $$ select * from ${s}.tickets where status = 'open' order by id $$;
+         comment on function ${s}.open_tickets is 'Lists the open tickets.\nHTTP GET /api/tickets/open\n@mcp';
+         create function ${s}.greet(_email text, _name text) returns text language sql as $$ select 'hello ' || coalesce(_name, '?') $$;
+         comment on function ${s}.greet is '@mcp_desc Greets a customer.\n_name = select name from ${s}.customers where email = {_email}';
+         create function ${s}.count_tickets() returns bigint language sql stable as $$ select count(*) from ${s}.tickets $$;
+         comment on function ${s}.count_tickets is 'mcp Counts every ticket.';`,
+      )
+      const purge = file(`${s}/purge.sql`, `-- A maintenance script: empties the table.\ndelete from ${s}.tickets`)
+      const closed = file(`${s}/delete_closed.sql`, `-- @mcp_description Deletes the closed tickets.\ndelete from ${s}.tickets where status = 'closed'`)
+      const h = io()
+      const running = await start([...target.flags, '--init', init, '--sql', purge, '--sql', closed, '--schema', s, '--http', '--port', '0'], h)
+      try {
+        expect(h.errText()).toContain(`emcp pg: ${purge}: no @mcp, @mcp_description, @mcp_desc or @mcp_name in its comments: not a tool, not served, not run`)
+        const client = new Client({ name: 'cli-test', version: '0' })
+        await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)))
+        const tools = (await client.listTools()).tools
+        expect(tools.map((t) => [t.name, t.description])).toEqual([
+          ['count_tickets', 'Counts every ticket.'],
+          ['greet', 'Greets a customer.'],
+          ['open_tickets', 'Lists the open tickets.'],
+          ['delete_closed', 'Deletes the closed tickets.'],
+        ])
+        expect(tools.find((t) => t.name === 'greet')?.inputSchema.properties).toEqual({ email: { type: ['string', 'null'] } })
+        expect((await client.callTool({ name: 'greet', arguments: { email: 'ann@example.com' } })).structuredContent).toEqual({ value: 'hello ann' })
+        expect((await client.callTool({ name: 'open_tickets', arguments: {} })).structuredContent).toEqual({ rows: [{ id: 1, title: 'printer', status: 'open' }] })
+        // nothing was deleted at start: both tickets are there until the tool is called
+        const count = async () => ((await client.callTool({ name: 'count_tickets', arguments: {} })).structuredContent as { value: number }).value
+        expect(await count()).toBe(2)
+        expect((await client.callTool({ name: 'delete_closed', arguments: {} })).content).toEqual([{ type: 'text', text: 'done' }])
+        expect(await count()).toBe(1)
+        await client.close()
+      } finally {
+        await running.close()
+      }
+    }, 60_000)
+
+    it('a failing --init script stops `emcp pg` with exit code 1, naming the file and the line', async () => {
+      const bad = file(`${s}/bad.sql`, `create schema ${s}_bad;\n\ninsert into ${s}_bad.nowhere\n  values (1);\n`)
+      const h = io()
+      expect(await runCli(['pg', ...target.flags, '--init', bad], { ...h, interactive: false })).toBe(1)
+      expect(h.errText()).toMatch(new RegExp(`^emcp pg: ${bad}:3: PostgreSQL error 42P01: relation "${s}_bad\\.nowhere" does not exist\\n$`))
+      if (target.name !== 'PGlite') {
+        const db = await target.open()
+        await db.exec(`drop schema if exists ${s}_bad cascade`)
+        await db.close()
+      }
+    }, 60_000)
+  })
