@@ -46,6 +46,8 @@ export const runScripts = async (db: Database, scripts: ReadonlyArray<string | S
         try {
           await run(st.source)
         } catch (e) {
+          // a script that failed inside its own begin ... commit leaves nothing half done (and PGlite, its one connection usable)
+          await run('ROLLBACK').catch(() => undefined)
           const d = databaseError(e)
           if (d === undefined) throw e
           throw new ScriptError(script.path, st.line + (d.position === undefined ? 0 : lineAt(st.source, d.position) - 1), d)

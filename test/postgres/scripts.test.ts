@@ -57,6 +57,13 @@ insert into ${s}.notes values (11, 'never');`)
       expect(rows[0]?.ids).toBe('{10}')
     })
 
+    it('a script in begin ... commit that fails leaves nothing done, and the database usable', async () => {
+      const e = await failure(`begin;\ninsert into ${s}.notes values (20, 'in a transaction');\ninsert into ${s}.notes values (20, 'again');\ncommit;`)
+      expect(e).toMatchObject({ line: 3, error: { sqlstate: '23505' } })
+      const { rows } = await db.query(`select count(*)::int as n from ${s}.notes where id = 20`)
+      expect(rows[0]?.n).toBe(0)
+    })
+
     it('a syntax error and an error without a position: the line of the error, else of the statement', async () => {
       expect((await failure(`select 1;\n\nselect\n  1 +\n  frm;`)).line).toBe(5)
       expect((await failure(`select 1;\nselect 2;\n\n  select 1 / 0;`)).message).toBe('init/seed.sql:4: PostgreSQL error 22012: division by zero')
