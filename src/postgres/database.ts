@@ -10,6 +10,7 @@
  * const server = await postgres('postgres://app@127.0.0.1/shop', { max: 10 })
  * const { rows } = await embedded.query('select $1::int + 1 as n', [41])
  */
+import { createHash } from 'node:crypto'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -35,6 +36,13 @@ export interface Queryable {
 export interface Database extends Queryable {
   /** Which driver: the embedded one, or a pool of connections to a server. */
   readonly kind: 'pglite' | 'postgres'
+  /**
+   * Runs one statement on its own (its own implicit transaction) with a statement timeout of
+   * `timeoutMs` (0: none): a tool call's fast path, one round trip. On a `pg` pool the
+   * statement is prepared once per connection, and the timeout is that connection's session
+   * setting (`SET statement_timeout`, sent only when it changes); PGlite enforces no timeout.
+   */
+  readonly call: (sql: string, params: ReadonlyArray<unknown>, timeoutMs: number) => Promise<QueryResult>
   /** Runs `f` in a transaction on one connection: committed when `f` resolves, rolled back when it rejects. */
   readonly transaction: <A>(f: (q: Queryable) => Promise<A>) => Promise<A>
   /** Runs a script of several statements without parameters (a schema file). */
@@ -80,6 +88,8 @@ export interface PgPoolLike {
 /** The parts of a `pg` Client used here. */
 export interface PgClientLike {
   query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>>; fields?: Field[] }>
+  /** A named statement: prepared on the connection the first time, then only bound and run. */
+  query(config: { readonly name: string; readonly text: string; readonly values: unknown[] }): Promise<{ rows: Array<Record<string, unknown>>; fields?: Field[] }>
   on(event: 'notification', f: (m: { channel: string; payload?: string }) => void): unknown
   on(event: 'error', f: (e: Error) => void): unknown
 }
@@ -114,6 +124,7 @@ export const pglite = async (dirOrInstance?: string | PGliteLike): Promise<Datab
   return {
     kind: 'pglite',
     query: q,
+    call: (sql, params) => q(sql, params),
     transaction: (f) =>
       db.transaction((tx) =>
         f({
@@ -159,9 +170,29 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
   // a connection that breaks while idle in the pool must not crash the process
   ;(pool as unknown as { on?: (e: string, f: () => void) => void }).on?.('error', () => undefined)
   const result = (r: { rows: Array<Record<string, unknown>>; fields?: Field[] }): QueryResult => ({ rows: r.rows, fields: r.fields ?? [] })
+  // each connection's statement timeout, as last set by call()
+  const timeouts = new WeakMap<object, number>()
   return {
     kind: 'postgres',
     query: async (sql, params) => result(await pool.query(sql, params === undefined ? undefined : [...params])),
+    call: async (sql, params, timeoutMs) => {
+      const client = await pool.connect()
+      let broken: Error | undefined
+      try {
+        const ms = Math.max(0, Math.floor(timeoutMs))
+        if (timeouts.get(client) !== ms) {
+          await client.query(`SET statement_timeout = ${ms}`)
+          timeouts.set(client, ms)
+        }
+        return result(await client.query({ name: statementName(sql), text: sql, values: [...params] }))
+      } catch (e) {
+        // a database error leaves the connection fine; anything else (a broken socket) drops it
+        if (databaseError(e) === undefined) broken = e instanceof Error ? e : new Error(String(e))
+        throw e
+      } finally {
+        client.release(broken)
+      }
+    },
     transaction: async (f) => {
       const client = await pool.connect()
       let broken: Error | undefined
@@ -247,6 +278,18 @@ const listenOn = async (client: PgClientLike, channel: string, f: (payload: stri
     await end()
   }
 }
+
+/** A prepared statement's name: the same text, the same name, on every connection (remembered for the texts seen last). */
+const statementName = (sql: string): string => {
+  let name = names.get(sql)
+  if (name === undefined) {
+    name = `emcp_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`
+    if (names.size >= 1024) names.clear()
+    names.set(sql, name)
+  }
+  return name
+}
+const names = new Map<string, string>()
 
 const importDriver = async <A>(name: string): Promise<A> => {
   try {

@@ -33,6 +33,12 @@ export interface Statement {
   readonly result: 'json' | 'void'
   /** Fills the resolved parameters of `params`, inside the call's transaction (`.sql` files; routines compute them in `sql`). */
   readonly resolve?: (q: Queryable, params: ReadonlyArray<unknown>) => Promise<ReadonlyArray<unknown>>
+  /**
+   * The call as one statement that sets the caller's identity itself (`$1` the arguments as
+   * JSON, `$2` the subject, `$3` the roles), run alone in one round trip when no role is to be
+   * set (functions have it; procedures and files run in a transaction).
+   */
+  readonly alone?: (present: ReadonlySet<string>) => string
 }
 
 /** A tool read from the database, before it has a handler. */
@@ -199,15 +205,17 @@ interface Arguments {
   readonly inputSchema: JsonSchema
   /** The input properties, in the parameters' order. */
   readonly props: ReadonlyArray<string>
-  /** The argument list, and whether it reads the arguments' JSON (`$1`). */
-  readonly sql: (present: ReadonlySet<string>) => { readonly text: string; readonly usesArgs: boolean }
+  /** Which optional arguments are present: calls with the same key have the same SQL. */
+  readonly key: (present: ReadonlySet<string>) => string
+  /** The argument list reading the arguments' JSON from `src`, and whether it reads it at all. */
+  readonly list: (present: ReadonlySet<string>, src: string) => { readonly text: string; readonly usesArgs: boolean }
 }
 
 /**
  * The input schema from the parameters (without the resolved ones, which the server fills),
- * and the argument list: each argument read from the call's JSON (`$1`) by its type, each
- * resolved parameter computed by its SQL, in named notation when every parameter has a name
- * (then a missing argument with a default is left out, to its default).
+ * and the argument list: each argument read from the call's JSON by its type, each resolved
+ * parameter computed by its SQL, in named notation when every parameter has a name (then a
+ * missing argument with a default is left out, to its default).
  */
 const argumentsOf = (params: ReadonlyArray<Param>, resolved: ReadonlyMap<number, string>): Arguments => {
   const named = params.every((p) => p.name !== undefined)
@@ -220,21 +228,22 @@ const argumentsOf = (params: ReadonlyArray<Param>, resolved: ReadonlyMap<number,
     ...(given.some(({ p }) => !(named && p.hasDefault)) ? { required: given.flatMap(({ p, prop }) => (named && p.hasDefault ? [] : [prop])) } : {}),
     additionalProperties: false,
   }
-  const read = (i: number): string => fromJson((params[i] as Param).type, `($1::jsonb -> ${literal(props[i] as string)})`)
-  // each resolved parameter's SQL, with {name} standing for an argument or an earlier resolved value
-  const computed = new Map<number, string>()
-  const readers = new Set<number>()
-  for (const [i, sql] of resolved) {
-    const value = substitute(sql, (ph) => {
-      const j = indexOfName(ph, paramNames)
-      if (j === -1) return undefined
-      if (!resolved.has(j) || readers.has(j)) readers.add(i)
-      return resolved.has(j) ? (computed.get(j) ?? 'NULL') : read(j)
-    })
-    computed.set(i, `(${value})::${(params[i] as Param).type.sql}`)
-  }
-  const cache = new Map<string, { text: string; usesArgs: boolean }>()
-  const build = (present: ReadonlySet<string>): { text: string; usesArgs: boolean } => {
+  const optional = given.filter(({ p }) => named && p.hasDefault).map(({ prop }) => prop)
+  const key = (present: ReadonlySet<string>): string => optional.map((o) => (present.has(o) ? '1' : '0')).join('')
+  const build = (present: ReadonlySet<string>, src: string): { text: string; usesArgs: boolean } => {
+    const read = (i: number): string => fromJson((params[i] as Param).type, `(${src} -> ${literal(props[i] as string)})`)
+    // each resolved parameter's SQL, with {name} standing for an argument or an earlier resolved value
+    const computed = new Map<number, string>()
+    const readers = new Set<number>()
+    for (const [i, sql] of resolved) {
+      const value = substitute(sql, (ph) => {
+        const j = indexOfName(ph, paramNames)
+        if (j === -1) return undefined
+        if (!resolved.has(j) || readers.has(j)) readers.add(i)
+        return resolved.has(j) ? (computed.get(j) ?? 'NULL') : read(j)
+      })
+      computed.set(i, `(${value})::${(params[i] as Param).type.sql}`)
+    }
     let usesArgs = false
     const text = params
       .flatMap((p, i) => {
@@ -248,22 +257,30 @@ const argumentsOf = (params: ReadonlyArray<Param>, resolved: ReadonlyMap<number,
       .join(', ')
     return { text, usesArgs }
   }
-  // the argument lists differ only by which optional arguments are present: made once per combination
-  const optional = given.filter(({ p }) => named && p.hasDefault).map(({ prop }) => prop)
-  const sql = (present: ReadonlySet<string>): { text: string; usesArgs: boolean } => {
-    const key = optional.map((o) => (present.has(o) ? '1' : '0')).join('')
-    let made = cache.get(key)
+  return { inputSchema, props, key, list: memo((present, src) => `${src}|${key(present)}`, build) }
+}
+
+/** `f`, remembering its answers by `keyOf` (at most 256: the combinations of optional arguments are few). */
+const memo = <A extends unknown[], R>(keyOf: (...a: A) => string, f: (...a: A) => R): ((...a: A) => R) => {
+  const cache = new Map<string, R>()
+  return (...a) => {
+    const k = keyOf(...a)
+    let made = cache.get(k)
     if (made === undefined) {
-      made = build(present)
-      if (cache.size < 256) cache.set(key, made)
+      made = f(...a)
+      if (cache.size < 256) cache.set(k, made)
     }
     return made
   }
-  return { inputSchema, props, sql }
 }
 
 /** An argument's schema: its type's, or null (SQL NULL), unless a NOT NULL domain refuses it. */
 const argumentSchema = (t: PgType): JsonSchema => (t.kind === 'domain' && t.notNull ? schemaOf(t, 'in') : nullable(schemaOf(t, 'in')))
+
+/** The call's one statement, setting the caller's identity first: `$1` the arguments, `$2` the subject, `$3` the roles. */
+const alone = (inner: string): string =>
+  // the settings row is computed before the select list that runs the routine; OFFSET 0 keeps it a row of its own
+  `SELECT (${inner}) AS result FROM (SELECT CAST($1 AS jsonb) AS a, set_config('emcp.subject', $2, true) AS subject, set_config('emcp.roles', $3, true) AS roles OFFSET 0) AS emcp_call`
 
 /** The statement of a call, and its output schema, by what the routine returns; or why it cannot be served. */
 const callOf = async (
@@ -275,14 +292,21 @@ const callOf = async (
 ): Promise<{ readonly output: JsonSchema | undefined; readonly statement: Statement } | string> => {
   // the arguments travel as one JSON parameter, when the statement reads them
   const params = (values: { readonly [key: string]: unknown }): ReadonlyArray<unknown> =>
-    args.sql(new Set(Object.keys(values))).usesArgs ? [JSON.stringify(values)] : []
-  const list = (present: ReadonlySet<string>): string => args.sql(present).text
+    args.list(new Set(Object.keys(values)), '$1::jsonb').usesArgs ? [JSON.stringify(values)] : []
+  const list = (present: ReadonlySet<string>, src = '$1::jsonb'): string => args.list(present, src).text
+  /** The statement from the SQL of the call (`inner`), in a transaction and alone. */
+  const statement = (inner: (present: ReadonlySet<string>, src?: string) => string, result: 'json' | 'void'): Statement => ({
+    sql: memo(args.key, (present) => inner(present)),
+    params,
+    result,
+    alone: memo(args.key, (present) => alone(inner(present, 'emcp_call.a'))),
+  })
   if (r.kind === 'p') {
     if (outputs.length > 0) return 'procedures with OUT or INOUT parameters are not served (write a function)'
-    return { output: undefined, statement: { sql: (present) => `CALL ${callee}(${list(present)})`, params, result: 'void' } }
+    return { output: undefined, statement: { sql: memo(args.key, (present) => `CALL ${callee}(${list(present)})`), params, result: 'void' } }
   }
   if (ret.kind === 'pseudo' && ret.sql === 'void')
-    return { output: undefined, statement: { sql: (present) => `SELECT ${callee}(${list(present)})`, params, result: 'void' } }
+    return { output: undefined, statement: statement((present, src) => `SELECT ${callee}(${list(present, src)})::text AS result`, 'void') }
   const columns: ReadonlyArray<{ readonly name: string; readonly type: PgType; readonly description?: string }> | undefined =
     ret.kind === 'composite'
       ? ret.fields
@@ -311,14 +335,15 @@ const callOf = async (
       required: ['rows'],
       additionalProperties: false,
     }
-    const sql = (present: ReadonlySet<string>): string =>
-      `SELECT json_build_object('rows', coalesce(json_agg(${item} ORDER BY r.o), '[]'::json))::text AS result FROM ${callee}(${list(present)}) WITH ORDINALITY AS r(${aliases.join(', ')}, o)`
-    return { output, statement: { sql, params, result: 'json' } }
+    const inner = (present: ReadonlySet<string>, src?: string): string =>
+      `SELECT json_build_object('rows', coalesce(json_agg(${item} ORDER BY r.o), '[]'::json))::text AS result FROM ${callee}(${list(present, src)}) WITH ORDINALITY AS r(${aliases.join(', ')}, o)`
+    return { output, statement: statement(inner, 'json') }
   }
   const output =
     columns === undefined
       ? { type: 'object', properties: { value: { ...itemSchema, description: `the ${ret.sql} ${r.name} returns` } }, required: ['value'], additionalProperties: false }
       : itemSchema
   const body = columns === undefined ? `json_build_object('value', ${item})` : item
-  return { output, statement: { sql: (present) => `SELECT (${body})::text AS result FROM ${callee}(${list(present)}) AS r(${aliases.join(', ')})`, params, result: 'json' } }
+  const inner = (present: ReadonlySet<string>, src?: string): string => `SELECT (${body})::text AS result FROM ${callee}(${list(present, src)}) AS r(${aliases.join(', ')})`
+  return { output, statement: statement(inner, 'json') }
 }

@@ -49,6 +49,10 @@ create function ${s}.off() returns int language sql as $$ select 1 $$;
 comment on function ${s}.off is '@mcp Never served.
 disabled';
 
+create function ${s}.caller() returns text language sql stable as
+  $$ select coalesce(current_setting('emcp.subject', true), '<unset>') || ':' || coalesce(current_setting('emcp.roles', true), '<unset>') $$;
+comment on function ${s}.caller is '@mcp Who calls.';
+
 create function ${s}.http_only() returns int language sql as $$ select 1 $$;
 comment on function ${s}.http_only is 'An NpgsqlRest endpoint, not a tool.
 HTTP GET';
@@ -92,7 +96,7 @@ for (const target of targets)
 
     it('serves the seed cases: bare @mcp under an HTTP line, @mcp_description alone, @mcp_desc alone, a file with only @mcp_description', () => {
       expect(pg.tools().map((t) => t.tool.name).sort()).toEqual(
-        ['by_email', 'cheap', 'close_ticket', 'count_open', 'delete_closed', 'described', 'open', 'open_tickets', 'tickets_of', 'wide', 'zebra'].sort(),
+        ['by_email', 'caller', 'cheap', 'close_ticket', 'count_open', 'delete_closed', 'described', 'open', 'open_tickets', 'tickets_of', 'wide', 'zebra'].sort(),
       )
       expect(tool('open_tickets')?.description).toBe('Lists the open tickets.')
       expect(tool('close_ticket')?.description).toBe('Closes a ticket.')
@@ -125,6 +129,17 @@ for (const target of targets)
       // in a file too
       expect(tool('by_email')?.inputSchema).toEqual({ type: 'object', properties: { email: { type: ['string', 'null'] } }, required: ['email'], additionalProperties: false })
       expect((await call(pg.server, 'by_email', { email: 'bob@example.com' })).structuredContent).toEqual({ rows: [{ id: 2, title: 'screen' }] })
+    })
+
+    it('a void function runs and answers done; a function with no arguments sees who calls, and only that call does', async () => {
+      expect(await call(pg.server, 'close_ticket', { id: 2 })).toEqual({ content: [{ type: 'text', text: 'done' }] })
+      expect(await count(`id = 2 and status = 'closed'`)).toBe(1)
+      const who = async (identity?: { subject: string; roles: string[] }) => (await call(pg.server, 'caller', {}, identity)).structuredContent.value
+      expect(await who({ subject: 'ann', roles: ['a', 'b'] })).toBe('ann:a,b')
+      // the settings end with the call: calls without an identity, many at once over every connection, see none
+      const after = await Promise.all(Array.from({ length: 12 }, () => who()))
+      for (const w of after) expect(['<unset>:<unset>', ':']).toContain(w)
+      expect(await who()).toBe(':')
     })
 
     it('@authorize then allow_anonymous: anyone may call (the later line wins, as in NpgsqlRest)', () => {
