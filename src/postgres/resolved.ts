@@ -23,9 +23,15 @@ export const resolvedOf = (assignments: ReadonlyArray<Assignment>, names: Readon
   const out = new Map<number, string>()
   for (const a of assignments) {
     const i = indexOfName(a.name, names)
-    if (i !== -1 && a.value !== '') out.set(i, a.value)
+    if (i !== -1) out.set(i, a.value)
   }
   return out
+}
+
+/** Why resolved parameters cannot be served (one without SQL after its `=`), or undefined. */
+export const unresolvable = (resolved: ReadonlyMap<number, string>, names: ReadonlyArray<string>): string | undefined => {
+  const empty = [...resolved].filter(([, sql]) => sql.trim() === '').map(([i]) => names[i])
+  return empty.length === 0 ? undefined : `resolved parameter ${empty.join(', ')} has no SQL after its = (the model never supplies a resolved parameter)`
 }
 
 /** The parameter `placeholder` names (see the header), or -1. */

@@ -17,7 +17,7 @@ import { emcp, type AnyTool, type ToolAnnotations } from '../emcp.js'
 import type { JsonSchema } from '../schema.js'
 import { annotations, type Annotations } from './annotations.js'
 import { quoteIdent, type Queryable } from './database.js'
-import { indexOfName, resolvedOf, substitute } from './resolved.js'
+import { indexOfName, resolvedOf, substitute, unresolvable } from './resolved.js'
 import { fromJson, literal, nullable, objectOf, schemaOf, toJson, typeReader, type PgType } from './types.js'
 
 // ---------------------------------------------------------------------------------------
@@ -183,7 +183,10 @@ const routineTool = async (
   // the last pronargdefaults inputs have defaults
   const params = inputs.map((p, i) => ({ ...p, hasDefault: i >= inputs.length - r.ndefaults }))
   for (const p of params) if (p.type.kind === 'pseudo') return `parameter of pseudo-type ${p.type.sql} cannot be given as JSON`
-  const args = argumentsOf(params, resolvedOf(a.assignments, params.map((p) => p.name ?? '')))
+  const resolved = resolvedOf(a.assignments, params.map((p) => p.name ?? ''))
+  const refused = unresolvable(resolved, params.map((p) => p.name ?? ''))
+  if (refused !== undefined) return refused
+  const args = argumentsOf(params, resolved)
   const callee = `${quoteIdent(r.schema)}.${quoteIdent(r.name)}`
   const made = await callOf(r, outputs, await typeOf(r.ret), callee, args)
   if (typeof made === 'string') return made

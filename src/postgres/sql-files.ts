@@ -24,7 +24,7 @@ import { emcp, type AnyTool } from '../emcp.js'
 import type { JsonSchema } from '../schema.js'
 import { annotations, type Annotations, type ParamLine } from './annotations.js'
 import type { Database, Queryable } from './database.js'
-import { indexOfName, resolvedOf, substitute } from './resolved.js'
+import { indexOfName, resolvedOf, substitute, unresolvable } from './resolved.js'
 import { propertyName, toolName, withSuffix, type DbTool, type Found, type NamingOptions, type Statement } from './routines.js'
 import { describeStatement } from './sql-describe.js'
 import { replaceParams, scanSql } from './sql-text.js'
@@ -110,6 +110,8 @@ const fileTool = async (db: Database, typeOf: (oid: number) => Promise<PgType>, 
   const names = types.map((_, i) => declared.get(i)?.name ?? `arg${i + 1}`)
   const props = names.map((n) => propertyName(n, names))
   const resolved = resolvedOf(a.assignments, names)
+  const refused = unresolvable(resolved, names)
+  if (refused !== undefined) return refused
   const given = types.flatMap((t, i) => (resolved.has(i) ? [] : [{ t, i, prop: props[i] as string, p: declared.get(i) ?? {} }]))
   const required = given.filter(({ p }) => p.default === undefined).map(({ prop }) => prop)
   const inputSchema: JsonSchema = {

@@ -36,6 +36,10 @@ allow_anonymous
 _customer = select name from ${s}.customers where email = {_email}
 @mcp';
 
+create function ${s}.half_resolved(_email text, _customer text) returns text language sql as $$ select _customer $$;
+comment on function ${s}.half_resolved is '@mcp A resolved parameter without its SQL.
+_customer =';
+
 create function ${s}.described(_n numeric, _t text) returns text language sql immutable as
   $$ select coalesce(_n::text, 'NULL') || '/' || coalesce(_t, 'NULL') $$;
 comment on function ${s}.described is '@mcp Says what it got.';
@@ -105,7 +109,11 @@ for (const target of targets)
       expect(tool('tickets_of')?.description).toBe('Tickets of the customer with this e-mail.')
       expect(tool('cheap')?.description).toBe('Tickets up to an amount.')
       expect(tool('zebra')?.description).toBe('Its columns in their declared order.')
-      expect(pg.skipped()).toEqual([{ source: `${s}.off()`, reason: 'its comment says disabled (NpgsqlRest)' }])
+      expect(pg.skipped()).toEqual([
+        { source: `${s}.half_resolved(_email text, _customer text)`, reason: 'resolved parameter _customer has no SQL after its = (the model never supplies a resolved parameter)' },
+        { source: `${s}.off()`, reason: 'its comment says disabled (NpgsqlRest)' },
+      ])
+      expect(warnings).toContain(`${s}.half_resolved(_email text, _customer text) is not served: resolved parameter _customer has no SQL after its = (the model never supplies a resolved parameter)`)
     })
 
     it('never runs a file given as a tool at start; a file without MCP annotations is left out, named, and not run', async () => {
@@ -163,6 +171,13 @@ for (const target of targets)
       expect(await said('-1.5e3')).toBe('-1500/x')
       expect(await said('.5')).toBe('0.5/x')
       for (const bad of ['abc', '1,5', '1e', '--1', ' 1', '1.2.3']) expect((await call(pg.server, 'described', { n: bad, t: 'x' })).isError).toBe(true)
+      // the decimal pattern runs in linear time: hostile near-misses of 100 000 characters are refused at once
+      const pattern = new RegExp((tool('described')?.inputSchema.properties as { n: { pattern: string } }).n.pattern, 'u')
+      const hostile = ['1'.repeat(100_000) + 'x', '1.' + '1'.repeat(100_000) + 'e', '.' + '1'.repeat(100_000) + 'e+', '1e' + '1'.repeat(100_000) + '.']
+      const started = performance.now()
+      for (const h of hostile) expect(pattern.test(h)).toBe(false)
+      expect(performance.now() - started).toBeLessThan(2000)
+      expect((await call(pg.server, 'described', { n: hostile[0], t: 'x' })).isError).toBe(true)
       expect((await call(pg.server, 'cheap', { max_amount: 10.5, customer_name: 'ann' })).structuredContent).toEqual({
         rows: [{ title: 'printer', amount: '10.500000000', id: 1 }],
       })
