@@ -176,7 +176,7 @@ export const printPostgres = (p, fmtRatio) => {
     ['emcp, stateless HTTP', p.medians.http, p.targets[1].ratio],
   ]
   for (const [label, v, ratio] of rows)
-    console.log(`  ${label.padEnd(40)} ${String(Math.round(v ?? 0).toLocaleString('en-US')).padStart(8)}${ratio === null ? '' : `  (${fmtRatio(ratio)} the ceiling)`}`)
+    console.log(`  ${label.padEnd(48)} ${String(Math.round(v ?? 0).toLocaleString('en-US')).padStart(8)}${ratio === null ? '' : `  (${fmtRatio(ratio)} the ceiling)`}`)
   console.log('\nPostgreSQL targets:')
   for (const t of p.targets) console.log(`  ${t.met === null ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.ratio}×`)
 }
