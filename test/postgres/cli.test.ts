@@ -129,7 +129,10 @@ for (const target of targets)
          create function ${s}.greet(_email text, _name text) returns text language sql as $$ select 'hello ' || coalesce(_name, '?') $$;
          comment on function ${s}.greet is '@mcp_desc Greets a customer.\n_name = select name from ${s}.customers where email = {_email}';
          create function ${s}.count_tickets() returns bigint language sql stable as $$ select count(*) from ${s}.tickets $$;
-         comment on function ${s}.count_tickets is 'mcp Counts every ticket.';`,
+         comment on function ${s}.count_tickets is 'mcp Counts every ticket.';
+         create function ${s}.taxed(_amount numeric, _note text) returns table (note text, total numeric) language sql immutable as
+           $$ select coalesce(_note, 'none'), _amount * 1.2 $$;
+         comment on function ${s}.taxed is '@mcp_desc Adds the tax.';`,
       )
       const purge = file(`${s}/purge.sql`, `-- A maintenance script: empties the table.\ndelete from ${s}.tickets`)
       const closed = file(`${s}/delete_closed.sql`, `-- @mcp_description Deletes the closed tickets.\ndelete from ${s}.tickets where status = 'closed'`)
@@ -144,10 +147,17 @@ for (const target of targets)
           ['count_tickets', 'Counts every ticket.'],
           ['greet', 'Greets a customer.'],
           ['open_tickets', 'Lists the open tickets.'],
+          ['taxed', 'Adds the tax.'],
           ['delete_closed', 'Deletes the closed tickets.'],
         ])
         expect(tools.find((t) => t.name === 'greet')?.inputSchema.properties).toEqual({ email: { type: ['string', 'null'] } })
         expect((await client.callTool({ name: 'greet', arguments: { email: 'ann@example.com' } })).structuredContent).toEqual({ value: 'hello ann' })
+        // null is SQL NULL; numeric takes a number or an exact decimal string; rows keep the column order
+        expect((await client.callTool({ name: 'greet', arguments: { email: null } })).structuredContent).toEqual({ value: 'hello ?' })
+        const taxed = async (amount: unknown) => (await client.callTool({ name: 'taxed', arguments: { amount, note: null } })).structuredContent as { rows: object[] }
+        expect((await taxed(10)).rows).toEqual([{ note: 'none', total: '12.0' }])
+        expect((await taxed('12345678901234567890.05')).rows).toEqual([{ note: 'none', total: '14814814681481481468.060' }])
+        expect(Object.keys((await taxed(1)).rows[0] as object)).toEqual(['note', 'total'])
         expect((await client.callTool({ name: 'open_tickets', arguments: {} })).structuredContent).toEqual({ rows: [{ id: 1, title: 'printer', status: 'open' }] })
         // nothing was deleted at start: both tickets are there until the tool is called
         const count = async () => ((await client.callTool({ name: 'count_tickets', arguments: {} })).structuredContent as { value: number }).value
