@@ -3,10 +3,10 @@
  * (`@mcp`, `@mcp <text>`, `@mcp_description`, `@mcp_desc`, `@mcp_name`; read by the same
  * parser as routines' comments, every comment of the file counts, as in NpgsqlRest); any
  * other file is left out with a warning and never run (setup scripts are `runScripts`'
- * business). Its one statement uses `$1`, `$2`, ... whose types PostgreSQL infers; the
- * comments name (and may retype) them: NpgsqlRest's `@param $1 name [type]`, `@param $1 is
- * name`, `@param $1 default null`, or `@param name [description]` in order (otherwise `arg1`,
- * ...). A query's rows come back typed (`{rows: [...]}`), a statement with `RETURNING` gives
+ * business). Its one statement uses `$1`, `$2`, ... (or NpgsqlRest's named `:name`) whose
+ * types PostgreSQL infers; the comments name (and may retype) them: NpgsqlRest's `@param $1
+ * name [type]`, `@param $1 is name`, `@param $1 default null`, `@param :name type`, or
+ * `@param name [description]` in order (otherwise `arg1`, ...). A query's rows come back typed (`{rows: [...]}`), a statement with `RETURNING` gives
  * its rows as objects; any other statement gives no structured output.
  *
  * @example
@@ -27,7 +27,7 @@ import type { Database, Queryable } from './database.js'
 import { indexOfName, resolvedOf, substitute, unresolvable } from './resolved.js'
 import { propertyName, toolName, withSuffix, type DbTool, type Found, type NamingOptions, type Statement } from './routines.js'
 import { describeStatement } from './sql-describe.js'
-import { replaceParams, scanSql } from './sql-text.js'
+import { namedParams, replaceParams, scanSql } from './sql-text.js'
 import { baseOf, nullable, objectOf, schemaOf, toJson, typeReader, type PgType } from './types.js'
 
 // ---------------------------------------------------------------------------------------
@@ -99,11 +99,13 @@ interface FileParam {
 const fileTool = async (db: Database, typeOf: (oid: number) => Promise<PgType>, code: string, a: Annotations, options: NamingOptions): Promise<Omit<DbTool, 'source'> | string> => {
   const name = toolName(a.name, options)
   if (typeof name !== 'string') return name.reason
-  const declared = fileParams(a.params)
+  const named = namedParams(code)
+  if (named.names.length > 0 && named.positional) return 'it mixes $n and :name parameters; use one style'
+  const declared = fileParams(a.params, named.names)
   // a parameter retyped by its @param line is cast where the statement uses it
   const casts = new Map<number, string>()
   for (const [i, p] of declared) if (p.type !== undefined) casts.set(i + 1, (await typeOf(await typeOid(db, p.type))).sql)
-  const statement = replaceParams(code, (n) => (casts.has(n) ? `$${n}::${casts.get(n) as string}` : `$${n}`))
+  const statement = replaceParams(named.code, (n) => (casts.has(n) ? `$${n}::${casts.get(n) as string}` : `$${n}`))
   const learnt = await describeStatement(db, statement)
   const types = await Promise.all(learnt.types.map(typeOf))
   for (const t of types) if (baseOf(t).kind === 'composite' || baseOf(t).kind === 'pseudo') return `parameter of type ${t.sql} is not supported in .sql files (write a function)`
@@ -175,16 +177,30 @@ const outputOf = async (
 }
 
 /**
- * The `@param` lines, by parameter index: NpgsqlRest's forms address `$n`; emcp's
- * `@param name [description]` lines name the parameters in order.
+ * The `@param` lines, by parameter index: NpgsqlRest's forms address `$n` or a named
+ * parameter (`named`, the `:name`s in order); emcp's `@param name [description]` lines name
+ * the parameters in order.
  */
-const fileParams = (lines: ReadonlyArray<ParamLine>): ReadonlyMap<number, FileParam> => {
+const fileParams = (lines: ReadonlyArray<ParamLine>, named: ReadonlyArray<string>): ReadonlyMap<number, FileParam> => {
   const out = new Map<number, FileParam>()
+  named.forEach((name, i) => out.set(i, { name }))
   let next = 0
   const at = (i: number): FileParam => out.get(i) ?? (out.set(i, {}).get(i) as FileParam)
   for (const { words, text } of lines) {
     const n = /^\$([0-9]+)$/.exec(words[0] ?? '')
+    const byName = n === null ? named.findIndex((x) => x.toLowerCase() === (words[0] ?? '').replace(/^:/, '').toLowerCase()) : -1
+    if (byName !== -1) {
+      // `name default v`, `name type is T`, `:name T`
+      const p = at(byName)
+      const lower = words.slice(1).map((w) => w.toLowerCase())
+      if (lower[0] === 'default') p.default = defaultOf(text)
+      else if (lower[0] === 'type' && lower[1] === 'is') p.type = words[3]
+      else if (words[1] !== undefined) p.type = words[1]
+      continue
+    }
     if (n === null) {
+      // emcp's positional form; in a file with named parameters, a line naming none of them is left alone
+      if (named.length > 0) continue
       if (words[0] === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(words[0])) continue
       const p = at(next++)
       p.name = words[0]
@@ -196,10 +212,8 @@ const fileParams = (lines: ReadonlyArray<ParamLine>): ReadonlyMap<number, FilePa
     const after = words.slice(1)
     const lower = after.map((w) => w.toLowerCase())
     if (lower[0] === 'is' && ((lower[1] === 'hash' && lower[2] === 'of') || (lower[1] === 'upload' && lower[2] === 'metadata'))) continue
-    if (lower[0] === 'default') {
-      const value = text.slice(text.toLowerCase().indexOf('default') + 'default'.length).trim()
-      p.default = /^null$/i.test(value) ? null : value.replace(/^'(.*)'$/s, '$1').replace(/''/g, "'")
-    } else if (lower[0] === 'type' && lower[1] === 'is') p.type = after[2]
+    if (lower[0] === 'default') p.default = defaultOf(text)
+    else if (lower[0] === 'type' && lower[1] === 'is') p.type = after[2]
     else {
       // `$1 name [type]`, `$1 is name [type]`, either with `type is T` for the type
       const [newName, ...rest] = lower[0] === 'is' ? after.slice(1) : after
@@ -209,6 +223,12 @@ const fileParams = (lines: ReadonlyArray<ParamLine>): ReadonlyMap<number, FilePa
     }
   }
   return out
+}
+
+/** The value after `default` in a `@param` line: NULL, or the text (a quoted literal unquoted). */
+const defaultOf = (text: string): string | null => {
+  const value = text.slice(text.toLowerCase().indexOf('default') + 'default'.length).trim()
+  return /^null$/i.test(value) ? null : value.replace(/^'(.*)'$/s, '$1').replace(/''/g, "'")
 }
 
 /** The oid of a type named in a comment; throws when PostgreSQL knows no such type. */

@@ -132,6 +132,35 @@ export const replaceParams = (code: string, f: (n: number) => string): string =>
   return out
 }
 
+/**
+ * NpgsqlRest's named parameters: each `:name` (outside strings, quotes and comments; not a
+ * `::` cast, not `:=`) becomes `$n`, one number per name (case-insensitive) in the order of
+ * first use. Also says whether `code` has `$n` parameters of its own (the two do not mix).
+ */
+export const namedParams = (code: string): { readonly code: string; readonly names: ReadonlyArray<string>; readonly positional: boolean } => {
+  const all = [...tokens(code)]
+  const names: string[] = []
+  let out = ''
+  let positional = false
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i] as Token
+    const next = all[i + 1]
+    const piece = code.slice(t.start, t.end)
+    positional ||= t.kind === 'param'
+    const named = piece === ':' && code[t.start - 1] !== ':' && next?.kind === 'word' && next.start === t.end
+    if (!named) {
+      out += piece
+      continue
+    }
+    const name = code.slice(next.start, next.end)
+    let n = names.findIndex((x) => x.toLowerCase() === name.toLowerCase())
+    if (n === -1) n = names.push(name) - 1
+    out += `$${n + 1}`
+    i++
+  }
+  return { code: out, names, positional }
+}
+
 // ---------------------------------------------------------------------------------------
 // internals
 

@@ -77,6 +77,10 @@ const files = (s: string) => [
   },
   { path: 'sql/open.sql', text: `-- @mcp_desc Opens a ticket.\n-- @param $1 customer\n-- @param $2 title\ninsert into ${s}.tickets (customer, title) values ($1, $2) returning title, id` },
   { path: 'sql/wide.sql', text: `-- @mcp Sixty columns.\nselect ${wide}` },
+  {
+    path: 'sql/named.sql',
+    text: `-- Tickets of a customer, from an amount.\n-- @param :min_amount numeric\n-- @param status default null\n-- @mcp\nselect id, title from ${s}.tickets\nwhere customer = :customer and amount >= :min_amount and status = coalesce(:status, status) and :Customer is not null order by id`,
+  },
 ]
 
 for (const target of targets)
@@ -100,7 +104,7 @@ for (const target of targets)
 
     it('serves the seed cases: bare @mcp under an HTTP line, @mcp_description alone, @mcp_desc alone, a file with only @mcp_description', () => {
       expect(pg.tools().map((t) => t.tool.name).sort()).toEqual(
-        ['by_email', 'caller', 'cheap', 'close_ticket', 'count_open', 'delete_closed', 'described', 'open', 'open_tickets', 'tickets_of', 'wide', 'zebra'].sort(),
+        ['by_email', 'caller', 'cheap', 'close_ticket', 'count_open', 'delete_closed', 'described', 'named', 'open', 'open_tickets', 'tickets_of', 'wide', 'zebra'].sort(),
       )
       expect(tool('open_tickets')?.description).toBe('Lists the open tickets.')
       expect(tool('close_ticket')?.description).toBe('Closes a ticket.')
@@ -195,6 +199,21 @@ for (const target of targets)
       expect(w.structuredContent.rows[0].c1).toBe(59)
       // the text block carries the same JSON, in the same order
       expect(keys(JSON.parse(w.content[0].text).rows[0])[0]).toBe('c60')
+    })
+
+    it("NpgsqlRest's named :name parameters: one argument per name, typed and made optional by @param lines", async () => {
+      expect(tool('named')?.inputSchema).toEqual({
+        type: 'object',
+        properties: {
+          customer: { type: ['string', 'null'] },
+          min_amount: { type: ['string', 'number', 'null'], pattern: expect.any(String), description: expect.any(String) },
+          status: { type: ['string', 'null'] },
+        },
+        required: ['customer', 'min_amount'],
+        additionalProperties: false,
+      })
+      expect((await call(pg.server, 'named', { customer: 'ann', min_amount: 1 })).structuredContent).toEqual({ rows: [{ id: 1, title: 'printer' }] })
+      expect((await call(pg.server, 'named', { customer: 'ann', min_amount: '0', status: 'closed' })).structuredContent).toEqual({ rows: [] })
     })
 
     it("@param $n name [type] and $n is name: NpgsqlRest's names and types for a file's parameters", () => {

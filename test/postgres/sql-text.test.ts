@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { lineAt, replaceParams, scanSql, tokens } from '../../src/postgres/sql-text.js'
+import { lineAt, namedParams, replaceParams, scanSql, tokens } from '../../src/postgres/sql-text.js'
 
 const kinds = (text: string) => [...tokens(text)].filter((t) => t.kind !== 'space').map((t) => [t.kind, text.slice(t.start, t.end)])
 
@@ -53,6 +53,15 @@ describe('postgres: SQL text', () => {
 
   it('replaces parameters only where they are parameters', () => {
     expect(replaceParams(`select $1, '$1', $2 -- $1`, (n) => `$${n}::int`)).toBe(`select $1::int, '$1', $2::int -- $1`)
+  })
+
+  it("turns NpgsqlRest's :name parameters into $n, one per name, leaving casts, := and strings alone", () => {
+    expect(namedParams(`select :User_Name::text, x := 1, ':no', :age, $$ :no $$, :user_name -- :no`)).toEqual({
+      code: `select $1::text, x := 1, ':no', $2, $$ :no $$, $1 -- :no`,
+      names: ['User_Name', 'age'],
+      positional: false,
+    })
+    expect(namedParams('select $1, :a')).toMatchObject({ names: ['a'], positional: true })
   })
 
   it('runs in linear time on hostile text (unterminated strings, comments, quotes)', () => {
