@@ -95,7 +95,7 @@ for (const target of targets)
       const add = pg.tools().find((t) => t.tool.name === 'add')?.tool
       expect(add?.inputSchema).toEqual({
         type: 'object',
-        properties: { a: { type: 'integer', minimum: -2147483648, maximum: 2147483647 }, b: { type: 'integer', minimum: -2147483648, maximum: 2147483647 } },
+        properties: { a: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 }, b: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 } },
         required: ['a'],
         additionalProperties: false,
       })
@@ -112,15 +112,16 @@ for (const target of targets)
       const echo = pg.tools().find((t) => t.tool.name === 'echo_all')?.tool
       const props = echo?.inputSchema.properties as Record<string, Record<string, unknown>>
       expect(Object.keys(props)).toEqual(['t', 'i', 'b', 'n', 'f', 'bool', 'j', 'u', 'd', 'ts', 'by', 'arr', 'c', 'dom', 'p'])
-      expect(props.n).toMatchObject({ type: 'string' })
-      expect(props.u).toEqual({ type: 'string', format: 'uuid' })
-      expect(props.d).toEqual({ type: 'string', format: 'date' })
-      expect(props.ts).toEqual({ type: 'string', format: 'date-time' })
-      expect(props.by).toMatchObject({ type: 'string', contentEncoding: 'base64' })
-      expect(props.arr).toEqual({ type: 'array', items: { type: ['string', 'null'] } })
-      expect(props.c).toEqual({ type: 'string', enum: ['red', 'green', 'blue'] })
-      expect(props.dom).toMatchObject({ type: 'integer' })
-      expect(props.p).toMatchObject({ type: 'object', properties: { x: { type: ['string', 'null'] }, label: { type: ['string', 'null'] } } })
+      // every argument may be null (SQL NULL); numeric takes a JSON number or a decimal string
+      expect(props.n).toMatchObject({ type: ['string', 'number', 'null'] })
+      expect(props.u).toEqual({ type: ['string', 'null'], format: 'uuid' })
+      expect(props.d).toEqual({ type: ['string', 'null'], format: 'date' })
+      expect(props.ts).toEqual({ type: ['string', 'null'], format: 'date-time' })
+      expect(props.by).toMatchObject({ type: ['string', 'null'], contentEncoding: 'base64' })
+      expect(props.arr).toEqual({ type: ['array', 'null'], items: { type: ['string', 'null'] } })
+      expect(props.c).toEqual({ type: ['string', 'null'], enum: ['red', 'green', 'blue', null] })
+      expect(props.dom).toMatchObject({ type: ['integer', 'null'] })
+      expect(props.p).toMatchObject({ type: ['object', 'null'], properties: { x: { type: ['string', 'number', 'null'] }, label: { type: ['string', 'null'] } } })
     })
 
     it('calls a scalar function: {value}, with and without the optional argument', async () => {
