@@ -250,7 +250,7 @@ const asking =
     try {
       reviewed = await review(entry, (E.isRight(wire) ? wire.right : args) as WireArguments, ctx)
     } catch (e) {
-      return toolError(`tool ${entry.name} runs only after the user has reviewed its arguments, and the user could not be asked: ${e instanceof Error ? e.message : String(e)}`)
+      return toolError(`tool ${entry.name} runs only after the user has reviewed its arguments, and the review could not be done: ${e instanceof Error ? e.message : String(e)}`)
     }
     if (!reviewed.run) return toolError(reviewed.reason)
     const decoded = input.decode(reviewed.arguments)

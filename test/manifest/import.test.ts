@@ -120,7 +120,7 @@ describe('fromManifest', () => {
     expect(await call).toMatchObject({ result: { isError: true, content: [{ text: 'the user did not allow tool drop_table to run' }] } })
     const silent = await inMemoryClient(server).callResult('drop_table', { table: 'users' })
     expect(silent.isError).toBe(true)
-    expect((silent.content[0] as { text: string }).text).toContain('tool drop_table runs only after the user has reviewed its arguments, and the user could not be asked')
+    expect((silent.content[0] as { text: string }).text).toContain('tool drop_table runs only after the user has reviewed its arguments, and the review could not be done')
     expect(ran).toBe(0)
   })
 
@@ -203,7 +203,7 @@ describe('fromManifest, 2026-07-28 clients', () => {
     const out = await call(server, { name: 'drop_table', arguments: { table: 'users' } }, {})
     expect(out.error).toBeUndefined()
     expect(out.result.isError).toBe(true)
-    expect(out.result.content[0].text).toMatch(/^tool drop_table runs only after the user has reviewed its arguments, and the user could not be asked: the client did not declare the "elicitation.form" capability/)
+    expect(out.result.content[0].text).toMatch(/^tool drop_table runs only after the user has reviewed its arguments, and the review could not be done: the client did not declare the "elicitation.form" capability/)
     expect(ran).toBe(0)
   })
 })

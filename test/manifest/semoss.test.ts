@@ -7,10 +7,20 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { inMemoryClient } from '../../src/index.js'
+import { inMemoryClient, type AnyTool, type CallToolResult, type Server } from '../../src/index.js'
 import { fromManifest, policyOf, readPolicy, serverOfManifest, toManifest, validateManifest, type Manifest, type ManifestTool } from '../../src/manifest/index.js'
 import { root } from '../interop/children.js'
 import { wired } from '../support/wired.js'
+
+/**
+ * A run-time manifest's server as a plain Server: the compiler cannot compare the two types
+ * (TS2589, as before this change), so the tests say it once, here.
+ */
+const plain = <U extends AnyTool>(server: Server<U>): Server => server as unknown as Server
+
+/** One call, untyped: a manifest read at run time has tools of any name, which the typed client cannot take. */
+const callResult = <U extends AnyTool>(server: Server<U>, name: string, args: object): Promise<CallToolResult> =>
+  inMemoryClient(server).request('tools/call', { name, arguments: args }) as Promise<CallToolResult>
 
 const manifest = JSON.parse(readFileSync(join(root, 'examples', 'semoss', 'py_mcp.json'), 'utf8')) as Manifest
 
@@ -37,26 +47,24 @@ const problemsOf = (m: Manifest, h: { readonly [k: string]: unknown } = handlers
 describe('SMSS_MCP_EXECUTION', () => {
   it('disabled: a staged tool is declared but neither listed nor callable, and needs no handler', async () => {
     const server = fromManifest(manifest, handlers)
-    const client = inMemoryClient(server)
-    const listed = (await client.list()).map((t) => t.name)
+    const listed = (await inMemoryClient(server).list()).map((t) => t.name)
     expect(listed).toEqual(['GetWeather', 'celsius_to_fahrenheit', 'SendReport', 'ScheduleAlerts'])
-    await expect(client.callResult('DeleteForecasts', { city: 'Oslo' })).rejects.toThrow('Tool DeleteForecasts is disabled')
+    await expect(callResult(server, 'DeleteForecasts', { city: 'Oslo' })).rejects.toThrow('Tool DeleteForecasts is disabled')
     expect(server.tools.map((t) => t.name)).toContain('DeleteForecasts')
   })
 
   it('disabled wins even with a handler given for it, and whatever the case of the value (SEMOSS reads it in any case)', async () => {
     for (const value of ['disabled', 'DISABLED', 'Disabled']) {
       const server = fromManifest(withMeta('GetWeather', { SMSS_MCP_EXECUTION: value }), handlers)
-      const client = inMemoryClient(server)
-      expect((await client.list()).map((t) => t.name)).not.toContain('GetWeather')
-      await expect(client.callResult('GetWeather', { city: 'Oslo' })).rejects.toThrow('Tool GetWeather is disabled')
+      expect((await inMemoryClient(server).list()).map((t) => t.name)).not.toContain('GetWeather')
+      await expect(callResult(server, 'GetWeather', { city: 'Oslo' })).rejects.toThrow('Tool GetWeather is disabled')
     }
   })
 
   it('ask: the tool runs only after the user reviewed its arguments (an elicitation), never silently', async () => {
     let sent = 0
     const server = fromManifest(manifest, { ...handlers, SendReport: () => `sent ${++sent}` })
-    const { request, asked, answer } = await wired(server, { elicitation: {} })
+    const { request, asked, answer } = await wired(plain(server), { elicitation: {} })
     const question = asked()
     const call = request('tools/call', { name: 'SendReport', arguments: { to: 'ada@example.com', city: 'Oslo', days: 3 } })
     const ask = await question
@@ -65,7 +73,7 @@ describe('SMSS_MCP_EXECUTION', () => {
     await answer(ask.id, { action: 'accept', content: { to: 'ada@example.com', city: 'Oslo', days: 3 } })
     expect(await call).toMatchObject({ result: { content: [{ type: 'text', text: 'sent 1' }] } })
     // without a client that can be asked, never a silent run
-    const silent = await inMemoryClient(server).callResult('SendReport', { to: 'ada@example.com', city: 'Oslo', days: 3 })
+    const silent = await callResult(server, 'SendReport', { to: 'ada@example.com', city: 'Oslo', days: 3 })
     expect(silent.isError).toBe(true)
     expect(sent).toBe(1)
   })
@@ -87,7 +95,9 @@ describe('SMSS_MCP_EXECUTION', () => {
         message: 'emcp/policy says "auto" but SMSS_MCP_EXECUTION says "ask": the two policies disagree; keep one, or make them the same',
       },
     ])
-    expect(() => fromManifest(m, handlers)).toThrow('tool SendReport: /_meta: emcp/policy says "auto" but SMSS_MCP_EXECUTION says "ask"')
+    expect(() => {
+      fromManifest(m, handlers)
+    }).toThrow('tool SendReport: /_meta: emcp/policy says "auto" but SMSS_MCP_EXECUTION says "ask"')
     // a policy that cannot be read is never taken for auto
     expect(policyOf(m.tools.find((t) => t.name === 'SendReport')!)).toBe('disabled')
   })
@@ -104,11 +114,12 @@ describe('SMSS_MCP_EXECUTION', () => {
 describe('SMSS_FUNCTION_NAME', () => {
   it('names the handler: a tool renamed in the manifest keeps its handler', async () => {
     const server = fromManifest(manifest, handlers)
-    const r = await inMemoryClient(server).callResult('celsius_to_fahrenheit', { celsius: 100 })
+    const r = await callResult(server, 'celsius_to_fahrenheit', { celsius: 100 })
     expect(r.content).toEqual([{ type: 'text', text: '212°F' }])
     // rename it again: the handler record does not change
     const renamed = editTool('celsius_to_fahrenheit', (t) => ({ ...t, name: 'c2f' }))
-    const again = await inMemoryClient(fromManifest(renamed, handlers)).callResult('c2f', { celsius: 0 })
+    const server2 = fromManifest(renamed, handlers)
+    const again = await callResult(server2, 'c2f', { celsius: 0 })
     expect(again.content).toEqual([{ type: 'text', text: '32°F' }])
   })
 
@@ -131,9 +142,8 @@ describe('SMSS_FUNCTION_NAME', () => {
       ],
     }
     const server = fromManifest(shared, { Play: ({ user, query }) => `${String(user ?? '')}${String(query ?? '')}` })
-    const client = inMemoryClient(server)
-    expect((await client.callResult('play_login', { user: 'ada' })).content).toEqual([{ type: 'text', text: 'ada' }])
-    expect((await client.callResult('play_search', { query: 'rain' })).content).toEqual([{ type: 'text', text: 'rain' }])
+    expect((await callResult(server, 'play_login', { user: 'ada' })).content).toEqual([{ type: 'text', text: 'ada' }])
+    expect((await callResult(server, 'play_search', { query: 'rain' })).content).toEqual([{ type: 'text', text: 'rain' }])
     // a key neither declares is still caught
     expect(problemsOf(shared, { Play: ({ usr }: { usr?: unknown }) => String(usr) })).toEqual([
       { tool: 'play_login', path: '/inputSchema/properties', message: 'the handler reads argument "usr", which the manifest does not declare (it declares user, query)' },
@@ -151,7 +161,8 @@ describe('SMSS_FUNCTION_NAME', () => {
 
 describe('SMSS_MCP_UI and _type', () => {
   it('are kept on tools/list, as the manifest has them', async () => {
-    const { request } = await wired(fromManifest(manifest, handlers))
+    const server = fromManifest(manifest, handlers)
+    const { request } = await wired(plain(server))
     const listed = (await request('tools/list', {})) as { result: { tools: Array<Record<string, unknown>> } }
     const weather = listed.result.tools.find((t) => t.name === 'GetWeather')
     expect(weather?._type).toBe('python')
@@ -170,7 +181,7 @@ describe('SMSS_MCP_UI and _type', () => {
     expect(exported.tools.find((t) => t.name === 'DeleteForecasts')?._meta?.SMSS_MCP_EXECUTION).toBe('disabled')
     const again = fromManifest(exported, handlers)
     expect(toManifest(again)).toEqual(exported)
-    expect((await inMemoryClient(again).callResult('celsius_to_fahrenheit', { celsius: 10 })).content).toEqual([{ type: 'text', text: '50°F' }])
+    expect((await callResult(again, 'celsius_to_fahrenheit', { celsius: 10 })).content).toEqual([{ type: 'text', text: '50°F' }])
   })
 
   it('validateManifest accepts the manifest, and warns about UI metadata SEMOSS would show wrongly', () => {
