@@ -149,6 +149,19 @@ export const formatIssues = (issues: ReadonlyArray<Issue>): string => {
 
 const maxIssuesNamed = 20
 
+/**
+ * Where a schema breaks its dialect's meta-schema (a keyword whose value has the wrong kind:
+ * `type: "nope"`, `minLength: "3"`, `required: "a"`): issues whose paths point into the
+ * schema. Loads the validator engine; compiles nothing.
+ */
+export const metaSchemaIssues = (schema: JsonSchema): ReadonlyArray<Issue> => {
+  const engine = engineFor(dialectOf(schema), 'output')
+  // the dialect comes from $schema; a $schema naming another one is checked against that one's meta-schema
+  const { $schema: _dialect, ...rest } = schema
+  if (engine.validateSchema(rest) === true) return []
+  return (engine.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? `fails "${e.keyword}"` }))
+}
+
 /** Derives a JSON Schema (2020-12) from an io-ts codec. */
 export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
   const attached = (codec as unknown as { readonly [schemaKey]?: JsonSchema })[schemaKey]

@@ -517,4 +517,5 @@ const listed = (t: AnyTool, legacy: boolean): ListedTool =>
     annotations: t.annotations,
     icons: t.icons,
     _meta: t._meta,
+    _type: t._type,
   })

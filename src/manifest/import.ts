@@ -21,10 +21,13 @@ import { toolError, type ToolContent } from '../content.js'
 import type { ToolContext } from '../context.js'
 import { emcp, type AnyTool, type Tool } from '../emcp.js'
 import { isObject } from '../json-object.js'
-import { withSchema, type JsonSchema, type TypeOfSpec } from '../schema.js'
-import { MissingClientCapability } from '../protocol/input-required.js'
+import { formatIssues, validatorOf, withSchema, type JsonSchema, type SchemaSpec, type TypeOfSpec, type Validator } from '../schema.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../server.js'
-import { metaKeys, policyOf, type Manifest, type ManifestTool } from './manifest.js'
+import { metaKeys, type Manifest, type ManifestTool } from './manifest.js'
+import { policyOf } from './policy.js'
+import { reviewByConfirm, reviewByElicitation, type Confirm, type Review, type Reviewed, type WireArguments } from './review.js'
+import { schemaErrors } from './schema-errors.js'
+import { dispatchNameOf } from './semoss.js'
 import { readManifest, type ManifestProblem } from './validate.js'
 
 // ---------------------------------------------------------------------------------------
@@ -73,22 +76,28 @@ export type EntryTool<T, C = {}> = T extends { readonly name: infer N extends st
 /** The contracts of a manifest type, as a union. */
 export type ManifestTools<M, C = {}> = EntryTool<EntryOf<M>, C>
 
-type IsDisabled<T> = T extends { readonly _meta: { readonly 'emcp/policy': 'disabled' } } ? true : false
+/** Whether an entry's policy, by either key (SEMOSS's in any case), is `disabled`. */
+type IsDisabled<T> = T extends { readonly _meta: { readonly 'emcp/policy': 'disabled' } }
+  ? true
+  : T extends { readonly _meta: { readonly SMSS_MCP_EXECUTION: infer P extends string } }
+    ? Lowercase<P> extends 'disabled' ? true : false
+    : false
 
 /**
- * One handler per tool of the manifest, keyed by name; tools whose policy is `disabled`
- * may have one (it is never called) or not.
+ * One handler per tool of the manifest, keyed by the name it dispatches to (its
+ * `_meta.SMSS_FUNCTION_NAME`, else its own name); tools whose policy is `disabled` may have
+ * one (it is never called) or not.
  */
 export type ManifestHandlers<M, C = {}> = {
-  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? never : NameOfEntry<T>]: Handler<EntryTool<T, C>>
+  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? never : DispatchNameOf<T>]: Handler<EntryTool<T, C>>
 } & {
-  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? NameOfEntry<T> : never]?: Handler<EntryTool<T, C>>
+  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? DispatchNameOf<T> : never]?: Handler<EntryTool<T, C>>
 }
 
 type NameOfEntry<T> = T extends { readonly name: infer N extends string } ? N : never
 
-/** Asks the user whether an `ask` tool may run with these arguments. */
-export type Confirm = (tool: ManifestTool, args: unknown, ctx: ToolContext) => Promise<boolean>
+/** The key of an entry's handler: its `SMSS_FUNCTION_NAME`, else its name. */
+export type DispatchNameOf<T> = T extends { readonly _meta: { readonly SMSS_FUNCTION_NAME: infer F extends string } } ? F : NameOfEntry<T>
 
 /** How `fromManifest` builds the server. */
 export interface FromManifestOptions extends ServerOptions {
@@ -96,7 +105,12 @@ export interface FromManifestOptions extends ServerOptions {
   readonly info?: ServerInfo
   /** The wire codecs the manifest's dispatch metadata names, by name. */
   readonly codecs?: Codecs
-  /** How `ask` tools get the user's confirmation; by default an elicitation (see `confirmByElicitation`). */
+  /**
+   * How the user reviews an `ask` tool's arguments before it runs; by default a form of the
+   * arguments, prefilled with the model's proposal (`reviewByElicitation`).
+   */
+  readonly review?: Review
+  /** A yes/no decision instead of a review (a policy engine, an audit log): the arguments run unchanged when it says yes. */
   readonly confirm?: Confirm
 }
 
@@ -109,7 +123,7 @@ export interface FromManifestOptions extends ServerOptions {
  */
 export function fromManifest<const M extends Manifest, H extends ManifestHandlers<M, C>, const C extends Codecs = {}>(
   manifest: M,
-  handlers: H & NoExtraHandlers<H, NameOfEntry<EntryOf<M>>> & CodecsGiven<M, C>,
+  handlers: H & NoExtraHandlers<H, DispatchNameOf<EntryOf<M>>> & CodecsGiven<M, C>,
   options: FromManifestOptions & { readonly codecs?: C } = {},
 ): Server<ManifestTools<M, C>> {
   const built = serverOfManifest(manifest, handlers as unknown as Record<string, unknown>, options)
@@ -128,24 +142,35 @@ export const serverOfManifest = (
   if (E.isLeft(read)) return read
   const m = read.right
   const problems: ManifestProblem[] = []
-  const names = new Set(m.tools.map((t) => t.name))
+  const names = new Set(m.tools.map(dispatchNameOf))
   for (const key of Object.keys(handlers))
     if (!names.has(key)) problems.push({ tool: key, path: '', message: `a handler is given, but the manifest has no tool ${key} (it has ${[...names].slice(0, 20).join(', ')}${names.size > 20 ? ', …' : ''})` })
   const tools: AnyTool[] = []
   const wrapped: Record<string, unknown> = {}
-  const confirm = options.confirm ?? confirmByElicitation
+  const review = options.review ?? (options.confirm === undefined ? reviewByElicitation : reviewByConfirm(options.confirm))
+  const declared = declaredByHandler(m.tools)
   for (const entry of m.tools) {
     const policy = policyOf(entry)
-    const handler = handlers[entry.name]
+    const key = dispatchNameOf(entry)
+    const handler = handlers[key]
     if (handler === undefined && policy !== 'disabled') {
-      problems.push({ tool: entry.name, path: '', message: 'no handler is given for this tool' })
+      problems.push(
+        key === entry.name
+          ? { tool: entry.name, path: '', message: 'no handler is given for this tool' }
+          : { tool: entry.name, path: '/_meta/SMSS_FUNCTION_NAME', message: `no handler is given for this tool: it dispatches to ${key}, and no handler has that name` },
+      )
       continue
     }
     if (handler !== undefined && typeof handler !== 'function') {
       problems.push({ tool: entry.name, path: '', message: `the handler must be a function, not ${typeof handler}` })
       continue
     }
-    problems.push(...argumentMismatches(entry, handler))
+    const invalid = schemaErrors(entry)
+    if (invalid.length > 0) {
+      problems.push(...invalid)
+      continue
+    }
+    problems.push(...argumentMismatches(entry, handler, declared.get(key)))
     const input = inputOf(entry, options.codecs ?? {}, problems)
     tools.push(contractOf(entry, input))
     wrapped[entry.name] =
@@ -153,34 +178,16 @@ export const serverOfManifest = (
         ? // served only once enabled (enableTool): with its handler when one is given
           (handler ?? (() => toolError(`tool ${entry.name} is disabled by its manifest and has no handler`)))
         : policy === 'ask'
-          ? asking(entry, handler as Handler<AnyTool>, confirm)
+          ? asking(entry, handler as Handler<AnyTool>, review, validatorOf(input as SchemaSpec, entry.inputSchema))
           : handler
   }
   if (problems.length > 0) return E.left(problems)
-  const { info, codecs: _codecs, confirm: _confirm, ...serverOptions } = options
+  const { info, codecs: _codecs, confirm: _confirm, review: _review, ...serverOptions } = options
   const server = mcpServer(tools as unknown as readonly [AnyTool], info ?? infoOf(m), serverOptions).implement(wrapped as never) as Server
   server.batch(() => {
     for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
   })
   return E.right(server)
-}
-
-/**
- * The default confirmation of an `ask` tool: an elicitation with one yes/no field. A
- * 2025-11-25 client gets `elicitation/create`; a 2026-07-28 client gets an `input_required`
- * result and its retry carries the answer (the server needs `requestState` then). A client
- * that cannot elicit gets an error; the tool does not run.
- */
-export const confirmByElicitation: Confirm = async (tool, args, ctx) => {
-  const answer = await ctx.elicit({
-    message: `Allow the tool "${tool.title ?? tool.name}" to run with these arguments?\n${JSON.stringify(args, null, 2)}`,
-    requestedSchema: {
-      type: 'object',
-      properties: { allow: { type: 'boolean', title: `Run ${tool.name}`, description: tool.description ?? '' } },
-      required: ['allow'],
-    },
-  })
-  return answer.action === 'accept' && answer.content.allow === true
 }
 
 // ---------------------------------------------------------------------------------------
@@ -231,33 +238,52 @@ const inputOf = (entry: ManifestTool, codecs: Codecs, problems: ManifestProblem[
   return withSchema(codec, entry.inputSchema)
 }
 
-/** Runs the handler only once `confirm` says yes. */
+/**
+ * Runs the handler only after the user's review, with the arguments the review gives back,
+ * decoded and checked against the tool's input schema again. A client that cannot be asked
+ * (in either era) gets an `isError` result that says so: an `ask` tool never runs unasked.
+ */
 const asking =
-  (entry: ManifestTool, handler: Handler<AnyTool>, confirm: Confirm) =>
+  (entry: ManifestTool, handler: Handler<AnyTool>, review: Review, input: Validator) =>
   async (args: unknown, ctx: ToolContext): Promise<unknown> => {
-    let allowed: boolean
+    // the review shows wire values (a geometry as its text), as the model sent them
+    const wire = input.encode(args)
+    let reviewed: Reviewed
     try {
-      allowed = await confirm(entry, args, ctx)
+      reviewed = await review(entry, (E.isRight(wire) ? wire.right : args) as WireArguments, ctx)
     } catch (e) {
-      // a 2026 client that cannot answer gets the protocol's own error, as for any other question
-      if (e instanceof MissingClientCapability) throw e
-      return toolError(`tool ${entry.name} needs the user's confirmation, which could not be asked: ${e instanceof Error ? e.message : String(e)}`)
+      return toolError(`tool ${entry.name} runs only after the user has reviewed its arguments, and the review could not be done: ${e instanceof Error ? e.message : String(e)}`)
     }
-    if (!allowed) return toolError(`the user did not allow tool ${entry.name} to run`)
-    const out: HandlerResult<unknown> = handler(args, ctx)
+    if (!reviewed.run) return toolError(reviewed.reason)
+    const decoded = input.decode(reviewed.arguments)
+    if (E.isLeft(decoded)) return toolError(`Invalid arguments for tool ${entry.name}, as the user reviewed them: ${formatIssues(decoded.left)}`)
+    const out: HandlerResult<unknown> = handler(decoded.right, ctx)
     return typeof out === 'function' ? (out as () => Promise<unknown>)() : out
   }
+
+/** Per handler key, the argument names the tools dispatching to it declare (undefined: one of them declares any). */
+const declaredByHandler = (tools: ReadonlyArray<ManifestTool>): ReadonlyMap<string, ReadonlySet<string> | undefined> => {
+  const out = new Map<string, Set<string> | undefined>()
+  for (const t of tools) {
+    const key = dispatchNameOf(t)
+    const props = t.inputSchema.properties
+    if (!out.has(key)) out.set(key, new Set())
+    const names = out.get(key)
+    if (names === undefined || !isObject(props)) out.set(key, undefined)
+    else for (const p of Object.keys(props)) names.add(p)
+  }
+  return out
+}
 
 /**
  * The argument names a handler destructures (`({ a, b }) => …`) that the entry's input
  * schema does not declare: in a hand-edited manifest, a key spelt differently from the
  * handler's parameter would otherwise fail silently (the argument would just be missing).
+ * A handler several tools dispatch to may read what any of them declares.
  */
-const argumentMismatches = (entry: ManifestTool, handler: unknown): ReadonlyArray<ManifestProblem> => {
-  if (typeof handler !== 'function') return []
-  const props = entry.inputSchema.properties
-  if (!isObject(props)) return []
-  const declared = Object.keys(props)
+const argumentMismatches = (entry: ManifestTool, handler: unknown, shared: ReadonlySet<string> | undefined): ReadonlyArray<ManifestProblem> => {
+  if (typeof handler !== 'function' || shared === undefined) return []
+  const declared = [...shared]
   return destructuredKeys(handler)
     .filter((k) => !declared.includes(k))
     .map((k) => ({

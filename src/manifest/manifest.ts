@@ -2,6 +2,8 @@
  * The manifest document: `{ "_meta": {...}, "tools": [...] }`, one entry per tool as
  * `tools/list` shows it, plus emcp's namespaced `_meta` keys: fingerprints, the execution
  * policy, the dispatch metadata of wire codecs, the server it came from, excluded tools.
+ * SEMOSS manifests, the same document with SEMOSS's own `_meta` keys, are read as they are
+ * (see semoss.ts and policy.ts).
  *
  * @example
  * import type { Manifest } from 'emcp/manifest'
@@ -47,6 +49,8 @@ export interface ManifestTool {
   readonly annotations?: ToolAnnotations
   readonly icons?: ReadonlyArray<Icon>
   readonly _meta?: { readonly [key: string]: unknown }
+  /** SEMOSS: the kind of function behind the entry (e.g. `"python"`); carried as it is. */
+  readonly _type?: string
   readonly [extension: `${string}/${string}`]: unknown
 }
 
@@ -62,8 +66,3 @@ export interface Manifest {
   readonly tools: ReadonlyArray<ManifestTool>
 }
 
-/** The policy a tool's `_meta` names; `auto` when it names none. */
-export const policyOf = (tool: { readonly _meta?: { readonly [key: string]: unknown } | undefined }): Policy => {
-  const p = tool._meta?.[metaKeys.policy]
-  return p === 'ask' || p === 'disabled' ? p : 'auto'
-}

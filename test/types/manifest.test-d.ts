@@ -85,6 +85,37 @@ fromManifest(geo, { area: ({ shape }) => {
 expectError(fromManifest(geo, { area: ({ shape }) => String(shape) }))
 expectError(fromManifest(geo, { area: ({ shape }) => String(shape) }, { codecs: { 'geometry/wkb-hex': geometryWkt } }))
 
+// a SEMOSS manifest: handlers are keyed by SMSS_FUNCTION_NAME (a renamed tool keeps its
+// handler), a tool disabled by SMSS_MCP_EXECUTION (in any case) needs none, and tools that
+// dispatch to one handler give it the union of their arguments
+const semoss = {
+  tools: [
+    {
+      name: 'weather_forecast',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      _type: 'python',
+      _meta: { SMSS_FUNCTION_NAME: 'GetWeather', SMSS_MCP_EXECUTION: 'ask', SMSS_MCP_UI: { resourceURI: '/#/forecast' } },
+    },
+    { name: 'staged', inputSchema: { type: 'object' }, _meta: { SMSS_FUNCTION_NAME: 'Staged', SMSS_MCP_EXECUTION: 'DISABLED' } },
+    { name: 'play_a', inputSchema: { type: 'object', properties: { user: { type: 'string' } } }, _meta: { SMSS_FUNCTION_NAME: 'Play' } },
+    { name: 'play_b', inputSchema: { type: 'object', properties: { query: { type: 'string' } } }, _meta: { SMSS_FUNCTION_NAME: 'Play' } },
+  ],
+} as const
+fromManifest(semoss, {
+  GetWeather: ({ city }) => {
+    expectType<string>(city)
+    return city
+  },
+  Play: (args) => {
+    expectAssignable<{ readonly user?: string } | { readonly query?: string }>(args)
+    return JSON.stringify(args)
+  },
+})
+// the tool's own name is not its handler's key
+expectError(fromManifest(semoss, { weather_forecast: (args: { city: string }) => args.city, Play: () => 'x' }))
+// a handler is still required for a tool that is not disabled
+expectError(fromManifest(semoss, { Play: () => 'x' }))
+
 // exports and reports are plain data
 expectAssignable<Manifest>(toManifest(server))
 expectType<string>(manifestText(toManifest(server)))
