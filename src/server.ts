@@ -21,7 +21,7 @@ import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
 import type { CallToolResult } from './content.js'
-import { isObject, stripUndefined } from './json-object.js'
+import { extensionFields, isObject, stripUndefined } from './json-object.js'
 import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
 import {
@@ -472,7 +472,7 @@ const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
     throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
 
-/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema). */
+/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema), and its `x-` extension fields. */
 const listed = (t: AnyTool, legacy: boolean): ListedTool =>
   stripUndefined<ListedTool>({
     name: t.name,
@@ -483,4 +483,5 @@ const listed = (t: AnyTool, legacy: boolean): ListedTool =>
     annotations: t.annotations,
     icons: t.icons,
     _meta: t._meta,
+    ...extensionFields(t),
   })

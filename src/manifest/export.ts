@@ -116,8 +116,8 @@ const toolEntry = (tool: AnyTool): E.Either<ReadonlyArray<Issue>, ManifestTool> 
     annotations: tool.annotations === undefined ? undefined : sortedKeys(tool.annotations),
     icons: tool.icons,
   }
-  // namespaced extension fields (a `/` in the key) travel as they are, in a stable order
-  const extensions = Object.keys(tool).filter((k) => !mcpKeys.has(k) && k.includes('/')).sort(byCodeUnits)
+  // extension fields (namespaced with a `/`, or `x-` as MEOS writes them) travel as they are, in a stable order
+  const extensions = Object.keys(tool).filter((k) => !mcpKeys.has(k) && (k.includes('/') || k.startsWith('x-'))).sort(byCodeUnits)
   for (const k of extensions) entry[k] = (tool as unknown as Record<string, unknown>)[k]
   const meta: Record<string, unknown> = { ...(isObject(tool._meta) ? tool._meta : {}) }
   delete meta[metaKeys.fingerprint]

@@ -37,7 +37,7 @@ export const metaKeys = {
   excluded: 'emcp/excluded',
 } as const
 
-/** One tool of a manifest. Keys with a `/` beside the MCP ones are extension fields, carried as they are. */
+/** One tool of a manifest. Keys with a `/` or starting `x-` beside the MCP ones are extension fields, carried as they are. */
 export interface ManifestTool {
   readonly name: string
   readonly title?: string
@@ -47,7 +47,7 @@ export interface ManifestTool {
   readonly annotations?: ToolAnnotations
   readonly icons?: ReadonlyArray<Icon>
   readonly _meta?: { readonly [key: string]: unknown }
-  readonly [extension: `${string}/${string}`]: unknown
+  readonly [extension: `${string}/${string}` | `x-${string}`]: unknown
 }
 
 /** Something left out of a catalog, and why. */
@@ -60,6 +60,8 @@ export interface Excluded {
 export interface Manifest {
   readonly _meta?: { readonly [key: string]: unknown }
   readonly tools: ReadonlyArray<ManifestTool>
+  /** Document extension fields, e.g. a MEOS manifest's `x-meos` (its server name, coverage). */
+  readonly [extension: `x-${string}`]: unknown
 }
 
 /** The policy a tool's `_meta` names; `auto` when it names none. */
