@@ -16,6 +16,7 @@
  */
 export { emcp } from './emcp.js'
 export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './emcp.js'
+export { pure } from './annotations.js'
 export { mcpServer } from './server.js'
 export { hub } from './hub.js'
 export type { Hub } from './hub.js'

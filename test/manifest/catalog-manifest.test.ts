@@ -84,6 +84,23 @@ describe('the example catalog served from its exported manifest', () => {
     })
   })
 
+  it('puts the declared purity on the wire for every tool: not destructive, closed world', async () => {
+    for (const server of [fromCode, fromFile]) {
+      const listed = await inMemoryClient(server).list()
+      expect(listed).toHaveLength(2000)
+      for (const t of listed) expect(t.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
+    }
+  })
+
+  it('closes the geometry tools\' io-ts objects (t.strict): additionalProperties false, an extra argument refused', async () => {
+    const area = exported.tools.find((t) => t.name === 'geometry.area_wkt')
+    expect(area?.inputSchema.additionalProperties).toBe(false)
+    expect(area?.outputSchema?.additionalProperties).toBe(false)
+    const out = (await answer(fromFile)('geometry.area_wkt', { shape: 'POINT (1 2)', extra: 1 })) as { isError?: boolean; content: [{ text: string }] }
+    expect(out.isError).toBe(true)
+    expect(out.content[0].text).toBe('Invalid arguments for tool geometry.area_wkt: /extra: is not allowed')
+  })
+
   it('re-exports the same manifest, byte for byte', () => {
     expect(manifestText(toManifest(fromFile, { excluded }))).toBe(manifestText(exported))
   })
