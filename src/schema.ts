@@ -209,7 +209,7 @@ export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
       return objectSchema(c.props, false)
     case 'ExactType':
     case 'StrictType':
-      return { ...codecToJsonSchema(c.type), additionalProperties: false }
+      return closedSchema(codecToJsonSchema(c.type))
     case 'ReadonlyType':
       return codecToJsonSchema(c.type)
     case 'DictionaryType':
@@ -386,8 +386,34 @@ const dictionarySchema = (domain: t.Any, codomain: t.Any): JsonSchema => {
   return { type: 'object', additionalProperties: values }
 }
 
+/**
+ * An object schema of properties only, as an intersection merges them. A part's own
+ * `additionalProperties: false` (an exact or strict member) does not close the merged object:
+ * io-ts strips that member's extra keys, and the other members keep theirs.
+ */
 const isPlainObjectSchema = (s: JsonSchema): boolean =>
-  s.type === 'object' && Object.keys(s).every((k) => k === 'type' || k === 'properties' || k === 'required')
+  s.type === 'object' &&
+  Object.keys(s).every((k) => k === 'type' || k === 'properties' || k === 'required' || (k === 'additionalProperties' && s[k] === false))
+
+/**
+ * The schema of an exact or strict codec: an object that allows no property but its own.
+ * `additionalProperties` only sees the `properties` beside it, so the names an intersection
+ * left inside `allOf` are listed there too (as `{}`: their parts still check them).
+ */
+const closedSchema = (s: JsonSchema): JsonSchema => {
+  const own = (s.properties ?? {}) as Record<string, unknown>
+  const names = new Set<string>()
+  const collect = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null) return
+    const o = x as JsonSchema
+    if (typeof o.properties === 'object' && o.properties !== null) for (const k of Object.keys(o.properties)) names.add(k)
+    if (Array.isArray(o.allOf)) o.allOf.forEach(collect)
+  }
+  collect(s)
+  const inner = [...names].filter((n) => !Object.hasOwn(own, n))
+  if (inner.length === 0) return { ...s, additionalProperties: false }
+  return { ...s, properties: { ...own, ...Object.fromEntries(inner.map((n) => [n, {}])) }, additionalProperties: false }
+}
 
 const intersectionSchema = (types: ReadonlyArray<t.Any>): JsonSchema => {
   const parts = types.map(codecToJsonSchema)

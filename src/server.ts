@@ -23,7 +23,7 @@ import { runWithContext } from './context.js'
 import { complete } from './completion.js'
 import type { CallToolResult } from './content.js'
 import { deeperThan, defaultMaxDepth } from './json-depth.js'
-import { isObject, stripUndefined } from './json-object.js'
+import { extensionFields, isObject, stripUndefined } from './json-object.js'
 import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
 import {
@@ -506,7 +506,7 @@ const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
     throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
 
-/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema). */
+/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema), and its `x-` extension fields. */
 const listed = (t: AnyTool, legacy: boolean): ListedTool =>
   stripUndefined<ListedTool>({
     name: t.name,
@@ -518,4 +518,5 @@ const listed = (t: AnyTool, legacy: boolean): ListedTool =>
     icons: t.icons,
     _meta: t._meta,
     _type: t._type,
+    ...extensionFields(t),
   })
