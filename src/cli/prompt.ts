@@ -119,7 +119,7 @@ const choicesOf = (s: JsonSchema): ReadonlyArray<string> => {
 
 /** A typed line as the field's type: numbers and yes/no read as such, a multi-select as a comma list. */
 const parse = (s: JsonSchema, typed: string): unknown => {
-  if (s.type === 'number' || s.type === 'integer') return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(typed) ? Number(typed) : typed
+  if (s.type === 'number' || s.type === 'integer') return /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i.test(typed) ? Number(typed) : typed
   if (s.type === 'boolean') return /^(y|yes|true)$/i.test(typed) ? true : /^(n|no|false)$/i.test(typed) ? false : typed
   if (s.type === 'array') return typed.split(',').map((x) => x.trim()).filter((x) => x !== '')
   return typed
