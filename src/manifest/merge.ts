@@ -135,14 +135,10 @@ const mergeTool = (f: ManifestTool, c: ManifestTool): { readonly tool: ManifestT
 
 /** The code's entry with every field a person edits taken from the file where the file has it. */
 const overlay = (f: ManifestTool, c: ManifestTool, codePrint: string): ManifestTool => {
-  const out: Record<string, unknown> = { ...c }
-  for (const [k, v] of Object.entries(f)) if (!contractKeys.has(k) && k !== '_meta') out[k] = v
-  out.name = f.name
-  const meta: Record<string, unknown> = { ...(c._meta ?? {}) }
-  for (const [k, v] of Object.entries(f._meta ?? {})) if (!codeMetaKeys.has(k)) meta[k] = v
-  meta[metaKeys.fingerprint] = codePrint
-  out._meta = meta
-  return out as unknown as ManifestTool
+  // entries, not assignments: a key is an own property whatever it is called
+  const edited = Object.entries(f).filter(([k]) => !contractKeys.has(k) && k !== '_meta')
+  const meta = [...Object.entries(c._meta ?? {}), ...Object.entries(f._meta ?? {}).filter(([k]) => !codeMetaKeys.has(k)), [metaKeys.fingerprint, codePrint]]
+  return Object.fromEntries([...Object.entries(c), ...edited, ['name', f.name], ['_meta', Object.fromEntries(meta)]]) as unknown as ManifestTool
 }
 
 /** The order `toManifest` writes an entry's keys in (the rest sorted, `_meta` last with its keys sorted), so that merges diff cleanly. */
@@ -150,11 +146,10 @@ const entryOrder = ['name', 'title', 'description', 'inputSchema', 'outputSchema
 
 const ordered = (t: ManifestTool): ManifestTool => {
   const o = t as unknown as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  for (const k of entryOrder) if (o[k] !== undefined) out[k] = o[k]
-  for (const k of Object.keys(o).filter((k) => !entryOrder.includes(k) && k !== '_meta').sort(byCodeUnits)) out[k] = o[k]
-  if (isObject(o._meta)) out._meta = Object.fromEntries(Object.entries(o._meta).sort(([a], [b]) => byCodeUnits(a, b)))
-  return out as unknown as ManifestTool
+  const known = entryOrder.filter((k) => Object.hasOwn(o, k) && o[k] !== undefined).map((k): [string, unknown] => [k, o[k]])
+  const rest = Object.entries(o).filter(([k]) => !entryOrder.includes(k) && k !== '_meta').sort(([a], [b]) => byCodeUnits(a, b))
+  const meta = isObject(o._meta) ? [['_meta', Object.fromEntries(Object.entries(o._meta).sort(([a], [b]) => byCodeUnits(a, b)))] as [string, unknown]] : []
+  return Object.fromEntries([...known, ...rest, ...meta]) as unknown as ManifestTool
 }
 
 const withPrint = (f: ManifestTool, print: string): ManifestTool => ({ ...f, _meta: { ...f._meta, [metaKeys.fingerprint]: print } })
