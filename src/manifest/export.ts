@@ -118,8 +118,8 @@ const toolEntry = (tool: AnyTool): E.Either<ReadonlyArray<Issue>, ManifestTool> 
     // SEMOSS's kind of tool (carriedEntryKeys), as the manifest it came from had it
     _type: tool._type,
   }
-  // namespaced extension fields (a `/` in the key) travel as they are, in a stable order
-  const extensions = Object.keys(tool).filter((k) => !mcpKeys.has(k) && k.includes('/')).sort(byCodeUnits)
+  // extension fields (namespaced with a `/`, or `x-` as MEOS writes them) travel as they are, in a stable order
+  const extensions = Object.keys(tool).filter((k) => !mcpKeys.has(k) && (k.includes('/') || k.startsWith('x-'))).sort(byCodeUnits)
   for (const k of extensions) entry[k] = (tool as unknown as Record<string, unknown>)[k]
   const meta: Record<string, unknown> = { ...(isObject(tool._meta) ? tool._meta : {}) }
   delete meta[metaKeys.fingerprint]

@@ -24,8 +24,9 @@ import { toolError, type ToolContent } from '../content.js'
 import type { ToolContext } from '../context.js'
 import { emcp, type AnyTool, type Tool } from '../emcp.js'
 import { isObject } from '../json-object.js'
-import { formatIssues, validatorOf, withSchema, type JsonSchema, type SchemaSpec, type TypeOfSpec, type Validator } from '../schema.js'
+import { formatIssues, validatorOf, type SchemaSpec, type TypeOfSpec, type Validator } from '../schema.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../server.js'
+import { meosKey, slotsOf, type Codecs, type Slots } from './dispatch.js'
 import { metaKeys, type Manifest, type ManifestTool } from './manifest.js'
 import { policyOf } from './policy.js'
 import { reviewByConfirm, reviewByElicitation, type Confirm, type Review, type Reviewed, type WireArguments } from './review.js'
@@ -39,11 +40,15 @@ import { readManifest, type ManifestProblem } from './validate.js'
 /** The entries of a manifest type, as a union. */
 export type EntryOf<M> = M extends { readonly tools: ReadonlyArray<infer T> } ? T : never
 
-/** Wire codecs by name, as `fromManifest` takes them. */
-export type Codecs = { readonly [name: string]: t.Type<any, string, unknown> }
+export type { Codecs } from './dispatch.js'
 
-/** Argument -> codec name, from an entry's dispatch metadata. */
-type DispatchArgs<T> = T extends { readonly _meta: { readonly 'emcp/dispatch': { readonly arguments: infer A } } } ? A : {}
+/** Argument -> codec name, from an entry's dispatch metadata (emcp's, or a MEOS manifest's `x-meos.decode`). */
+type DispatchArgs<T> = (T extends { readonly _meta: { readonly 'emcp/dispatch': { readonly arguments: infer A } } } ? A : {}) &
+  (T extends { readonly 'x-meos': { readonly decode: infer A } } ? A : {})
+
+/** Result property -> codec name, from an entry's dispatch metadata (emcp's, or `x-meos.encode` of the `result` property). */
+type DispatchResult<T> = (T extends { readonly _meta: { readonly 'emcp/dispatch': { readonly result: infer R } } } ? R : {}) &
+  (T extends { readonly 'x-meos': { readonly encode: infer N extends string } } ? { readonly result: N } : {})
 
 /** The argument type with each argument that names a given codec typed as what the codec decodes to. */
 type Decoded<I, A, C> = keyof A extends never
@@ -51,7 +56,11 @@ type Decoded<I, A, C> = keyof A extends never
   : { [K in keyof I]: K extends keyof A ? (A[K] extends keyof C ? (C[A[K]] extends t.Any ? t.TypeOf<C[A[K]]> : I[K]) : I[K]) : I[K] }
 
 /** The wire codec names a manifest type's dispatch metadata uses. */
-type CodecNamesOf<M> = EntryOf<M> extends infer T ? (T extends unknown ? DispatchArgs<T>[keyof DispatchArgs<T>] & string : never) : never
+type CodecNamesOf<M> = EntryOf<M> extends infer T
+  ? T extends unknown
+    ? (DispatchArgs<T>[keyof DispatchArgs<T>] | DispatchResult<T>[keyof DispatchResult<T>]) & string
+    : never
+  : never
 
 /**
  * A manifest that names a wire codec `options.codecs` does not give: a type that says which,
@@ -70,7 +79,7 @@ type ArgsOf<IS> = unknown extends TypeOfSpec<IS> ? { readonly [argument: string]
 /** The contract a manifest entry describes: its name, and argument and result types from its schemas (and codecs). */
 export type EntryTool<T, C = {}> = T extends { readonly name: infer N extends string; readonly inputSchema: infer IS }
   ? T extends { readonly outputSchema: infer OS }
-    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, TypeOfSpec<OS>, true>
+    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, Decoded<TypeOfSpec<OS>, DispatchResult<T>, C>, true>
     : 'outputSchema' extends keyof T
       ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean> // a manifest read at run time: it may or may not have one
       : Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, ToolContent, false>
@@ -96,6 +105,12 @@ export type ManifestHandlers<M, C = {}> = {
 } & {
   readonly [T in EntryOf<M> as IsDisabled<T> extends true ? DispatchNameOf<T> : never]?: Handler<EntryTool<T, C>>
 }
+
+/**
+ * Extra handlers are a compile error when the names are known; with a manifest read at run
+ * time (names are `string`) a record built at run time fits, and extras fail at startup.
+ */
+type ExtraHandlers<H, K> = string extends K ? {} : NoExtraHandlers<H, K>
 
 type NameOfEntry<T> = T extends { readonly name: infer N extends string } ? N : never
 
@@ -126,7 +141,7 @@ export interface FromManifestOptions extends ServerOptions {
  */
 export function fromManifest<const M extends Manifest, H extends ManifestHandlers<M, C>, const C extends Codecs = {}>(
   manifest: M,
-  handlers: H & NoExtraHandlers<H, DispatchNameOf<EntryOf<M>>> & CodecsGiven<M, C>,
+  handlers: H & ExtraHandlers<H, DispatchNameOf<EntryOf<M>>> & CodecsGiven<M, C>,
   options: FromManifestOptions & { readonly codecs?: C } = {},
 ): Server<ManifestTools<M, C>> {
   const built = serverOfManifest(manifest, handlers as unknown as Record<string, unknown>, options)
@@ -174,20 +189,22 @@ export const serverOfManifest = (
       continue
     }
     problems.push(...argumentMismatches(entry, handler, declared.get(key)))
-    const input = inputOf(entry, options.codecs ?? {}, problems)
-    tools.push(contractOf(entry, input))
+    const slots = slotsOf(entry, options.codecs ?? {}, problems)
+    tools.push(contractOf(entry, slots))
     wrapped[entry.name] =
       policy === 'disabled'
         ? // served only once enabled (enableTool): with its handler when one is given
           (handler ?? (() => toolError(`tool ${entry.name} is disabled by its manifest and has no handler`)))
         : policy === 'ask'
-          ? asking(entry, handler as Handler<AnyTool>, review, validatorOf(input as SchemaSpec, entry.inputSchema))
+          ? asking(entry, handler as Handler<AnyTool>, review, validatorOf(slots.input as SchemaSpec, entry.inputSchema))
           : handler
   }
   if (problems.length > 0) return E.left(problems)
   const { info, codecs: _codecs, confirm: _confirm, review: _review, ...serverOptions } = options
   const server = mcpServer(tools as unknown as readonly [AnyTool], info ?? infoOf(m), serverOptions).implement(wrapped as never) as Server
-  for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
+  server.batch(() => {
+    for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
+  })
   return E.right(server)
 }
 
@@ -198,45 +215,19 @@ const infoOf = (m: Manifest): ServerInfo => {
   const s = m._meta?.[metaKeys.server]
   if (isObject(s) && typeof s.name === 'string' && typeof s.version === 'string')
     return { name: s.name, version: s.version, ...(typeof s.title === 'string' ? { title: s.title } : {}) }
+  // a MEOS manifest names its server in the document's x-meos, without a version
+  const meos = m[meosKey]
+  if (isObject(meos) && typeof meos.server === 'string' && meos.server !== '') return { name: meos.server, version: '0.0.0' }
   return { name: 'manifest', version: '0.0.0' }
 }
 
-/** The contract of an entry: its schemas and every other field as the manifest has them. */
-const contractOf = (entry: ManifestTool, input: JsonSchema | t.Any): AnyTool => {
-  const { inputSchema, outputSchema, ...rest } = entry
-  const def: Record<string, unknown> = { ...rest, input }
-  if (outputSchema !== undefined) def.output = outputSchema
+/** The contract of an entry: its schema slots (with their codecs) and every other field as the manifest has them. */
+const contractOf = (entry: ManifestTool, slots: Slots): AnyTool => {
+  const { inputSchema: _input, outputSchema: _output, ...rest } = entry
+  const def: Record<string, unknown> = { ...rest, input: slots.input }
+  if (slots.output !== undefined) def.output = slots.output
   // a definition built at run time: emcp checks it as it runs
   return emcp(def as never) as unknown as AnyTool
-}
-
-/**
- * The input slot: the schema itself, or, when the dispatch metadata names wire codecs, an
- * object codec that validates against the schema and then decodes those arguments.
- */
-const inputOf = (entry: ManifestTool, codecs: Codecs, problems: ManifestProblem[]): JsonSchema | t.Any => {
-  const dispatch = entry._meta?.[metaKeys.dispatch]
-  const args = isObject(dispatch) && isObject(dispatch.arguments) ? (dispatch.arguments as Record<string, string>) : undefined
-  if (args === undefined) return entry.inputSchema
-  const byArg: Record<string, t.Type<any, string, unknown>> = {}
-  for (const [arg, name] of Object.entries(args)) {
-    const codec = codecs[name]
-    if (codec === undefined)
-      problems.push({ tool: entry.name, path: `/_meta/${metaKeys.dispatch}/arguments/${arg}`, message: `no wire codec named ${name} is given (pass it in options.codecs)` })
-    else byArg[arg] = codec
-  }
-  const props = t.partial(byArg)
-  const codec = new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
-    `${entry.name} arguments`,
-    (u): u is Record<string, unknown> => isObject(u),
-    (u, c) => {
-      if (!isObject(u)) return t.failure(u, c, 'must be an object')
-      const decoded = props.validate(u, c)
-      return E.isRight(decoded) ? t.success({ ...u, ...decoded.right }) : decoded
-    },
-    (a) => ({ ...a, ...props.encode(a) }),
-  )
-  return withSchema(codec, entry.inputSchema)
 }
 
 /**

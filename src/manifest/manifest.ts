@@ -39,7 +39,7 @@ export const metaKeys = {
   excluded: 'emcp/excluded',
 } as const
 
-/** One tool of a manifest. Keys with a `/` beside the MCP ones are extension fields, carried as they are. */
+/** One tool of a manifest. Keys with a `/` or starting `x-` beside the MCP ones are extension fields, carried as they are. */
 export interface ManifestTool {
   readonly name: string
   readonly title?: string
@@ -51,7 +51,7 @@ export interface ManifestTool {
   readonly _meta?: { readonly [key: string]: unknown }
   /** SEMOSS: the kind of function behind the entry (e.g. `"python"`); carried as it is. */
   readonly _type?: string
-  readonly [extension: `${string}/${string}`]: unknown
+  readonly [extension: `${string}/${string}` | `x-${string}`]: unknown
 }
 
 /** Something left out of a catalog, and why. */
@@ -64,5 +64,7 @@ export interface Excluded {
 export interface Manifest {
   readonly _meta?: { readonly [key: string]: unknown }
   readonly tools: ReadonlyArray<ManifestTool>
+  /** Document extension fields, e.g. a MEOS manifest's `x-meos` (its server name, coverage). */
+  readonly [extension: `x-${string}`]: unknown
 }
 

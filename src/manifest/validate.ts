@@ -13,6 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { isObject } from '../json-object.js'
 import { validatorOf, type JsonSchema } from '../schema.js'
 import { fingerprint } from './canonical.js'
+import { meosProblems } from './dispatch.js'
 import { toolFingerprint } from './export.js'
 import { lintTool } from './lint.js'
 import { metaKeys, type Manifest } from './manifest.js'
@@ -78,6 +79,7 @@ export const readManifest = (u: unknown): E.Either<ReadonlyArray<ManifestProblem
           if (dispatch[part] !== undefined && (!isObject(dispatch[part]) || !Object.values(dispatch[part] as object).every((v) => typeof v === 'string')))
             at(name, `/_meta/${metaKeys.dispatch}/${part}`, `"${part}" must map names to codec names`)
     }
+    problems.push(...meosProblems(name, t))
   })
   return problems.length > 0 ? E.left(problems) : E.right(u as unknown as Manifest)
 }

@@ -64,14 +64,14 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
   let waitingOnClient = false
   let answer: (a: E.Either<RpcError, unknown>) => void = () => undefined
   let fail: (e: unknown) => void = () => undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let timer: { readonly clear: () => void } | undefined
 
   const abortWork = (reason: string): void => session.inFlight.get(id)?.(reason)
 
   const decide = (p: 'inline' | 'task' | 'refused'): boolean => {
     if (phase !== 'running') return false
     phase = p
-    if (timer !== undefined) clearTimeout(timer)
+    timer?.clear()
     call.session.inFlight.delete(id)
     return true
   }
@@ -148,7 +148,16 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
       if (decide('refused')) resolve(E.left(rpcError('InvalidRequest', `the call was cancelled: ${why}`)))
     })
     ;(out as Promise<CallToolResult>).then(finished, crashed)
-    timer = setTimeout(handoff, options.immediateMs)
+    // 0: hand off once this turn of the event loop is done (setImmediate), so that a handler
+    // waiting on a timer or I/O is always handed off; a setTimeout(0) could lose the race to a
+    // short timer of the handler's on a busy machine
+    if (options.immediateMs === 0) {
+      const t = setImmediate(handoff)
+      timer = { clear: () => clearImmediate(t) }
+    } else {
+      const t = setTimeout(handoff, options.immediateMs)
+      timer = { clear: () => clearTimeout(t) }
+    }
   })
 }
 

@@ -126,7 +126,7 @@ describe('emcp (in process)', () => {
     expect(JSON.parse(readFileSync(out, 'utf8')).tools.map((t: { name: string }) => t.name)).toEqual(['add', 'add_days', 'echo'])
     const ts = await cli(['manifest', calculator, '--format', 'ts'])
     expect(ts.out).toMatch(/^\/\/ The tool manifest[^\n]*\nexport default \{\n[\s\S]*\} as const\n$/)
-  }, 60_000)
+  }, 120_000)
 
   it('validate: a valid manifest passes; a broken one fails naming tool and key; progress on a terminal', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emcp-cli-'))

@@ -27,7 +27,7 @@ describe('emcp serve, official SDK client', () => {
     } finally {
       await c.dispose()
     }
-  }, 30_000)
+  }, 120_000)
 
   it('serves over stateless HTTP', async () => {
     const c = await connectHttp(bin, (port) => ['serve', example('calculator'), '--http', '--port', String(port)])
@@ -37,7 +37,7 @@ describe('emcp serve, official SDK client', () => {
     } finally {
       await c.dispose()
     }
-  }, 30_000)
+  }, 120_000)
 })
 
 describe('a manifest-imported server with execution policies, official SDK client', () => {

@@ -6,7 +6,7 @@
  */
 import { expectAssignable, expectError, expectType } from 'tsd'
 import * as core from 'emcp'
-import { geometryWkt, type Geometry, type Server } from 'emcp'
+import { geometryAny, geometryCodecs, geometryWkt, type Geometry, type Server } from 'emcp'
 import {
   fromManifest,
   manifestText,
@@ -115,6 +115,30 @@ fromManifest(semoss, {
 expectError(fromManifest(semoss, { weather_forecast: (args: { city: string }) => args.city, Play: () => 'x' }))
 // a handler is still required for a tool that is not disabled
 expectError(fromManifest(semoss, { Play: () => 'x' }))
+
+// a MEOS manifest's x-meos types the same way: decode names the parse function of each
+// argument, encode the serialize function of the result, both looked up in the registry
+const meos = {
+  tools: [
+    {
+      name: 'geom_centroid',
+      inputSchema: { type: 'object', properties: { gs: { type: 'string' } }, required: ['gs'], additionalProperties: false },
+      outputSchema: { type: 'object', properties: { result: { type: 'string' } }, required: ['result'] },
+      'x-meos': { category: 'transformation', decode: { gs: 'geom_in' }, encode: 'geo_out' },
+    },
+  ],
+} as const
+fromManifest(meos, { geom_centroid: ({ gs }) => {
+  expectType<Geometry>(gs)
+  return { result: gs }
+} }, { codecs: geometryCodecs })
+// the result is the decoded value, not its wire string
+expectError(fromManifest(meos, { geom_centroid: () => ({ result: 'POINT (0 0)' }) }, { codecs: geometryCodecs }))
+// a registry without the serialize function does not compile
+expectError(fromManifest(meos, { geom_centroid: ({ gs }) => ({ result: gs }) }, { codecs: { geom_in: geometryAny } }))
+
+// a manifest read at run time takes a handler record built at run time
+fromManifest(JSON.parse('{"tools":[]}') as Manifest, Object.fromEntries([['f', () => 'x']]))
 
 // exports and reports are plain data
 expectAssignable<Manifest>(toManifest(server))
