@@ -38,12 +38,13 @@ export const answerForm = async (request: FormRequest, io: Pick<CommandIO, 'err'
     const line = await ask(`${String(only.schema.title ?? only.name)}? [y/N] `)
     return line === undefined ? { action: 'cancel' } : isYes(line) ? { action: 'accept', content: { [only.name]: true } } : { action: 'decline' }
   }
-  const content: Record<string, unknown> = {}
+  const entries: Array<[string, unknown]> = []
   for (const f of fields) {
     const value = await askField(f, ask, io)
     if (value === cancelled) return { action: 'cancel' }
-    if (value !== undefined) content[f.name] = value
+    if (value !== undefined) entries.push([f.name, value])
   }
+  const content = Object.fromEntries(entries)
   const line = await ask(`Run it with ${JSON.stringify(content)}? [y/N] `)
   return line === undefined ? { action: 'cancel' } : isYes(line) ? { action: 'accept', content } : { action: 'decline' }
 }
@@ -69,17 +70,17 @@ const isYes = (line: string): boolean => /^\s*(y|yes)\s*$/i.test(line)
 
 /** `--yes`: every field as proposed; a yes/no field without a default says yes. */
 const acceptDefaults = (fields: ReadonlyArray<Field>, io: Pick<CommandIO, 'err'>): FormAnswer => {
-  const content: Record<string, unknown> = {}
+  const entries: Array<[string, unknown]> = []
   for (const f of fields) {
     const value = f.schema.default ?? (f.schema.type === 'boolean' ? true : undefined)
-    if (value !== undefined) content[f.name] = value
+    if (value !== undefined) entries.push([f.name, value])
     else if (f.required) {
       io.err(`declined: ${f.name} has no proposed value to accept; run it in a terminal to give one\n`)
       return { action: 'decline' }
     }
   }
   io.err('accepted as proposed (--yes)\n')
-  return { action: 'accept', content }
+  return { action: 'accept', content: Object.fromEntries(entries) }
 }
 
 /** One field: the value typed (checked against the field's schema), the default on Enter, undefined when left out. */

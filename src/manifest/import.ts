@@ -3,9 +3,12 @@
  * exports it `as const`, e.g. written by `emcp manifest --format ts`), the handler record is
  * checked by the compiler: a missing or extra handler, or an argument name the schema does
  * not declare, does not compile. At run time (a JSON file read at startup) the same checks
- * run before the server is built, and fail naming the tool and the key. Each tool's
- * execution policy (`_meta["emcp/policy"]`) is honoured: `disabled` tools are declared but
- * neither listed nor callable, `ask` tools run only after the user confirms.
+ * run before the server is built, and fail naming the tool and the key (a schema that
+ * cannot work, by its JSON pointer). Each tool's execution policy (`_meta["emcp/policy"]`
+ * or SEMOSS's `SMSS_MCP_EXECUTION`) is honoured: `disabled` tools are declared but neither
+ * listed nor callable, `ask` tools run only after the user has reviewed their arguments
+ * (review.ts). Handlers are keyed by the name a tool dispatches to: SEMOSS's
+ * `SMSS_FUNCTION_NAME`, else the tool's own.
  *
  * @example
  * import { fromManifest } from 'emcp/manifest'

@@ -1,8 +1,9 @@
 /**
  * emcp/manifest: tool manifests and large catalogs. Export a server's tools as a
  * deterministic manifest (`toManifest`), build a server from a manifest and handlers
- * (`fromManifest`), check a manifest file (`validateManifest`), and serve curated subsets
- * of a catalog within a token budget (`catalogServer`).
+ * (`fromManifest`), check a manifest file (`validateManifest`), re-export without losing
+ * hand edits (`mergeManifests`), and serve curated subsets of a catalog within a token
+ * budget (`catalogServer`).
  *
  * @example
  * import { fromManifest, manifestText, toManifest } from 'emcp/manifest'
@@ -23,6 +24,8 @@ export { lintTool } from './lint.js'
 export type { LintIssue } from './lint.js'
 export { metaKeys, policies } from './manifest.js'
 export type { Excluded, Manifest, ManifestTool, Policy } from './manifest.js'
+export { mergeManifests } from './merge.js'
+export type { MergeConflict, MergeResult } from './merge.js'
 export { policyOf, readPolicy } from './policy.js'
 export type { PolicyProblem } from './policy.js'
 export { confirmByElicitation, reviewByConfirm, reviewByElicitation, reviewForm } from './review.js'

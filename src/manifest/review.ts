@@ -50,7 +50,11 @@ export const reviewByElicitation: Review = async (tool, args, ctx) => {
   const form = reviewForm(tool.inputSchema, args)
   if (form === undefined) return (await confirmByElicitation(tool, args, ctx)) ? { run: true, arguments: args } : notAllowed(tool)
   const answer = await ctx.elicit({ message: reviewMessage(tool), requestedSchema: form })
-  if (answer.action === 'accept') return { run: true, arguments: answer.content as WireArguments }
+  if (answer.action === 'accept') {
+    // only what the form showed: an answer cannot slip in arguments the user never saw
+    const content = answer.content as WireArguments
+    return { run: true, arguments: Object.fromEntries(Object.keys(form.properties).filter((k) => Object.hasOwn(content, k)).map((k) => [k, content[k]])) }
+  }
   return answer.action === 'decline' ? notAllowed(tool) : { run: false, reason: `the user cancelled the review of tool ${tool.name}; it did not run` }
 }
 
@@ -89,12 +93,14 @@ export const reviewForm = (schema: JsonSchema, args: WireArguments): ElicitSchem
     if (k in schema) return undefined
   const props = schema.properties ?? {}
   if (!isObject(props)) return undefined
-  const properties: Record<string, ElicitProperty> = {}
+  const fields: Array<[string, ElicitProperty]> = []
   for (const [name, p] of Object.entries(props)) {
-    const field = fieldOf(p, args[name])
+    const field = fieldOf(p, Object.hasOwn(args, name) ? args[name] : undefined)
     if (field === undefined) return undefined
-    properties[name] = field
+    fields.push([name, field])
   }
+  // own properties whatever their names (an argument may be called __proto__)
+  const properties: Record<string, ElicitProperty> = Object.fromEntries(fields)
   if (Object.keys(args).some((k) => !Object.hasOwn(properties, k))) return undefined
   const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string' && Object.hasOwn(properties, r)) : []
   return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties }

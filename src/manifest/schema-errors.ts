@@ -26,10 +26,9 @@ export const schemaErrors = (entry: Pick<ManifestTool, 'name' | 'inputSchema' | 
     const schema = entry[slot]
     if (schema === undefined) continue
     const located = locatedSchemaProblems(schema)
-    if (located.length > 0) {
-      for (const p of located) out.push({ tool: entry.name, path: `/${slot}${p.path}`, message: p.message })
-      continue
-    }
+    for (const p of located) out.push({ tool: entry.name, path: `/${slot}${p.path}`, message: p.message })
+    // a schema too big, too deep or of an unknown dialect is not read any further
+    if (located.some((p) => p.path === '' || p.path === '/$schema')) continue
     // a plain schema's keywords are known well formed (patterns included); only the others
     // need the meta-schema (and so the general engine)
     if (isPlainSchema(schema) || isPlainSchema(withoutContentAnnotations(schema) as JsonSchema)) continue

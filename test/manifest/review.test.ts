@@ -139,6 +139,13 @@ describe('ask: the user reviews the arguments (2025-11-25 elicitation)', () => {
     expect(ran).toEqual([])
   })
 
+  it('an answer keeps to the form: a field it did not show is not passed on', async () => {
+    const { server, ran } = recording()
+    const { result } = await callAnswering(server, 'send_report', proposal, () => ({ action: 'accept', content: { ...proposal, cc: 'eve@example.com' } }))
+    expect(result.isError).toBeUndefined()
+    expect(ran).toEqual([proposal])
+  })
+
   it('decline and cancel are isError results that say so', async () => {
     const { server, ran } = recording()
     const declined = await callAnswering(server, 'send_report', proposal, () => ({ action: 'decline' }))

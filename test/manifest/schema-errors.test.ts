@@ -36,11 +36,11 @@ describe('a hand-edited schema that cannot work', () => {
   it('an unresolvable $ref: the pointer of the $ref', () => {
     const m = { tools: [tool({ type: 'object', properties: { city: { $ref: '#/$defs/City' } }, $defs: { Town: { type: 'string' } } })] }
     expect(startup(m)).toEqual([{ tool: 'lookup', path: '/inputSchema/properties/city/$ref', message: '$ref "#/$defs/City" points at nothing in the schema' }])
-    const remote = { tools: [tool({ type: 'object', properties: { city: { items: [{ $ref: 'https://example.com/city.json' }] } } })] }
+    const remote = { tools: [tool({ type: 'object', properties: { city: { anyOf: [{ $ref: 'https://example.com/city.json' }] } } })] }
     expect(startup(remote)).toEqual([
       {
         tool: 'lookup',
-        path: '/inputSchema/properties/city/items/0/$ref',
+        path: '/inputSchema/properties/city/anyOf/0/$ref',
         message: '$ref "https://example.com/city.json" is outside the schema: emcp resolves references within a schema only and never fetches one',
       },
     ])
@@ -54,6 +54,14 @@ describe('a hand-edited schema that cannot work', () => {
     const composed = { tools: [tool({ type: 'object', properties: { code: { anyOf: [{ type: 'string', pattern: '([A-Z]' }, { type: 'null' }] } } })] }
     expect(startup(composed)).toEqual([
       { tool: 'lookup', path: '/inputSchema/properties/code/anyOf/0/pattern', message: '"pattern" is not a regular expression: Invalid regular expression: /([A-Z]/u: Unterminated group' },
+    ])
+  })
+
+  it('every problem at once: a $ref to nothing beside a bad keyword value', () => {
+    const m = { tools: [tool({ type: 'object', properties: { city: { type: 'string', minLength: '3' }, near: { $ref: '#/$defs/City' } } })] }
+    expect(startup(m)).toEqual([
+      { tool: 'lookup', path: '/inputSchema/properties/near/$ref', message: '$ref "#/$defs/City" points at nothing in the schema' },
+      { tool: 'lookup', path: '/inputSchema/properties/city/minLength', message: 'must be integer ("minLength" is "3")' },
     ])
   })
 
