@@ -141,14 +141,16 @@ const overlay = (f: ManifestTool, c: ManifestTool, codePrint: string): ManifestT
   return Object.fromEntries([...Object.entries(c), ...edited, ['name', f.name], ['_meta', Object.fromEntries(meta)]]) as unknown as ManifestTool
 }
 
-/** The order `toManifest` writes an entry's keys in (the rest sorted, `_meta` last with its keys sorted), so that merges diff cleanly. */
+/** The order `toManifest` writes an entry's keys in (the rest sorted, `_meta` last), so that merges diff cleanly. */
 const entryOrder = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_type']
 
 const ordered = (t: ManifestTool): ManifestTool => {
   const o = t as unknown as Record<string, unknown>
   const known = entryOrder.filter((k) => Object.hasOwn(o, k) && o[k] !== undefined).map((k): [string, unknown] => [k, o[k]])
   const rest = Object.entries(o).filter(([k]) => !entryOrder.includes(k) && k !== '_meta').sort(([a], [b]) => byCodeUnits(a, b))
-  const meta = isObject(o._meta) ? [['_meta', Object.fromEntries(Object.entries(o._meta).sort(([a], [b]) => byCodeUnits(a, b)))] as [string, unknown]] : []
+  // _meta keys sorted, the fingerprint last, as toManifest writes them
+  const last = (k: string): number => (k === metaKeys.fingerprint ? 1 : 0)
+  const meta = isObject(o._meta) ? [['_meta', Object.fromEntries(Object.entries(o._meta).sort(([a], [b]) => last(a) - last(b) || byCodeUnits(a, b)))] as [string, unknown]] : []
   return Object.fromEntries([...known, ...rest, ...meta]) as unknown as ManifestTool
 }
 

@@ -52,6 +52,9 @@ describe('mergeManifests', () => {
     expect(f._meta).toMatchObject({ SMSS_MCP_EXECUTION: 'ask', SMSS_MCP_UI: { resourceURI: '/#/forecast' } })
     expect(merged.kept).toEqual(['forecast'])
     expect(merged.conflicts).toEqual([])
+    // keys in the order toManifest writes them, whatever order the hand edit left
+    expect(Object.keys(f)).toEqual(['name', 'title', 'description', 'inputSchema', '_type', '_meta'])
+    expect(Object.keys(f._meta ?? {})).toEqual(['SMSS_MCP_EXECUTION', 'SMSS_MCP_UI', 'emcp/fingerprint'])
     // the fingerprint stays the code's, so the next merge still sees the edits as edits
     expect(f._meta?.['emcp/fingerprint']).toBe(tool(code(1), 'forecast')._meta?.['emcp/fingerprint'])
     expect(manifestText(mergeManifests(merged.manifest, code(1)).manifest)).toBe(manifestText(merged.manifest))
