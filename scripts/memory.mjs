@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { createServer } from 'node:net'
+import { freePort } from './free-port.mjs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
@@ -162,16 +162,6 @@ export const perCall = async ({ calls = 10_000, cut = calls, concurrency = 8 } =
 }
 
 // ---------------------------------------------------------------------------------------
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
 
 const rssOf = (pid) => {
   try {
