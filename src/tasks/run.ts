@@ -148,17 +148,29 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
       if (decide('refused')) resolve(E.left(rpcError('InvalidRequest', `the call was cancelled: ${why}`)))
     })
     ;(out as Promise<CallToolResult>).then(finished, crashed)
-    // 0: hand off once this turn of the event loop is done (setImmediate), so that a handler
-    // waiting on a timer or I/O is always handed off; a setTimeout(0) could lose the race to a
-    // short timer of the handler's on a busy machine
+    // 0: hand off at the first wait, still in this turn of the event loop: once the microtasks
+    // queued now have run (a handler that only awaits values already there settles within
+    // them). A timer could lose the race to a handler's own short timer on a busy machine.
     if (options.immediateMs === 0) {
-      const t = setImmediate(handoff)
-      timer = { clear: () => clearImmediate(t) }
+      let cleared = false
+      timer = { clear: () => (cleared = true) }
+      afterMicrotasks(handoffHops, () => {
+        if (!cleared) handoff()
+      })
     } else {
       const t = setTimeout(handoff, options.immediateMs)
       timer = { clear: () => clearTimeout(t) }
     }
   })
+}
+
+/** How many microtask turns a handler may take and still be answered inline when immediateMs is 0. */
+const handoffHops = 100
+
+/** Runs `f` after `hops` turns of the microtask queue (all within the current task of the event loop). */
+const afterMicrotasks = (hops: number, f: () => void): void => {
+  if (hops === 0) f()
+  else queueMicrotask(() => afterMicrotasks(hops - 1, f))
 }
 
 /** The JSON-RPC error a failed task shows: a capability the client lacks is -32021, as inline. */
