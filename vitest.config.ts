@@ -10,6 +10,7 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/http', './src/transport/http.ts'],
   ['emcp/manifest', './src/manifest/index.ts'],
   ['emcp/postgres', './src/postgres/index.ts'],
+  ['emcp/geometry', './src/geometry.ts'],
   ['emcp/cli', './src/cli/index.ts'],
 ]
 

@@ -13,19 +13,8 @@
  *   npx emcp call dist/examples/catalog.js scalar.add_i8 --arg a=100 --arg b=27
  */
 import * as t from 'io-ts'
-import {
-  emcp,
-  geometryMfJson,
-  geometryWkbHex,
-  geometryWkt,
-  pure,
-  toolError,
-  withSchema,
-  type AnyTool,
-  type Geometry,
-  type Handler,
-  type Position,
-} from 'emcp'
+import { emcp, pure, toolError, withSchema, type AnyTool, type Handler } from 'emcp'
+import { geometryMfJson, geometryWkbHex, geometryWkt, type Geometry, type Position } from 'emcp/geometry'
 import { catalogServer, type CatalogEntry, type Excluded, type Selection } from 'emcp/manifest'
 import { serveStdio } from 'emcp/stdio'
 

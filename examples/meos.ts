@@ -14,7 +14,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { geometryCodecs, isGeometry, toolError, type Geometry, type Position } from 'emcp'
+import { toolError } from 'emcp'
+import { geometryCodecs, isGeometry, type Geometry, type Position } from 'emcp/geometry'
 import { fromManifest, type Manifest } from 'emcp/manifest'
 import { serveStdio } from 'emcp/stdio'
 

@@ -16,6 +16,7 @@ export const entries = {
   http: 'dist/src/transport/http.js',
   postgres: 'dist/src/postgres/index.js',
   manifest: 'dist/src/manifest/index.js',
+  geometry: 'dist/src/geometry.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
 }

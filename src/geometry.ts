@@ -4,11 +4,13 @@
  * are GeoJSON geometry objects) and hex-encoded well-known binary. The decoded value is
  * the same in all three, so one handler serves whichever encoding a catalog chose;
  * `geometryAny` takes whichever the client sends, and `geometryCodecs` names them all as
- * manifests do (emcp's names and MEOS's parse and serialize functions).
+ * manifests do (emcp's names and MEOS's parse and serialize functions). They are the
+ * subpath `emcp/geometry`, apart from the core: only MEOS-style catalogs need them.
  *
  * @example
  * import * as t from 'io-ts'
- * import { emcp, geometryAny, geometryWkbHex } from 'emcp'
+ * import { emcp } from 'emcp'
+ * import { geometryAny, geometryWkbHex } from 'emcp/geometry'
  * const centroid = emcp({ name: 'centroid', input: t.type({ shape: geometryAny }), output: t.type({ result: geometryWkbHex }) })
  * geometryAny.decode('POINT (1 2)') // Right({ type: 'Point', coordinates: [1, 2] })
  * geometryAny.decode('{"type":"Point","coordinates":[1,2]}') // the same

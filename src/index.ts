@@ -44,8 +44,6 @@ export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSc
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema.js'
 export { anyEncoding, dispatchOf, wireCodec, wireNameOf } from './wire-codec.js'
 export type { AnyEncodingDef, Dispatch, WireCodecDef, WireForm } from './wire-codec.js'
-export { fromMfJson, fromWkbHex, fromWkt, geometryAny, geometryCodecs, geometryMfJson, geometryWkbHex, geometryWkt, isGeometry, toMfJson, toWkbHex, toWkt } from './geometry.js'
-export type { Geometry, Position } from './geometry.js'
 export { fromManifest, manifestText, toManifest, validateManifest } from './manifest/index.js'
 export type { Manifest, ManifestTool, Policy } from './manifest/index.js'
 export { InputRequiredError, inMemoryClient, RpcCallError, ToolCallError } from './client.js'

@@ -7,22 +7,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
-import {
-  anyEncoding,
-  emcp,
-  geometryAny,
-  geometryMfJson,
-  geometryWkbHex,
-  geometryWkt,
-  inMemoryClient,
-  mcpServer,
-  toMfJson,
-  toWkbHex,
-  toWkt,
-  wireCodec,
-  wireNameOf,
-  type Geometry,
-} from '../src/index.js'
+import { anyEncoding, emcp, inMemoryClient, mcpServer, wireCodec, wireNameOf } from '../src/index.js'
+import { geometryAny, geometryMfJson, geometryWkbHex, geometryWkt, toMfJson, toWkbHex, toWkt, type Geometry } from '../src/geometry.js'
 import { wired } from './support/wired.js'
 
 const square: Geometry = { type: 'Polygon', coordinates: [[[0, 0], [2, 0], [2, 2], [0, 2], [0, 0]]] }

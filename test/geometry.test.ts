@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fromMfJson, fromWkbHex, fromWkt, geometryWkbHex, isGeometry, toMfJson, toWkbHex, toWkt, type Geometry } from '../src/index.js'
+import { fromMfJson, fromWkbHex, fromWkt, geometryWkbHex, isGeometry, toMfJson, toWkbHex, toWkt, type Geometry } from '../src/geometry.js'
 
 const square: Geometry = { type: 'Polygon', coordinates: [[[0, 0], [2, 0], [2, 2], [0, 2], [0, 0]]] }
 

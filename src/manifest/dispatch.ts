@@ -7,7 +7,7 @@
  * here, so a tool served from a manifest answers exactly as the same tool written in code.
  *
  * @example
- * import { geometryCodecs } from 'emcp'
+ * import { geometryCodecs } from 'emcp/geometry'
  * import { slotsOf } from './dispatch.js'
  * const problems: { tool: string; path: string; message: string }[] = []
  * const entry = { name: 'geom_centroid', inputSchema: { type: 'object' }, 'x-meos': { decode: { gs: 'geom_in' }, encode: 'geo_out' } }

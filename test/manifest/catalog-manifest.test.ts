@@ -6,7 +6,8 @@
  * encode what the handlers return exactly as the code server does.
  */
 import { describe, expect, it } from 'vitest'
-import { geometryCodecs, inMemoryClient, type Geometry, type JsonSchema, type Server } from '../../src/index.js'
+import { inMemoryClient, type JsonSchema, type Server } from '../../src/index.js'
+import { geometryCodecs, type Geometry } from '../../src/geometry.js'
 import { fromManifest, manifestText, toManifest, validateManifest, type Manifest } from '../../src/manifest/index.js'
 import { catalog, catalogOf, excluded } from '../../examples/catalog.js'
 

@@ -1,6 +1,7 @@
 import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
-import { emcp, geometryWkt, mcpServer } from '../../src/index.js'
+import { emcp, mcpServer } from '../../src/index.js'
+import { geometryWkt } from '../../src/geometry.js'
 import { canonicalJson, fingerprint, manifestOf, manifestText, toManifest, toolFingerprint, type Manifest } from '../../src/manifest/index.js'
 
 const zeta = emcp({

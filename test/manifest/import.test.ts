@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { encode, geometryWkt, inMemoryClient, newSession, toWkt, type Geometry, type Server } from '../../src/index.js'
+import { encode, inMemoryClient, newSession, type Server } from '../../src/index.js'
+import { geometryWkt, toWkt, type Geometry } from '../../src/geometry.js'
 import { confirmByElicitation, fromManifest, serverOfManifest, toManifest } from '../../src/manifest/index.js'
 import { destructuredKeys } from '../../src/manifest/import.js'
 import { wired } from '../support/wired.js'

@@ -5,7 +5,8 @@
  * carry get a yes/no question with the JSON, wire codecs show their text.
  */
 import { describe, expect, it } from 'vitest'
-import { encode, geometryWkt, inMemoryClient, newSession, toWkt, type Geometry, type Server } from '../../src/index.js'
+import { encode, inMemoryClient, newSession, type Server } from '../../src/index.js'
+import { geometryWkt, toWkt, type Geometry } from '../../src/geometry.js'
 import { fromManifest, reviewForm, type Manifest, type Review } from '../../src/manifest/index.js'
 import { wired } from '../support/wired.js'
 

@@ -6,7 +6,8 @@ import type * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import * as io from 'io-ts'
 import { expectAssignable, expectError, expectType } from 'tsd'
-import { emcp, fromWkt, geometryMfJson, geometryWkbHex, geometryWkt, mcpServer, toWkt, type Geometry } from 'emcp'
+import { emcp, mcpServer } from 'emcp'
+import { fromWkt, geometryMfJson, geometryWkbHex, geometryWkt, toWkt, type Geometry } from 'emcp/geometry'
 
 expectType<t.Type<Geometry, string, unknown>>(geometryWkt)
 expectType<t.Type<Geometry, string, unknown>>(geometryMfJson)

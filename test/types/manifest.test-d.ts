@@ -6,7 +6,8 @@
  */
 import { expectAssignable, expectError, expectType } from 'tsd'
 import * as core from 'emcp'
-import { geometryAny, geometryCodecs, geometryWkt, type Geometry, type Server } from 'emcp'
+import { type Server } from 'emcp'
+import { geometryAny, geometryCodecs, geometryWkt, type Geometry } from 'emcp/geometry'
 import {
   fromManifest,
   manifestText,
