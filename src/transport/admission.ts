@@ -12,7 +12,7 @@
  * const r = room(entry, registry, { maxSessions: 1000, maxSessionsPerCaller: 100 })
  * // [] (it fits), [someSession] (end it first), 'caller-limit' or 'full'
  */
-import type { HttpSession } from './http-sessions.js'
+import type { HttpSession } from './http/sessions.js'
 
 // ---------------------------------------------------------------------------------------
 // model

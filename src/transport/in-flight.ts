@@ -16,7 +16,7 @@
  * // ... read the body, answer ...
  * release()
  */
-import type { HttpReply, HttpRequestHead } from './http.js'
+import type { HttpReply, HttpRequestHead } from './http/model.js'
 
 // ---------------------------------------------------------------------------------------
 // model

@@ -70,9 +70,9 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   // replayed events first: the priming event's id is then the latest, so a client cut off
   // right after it resumes without skipping any
   const ids = options.ids ?? true
-  const queue: string[] = (options.replay ?? []).map((e) => frame(e.id, e.data))
+  const queue: string[] = (options.replay ?? []).map((e) => frame(stored(() => eventId(e.id)), e.data))
   if (ids) {
-    const primed = stored(() => store.prime(id, options.owner))
+    const primed = stored(() => eventId(store.prime(id, options.owner)))
     queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
   }
   let closed = false
@@ -127,7 +127,7 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
     send: (data) => {
       if (closed) return
       // a store that fails costs resumption of this event, never its delivery
-      const event = frame(ids ? stored(() => store.append(id, data)) : undefined, data)
+      const event = frame(ids ? stored(() => eventId(store.append(id, data))) : undefined, data)
       queuedBytes += event.length
       if (queuedBytes > maxQueuedBytes) {
         // a slow reader must not grow the server's memory without end: what send() queued
@@ -158,9 +158,27 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** One `message` event (without an id when the stream has none or the store could not keep it); JSON text has no newlines, but a data line per line keeps SSE valid anyway. */
+/**
+ * One `message` event (without an id when the stream has none or the store could not keep
+ * it). JSON text has no raw line breaks, but a data line per line keeps SSE valid anyway;
+ * SSE ends a line at CRLF, CR or LF, so the data splits on all three (a lone CR left in a
+ * data line would end it early, and the rest would be read as a field of its own).
+ */
 const frame = (id: string | undefined, data: string): string =>
-  `${id === undefined ? '' : `id: ${id}\n`}event: message\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`
+  `${id === undefined ? '' : `id: ${id}\n`}event: message\n${data.split(lineBreak).map((l) => `data: ${l}`).join('\n')}\n\n`
+
+const lineBreak = /\r\n|\r|\n/
+
+/**
+ * An event id as the store gave it, or a throw when it holds a line break (or NUL, which
+ * makes clients ignore the id): written as is it would end the `id:` line and inject fields
+ * or events of its own. A store is someone else's code, and `stored` turns the throw into an
+ * event sent without an id.
+ */
+export const eventId = (id: string): string => {
+  if (/[\r\n\0]/.test(id)) throw new Error(`event id ${JSON.stringify(id.slice(0, 64))} holds a line break or NUL`)
+  return id
+}
 
 /** What an event store call gave, or undefined (reported on stderr) when it threw: a store is someone else's code. */
 export const stored = <A>(f: () => A): A | undefined => {

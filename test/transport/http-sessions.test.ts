@@ -713,7 +713,9 @@ describe('stateful http (serveHttp): limits', () => {
     const send = await serve({ maxSessions: 1 })
     const a = await open(send)
     const bad = await send({ body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: {} }) })
-    expect((await bad.json()).error).toBeDefined()
+    // the failure is the initialize's own answer, under its id: no session, no room made
+    expect(bad.status).toBe(200)
+    expect(await bad.json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'initialize: params.protocolVersion must be a string' } })
     expect(bad.headers.get('mcp-session-id')).toBeNull()
     expect(await pingStatus(send, a)).toBe(200)
   })

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { parseSse } from '../support/sse.js'
 import { memoryEventStore } from '../../src/transport/event-store.js'
 import { sseStream, type SseStream } from '../../src/transport/sse.js'
@@ -62,6 +62,52 @@ describe('sseStream: framing', () => {
     const text = await drain(s)
     expect(text).toContain('data: {"a":\ndata: 1}\n\n')
     expect(parseSse(text)[1]?.data).toBe('{"a":\n1}')
+  })
+
+  it('splits data on CRLF, CR and LF alike: no line break reaches the body inside a data line', async () => {
+    const s = sseStream('s1')
+    s.send('a\r\nb\rc\nd')
+    s.close()
+    const text = await drain(s)
+    expect(text).toContain('event: message\ndata: a\ndata: b\ndata: c\ndata: d\n\n')
+    // every line of the body is a field or a blank line: a lone CR would have ended a line of its own
+    expect(text.includes('\r')).toBe(false)
+    expect(parseSse(text)[1]).toEqual({ id: expect.any(String), event: 'message', retry: undefined, data: 'a\nb\nc\nd' })
+  })
+
+  it('refuses an event id with a line break from the store: the event goes out without an id, and no field is injected', async () => {
+    const base = memoryEventStore()
+    const hostile = { ...base, prime: () => 'p\nevent: evil', append: () => 'x\r\ndata: injected' }
+    const errors: string[] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation((m: string) => void errors.push(m))
+    try {
+      const s = sseStream('s1', { store: hostile })
+      s.send(note(1))
+      s.close()
+      const events = parseSse(await drain(s))
+      expect(events).toEqual([
+        { id: undefined, event: undefined, retry: '1000', data: '' },
+        { id: undefined, event: 'message', retry: undefined, data: note(1) },
+      ])
+    } finally {
+      spy.mockRestore()
+    }
+    expect(errors).toHaveLength(2)
+    expect(errors[0]).toMatch(/event store failed.*holds a line break/)
+  })
+
+  it('refuses a replayed event id with a line break, and sends its data all the same', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const s = sseStream('s1', { replay: [{ id: 'r1\rid: forged', data: note(1) }, { id: 'r2', data: note(2) }] })
+      s.close()
+      const [first, second] = parseSse(await drain(s))
+      expect(first).toEqual({ id: undefined, event: 'message', retry: undefined, data: note(1) })
+      expect(second?.id).toBe('r2')
+      expect(spy).toHaveBeenCalledTimes(1)
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('names its event ids after the stream, through the store', async () => {

@@ -17,6 +17,10 @@ import {
   type RunningHttp,
   type ServeHttpOptions,
   memoryEventStore,
+  compose,
+  type HttpHandler,
+  type HttpMiddleware,
+  type HttpRequest,
   type HttpSessions,
 } from 'emcp/http'
 
@@ -71,3 +75,19 @@ expectNotAssignable<HttpOptions>({ maxBodyBytes: '4MiB' })
 expectAssignable<HttpOptions>({ keepAliveMs: 0 })
 expectAssignable<HttpOptions>({ keepAliveMs: 15_000, sessions: true })
 expectNotAssignable<HttpOptions>({ keepAliveMs: '15s' })
+
+// the middleware chain: your own steps with `use`, and compose
+const health: HttpMiddleware = (req, next) =>
+  req.path === '/health' ? Promise.resolve({ status: 200, headers: {}, body: 'ok' }) : next(req)
+expectAssignable<HttpOptions>({ use: [health] })
+expectType<Promise<RunningHttp>>(serveHttp(server, { port: 0, use: [health] }))
+expectNotAssignable<HttpOptions>({ use: 'health' })
+// a step gets the request as the chain knows it: the caller (after auth) and the parsed body
+expectAssignable<HttpMiddleware>(async (req: HttpRequest, next: HttpHandler) => {
+  expectType<string | undefined>(req.identity?.subject)
+  expectType<unknown>(req.message)
+  return next(req)
+})
+// a step answers with a status, headers and a body; a bare string is no reply
+expectNotAssignable<HttpMiddleware>(async () => 'ok')
+expectType<HttpHandler>(compose([health], async () => ({ status: 404, headers: {}, body: '' }), () => ({ status: 500, headers: {}, body: '' })))

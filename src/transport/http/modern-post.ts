@@ -15,20 +15,18 @@
  * // POST with MCP-Protocol-Version: 2026-07-28, Mcp-Method: tools/call, Mcp-Name: echo, Mcp-Param-Text: hi
  */
 import { randomUUID } from 'node:crypto'
-import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { clip, shown } from '../clip.js'
-import type { AnyTool } from '../emcp.js'
-import { isObject } from '../json-object.js'
-import { encode, errorCodes, failure, isRequestId, rpcError, type Outgoing, type RpcError } from '../jsonrpc.js'
-import { outbound, type Outbound } from '../outbound.js'
-import { decodeHeader, mirroredParams, sameValue, valueAt, type MirroredParam } from '../protocol/headers.js'
-import { metaKeys } from '../protocol/modern.js'
-import { isModernVersion, isSupportedVersion } from '../protocol/versions.js'
-import type { Server } from '../server.js'
-import { logLevels, newSession, type Identity, type Session } from '../session.js'
-import { sseStream } from './sse.js'
-import type { HttpReply, HttpRequestHead } from './http.js'
+import { clip } from '../../clip.js'
+import { isObject } from '../../json-object.js'
+import { encode, errorCodes, failure, isRequestId, rpcError, type Outgoing, type RpcError } from '../../jsonrpc.js'
+import { outbound, type Outbound } from '../../outbound.js'
+import { metaKeys } from '../../protocol/modern.js'
+import { isModernVersion, isSupportedVersion } from '../../protocol/versions.js'
+import type { Server } from '../../server.js'
+import { logLevels, newSession, type Identity, type Session } from '../../session.js'
+import { sseStream } from '../sse.js'
+import { headerCheck } from './modern-headers.js'
+import type { HttpReply, HttpRequestHead } from './model.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -42,51 +40,7 @@ export const claimsModern = (message: unknown, serves2025: boolean): boolean => 
 
 /** The 2026-07-28 POST handler of a server. */
 export const modernPost = (server: Server, keepAliveMs = 15_000) => {
-  const mirrored = new WeakMap<AnyTool, ReadonlyArray<MirroredParam>>()
-  const paramsOf = (tool: AnyTool): ReadonlyArray<MirroredParam> => {
-    let ps = mirrored.get(tool)
-    if (ps === undefined) {
-      const found = mirroredParams(tool.inputSchema)
-      mirrored.set(tool, (ps = E.isRight(found) ? found.right : []))
-    }
-    return ps
-  }
-
-  /** Why the headers do not match the body, or undefined when they do. */
-  const mismatch = (req: HttpRequestHead, m: { readonly method: string; readonly params: { readonly [key: string]: unknown } }): string | undefined => {
-    const version = (m.params._meta as { readonly [key: string]: unknown })[metaKeys.protocolVersion]
-    const header = req.header('mcp-protocol-version')
-    if (header === undefined) return 'the MCP-Protocol-Version header is required'
-    if (header !== version) return `MCP-Protocol-Version header ${shown(header)} does not match the body's ${shown(version)}`
-    const method = req.header('mcp-method')
-    if (method === undefined) return 'the Mcp-Method header is required'
-    if (method !== m.method) return `Mcp-Method header ${shown(method)} does not match the body's ${shown(m.method)}`
-    const source = nameSource[m.method]
-    if (source !== undefined) {
-      const raw = req.header('mcp-name')
-      if (raw === undefined) return `the Mcp-Name header is required for ${clip(m.method)}`
-      const name = decodeHeader(raw)
-      if (E.isLeft(name)) return `Mcp-Name header is invalid: ${name.left}`
-      if (name.right !== m.params[source]) return `Mcp-Name header ${shown(name.right)} does not match the body's ${source} ${shown(m.params[source])}`
-    }
-    if (m.method !== 'tools/call') return undefined
-    const tool = server.tools.find((t) => t.name === m.params.name)
-    if (tool === undefined) return undefined
-    for (const p of paramsOf(tool)) {
-      const body = valueAt(m.params.arguments, p.path)
-      const raw = req.header(`mcp-param-${p.header.toLowerCase()}`)
-      const label = `Mcp-Param-${p.header}`
-      if (body === undefined || body === null) {
-        if (raw !== undefined) return `${label} header is present but the arguments carry no ${p.path.join('.')}`
-        continue
-      }
-      if (raw === undefined) return `the ${label} header is required: the arguments carry ${p.path.join('.')}`
-      const value = decodeHeader(raw)
-      if (E.isLeft(value)) return `${label} header is invalid: ${value.left}`
-      if (!sameValue(value.right, body, p.type)) return `${label} header ${shown(value.right)} does not match the body's ${p.path.join('.')} ${shown(body)}`
-    }
-    return undefined
-  }
+  const mismatch = headerCheck(server)
 
   // the channels of the SSE answers still open, closed when the server shuts down
   const open = new Set<Outbound>()
@@ -169,16 +123,6 @@ export const envelopeMissing = (message: unknown, header: string, supported: Rea
 
 // ---------------------------------------------------------------------------------------
 // internals
-
-/** Where `Mcp-Name` comes from, by method (SEP-2243; the tasks extension, SEP-2663, adds its taskId). */
-const nameSource: { readonly [method: string]: string } = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-}
 
 const answer = (status: number, reply: Outgoing): HttpReply => ({ status, headers: { 'content-type': 'application/json' }, body: encode(reply) })
 

@@ -19,14 +19,15 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomUUID } from 'node:crypto'
-import { outbound } from '../outbound.js'
-import type { ProtocolVersion } from '../protocol/versions.js'
-import type { Server } from '../server.js'
-import { newSession, type Identity, type Session } from '../session.js'
-import { isIdle, room, type Admission } from './admission.js'
-import { callerOf, type Caller } from './caller.js'
-import { memoryEventStore, type EventStore } from './event-store.js'
-import { sseStream, stored, type SseStream } from './sse.js'
+import { outbound } from '../../outbound.js'
+import type { ProtocolVersion } from '../../protocol/versions.js'
+import type { Server } from '../../server.js'
+import { newSession, type Identity, type Session } from '../../session.js'
+import { isIdle, room, type Admission } from '../admission.js'
+import { callerOf, type Caller } from '../caller.js'
+import { memoryEventStore, type EventStore } from '../event-store.js'
+import { stored, type SseStream } from '../sse.js'
+import { sessionStream } from './session-stream.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -112,7 +113,7 @@ export interface HttpSessions {
   readonly close: () => void
 }
 
-export { isIdle, type Admission } from './admission.js'
+export { isIdle, type Admission } from '../admission.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -161,38 +162,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     else stored(() => store.append(streamId, data))
   }
 
-  const open: HttpSessions['open'] = (protocolVersion, from = {}) => {
-    const entry: HttpSession = {
-      id: randomUUID(),
-      session: undefined as unknown as Session,
-      caller: callerOf(from.identity, from.address),
-      owner: randomUUID(),
-      standalone: undefined,
-      streams: new Set(),
-      gets: new Set(),
-      known: new Map(),
-      resumable: new Set(),
-      recent: new Set(),
-      lastSeen: Date.now(),
-    }
-    const send = (message: unknown): void => {
-      const text = JSON.stringify(message)
-      const here = current.getStore()
-      const state = here?.entry === entry ? entry.known.get(here.streamId) : undefined
-      // a message sent while answering one of this session's requests goes on that request's stream
-      if (here !== undefined && state !== undefined && !state.finished) deliver(entry, here.streamId, text)
-      else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
-      // a request that nothing can carry would wait out its timeout: fail it now instead
-      else if (typeof message === 'object' && message !== null && 'id' in message)
-        throw new Error(
-          'no SSE stream is open to carry it: the call was answered as JSON and the session has no GET stream (accept text/event-stream, or open the GET stream)',
-        )
-      // a notification nothing can carry is dropped, as MCP allows
-    }
-    ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send))
-    entry.session.identity = from.identity
-    return entry
-  }
+  const open: HttpSessions['open'] = (protocolVersion, from = {}) => newEntry(protocolVersion, from, current, deliver)
 
   const admit = (entry: HttpSession): Admission => {
     const r = room(entry, { entries, byCaller }, { maxSessions, maxSessionsPerCaller })
@@ -214,64 +184,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     return entry
   }
 
-  const stream: HttpSessions['stream'] = (entry, kind, resumeAfter) => {
-    let streamId: string = randomUUID()
-    let replay: ReadonlyArray<{ id: string; data: string }> = []
-    let state: StreamState | undefined
-    if (resumeAfter !== undefined) {
-      const r = store.after(resumeAfter)
-      state = r === undefined ? undefined : entry.known.get(r.streamId)
-      if (r === undefined || state === undefined) return 'unknown-event'
-      streamId = r.streamId
-      replay = r.events
-    }
-    const previous = state?.live
-    if (kind === 'standalone' && entry.gets.size - (previous !== undefined && entry.gets.has(previous) ? 1 : 0) >= maxGetStreams) return 'too-many-streams'
-    if (state === undefined) {
-      state = { role: kind, finished: false, live: undefined }
-      entry.known.set(streamId, state)
-      // a fresh GET stream: the client gave up the one it had, so nobody will resume that
-      if (kind === 'standalone') for (const [id, s] of entry.known) if (s.role === 'standalone' && s.live === undefined && id !== streamId) forget(entry, id)
-    }
-    const mine: StreamState = state
-    const s: SseStream = sseStream(streamId, {
-      store,
-      owner: entry.owner,
-      retryMs: options.retryMs,
-      maxQueuedBytes: options.maxQueuedBytes,
-      replay,
-      onClose: () => {
-        entry.streams.delete(s)
-        entry.gets.delete(s)
-        if (entry.standalone === s) entry.standalone = undefined
-        entry.lastSeen = Date.now()
-        if (mine.live !== s) return
-        mine.live = undefined
-        if (entry.known.get(streamId) !== mine) return
-        // nobody reads it now: it waits for a resume, within the session's allowance
-        entry.resumable.add(streamId)
-        if (entry.resumable.size > maxResumable) forget(entry, entry.resumable.values().next().value as string)
-      },
-      // a stream read to its end is most likely done with: only the latest few stay resumable
-      onEnd: (complete) => {
-        if (!complete || mine.live !== undefined || entry.known.get(streamId) !== mine) return
-        entry.resumable.delete(streamId)
-        entry.recent.add(streamId)
-        if (entry.recent.size > keptRead) forget(entry, entry.recent.values().next().value as string)
-      },
-    })
-    mine.live = s
-    entry.resumable.delete(streamId)
-    entry.recent.delete(streamId)
-    // the connection a resume replaces is gone: what it queued is in the store and replayed
-    previous?.cut()
-    if (mine.role === 'standalone') entry.standalone = s
-    else entry.streams.add(s)
-    if (kind === 'standalone') entry.gets.add(s)
-    // a resumed request stream whose answer already went out ends after its replay
-    if (mine.role === 'request' && mine.finished) s.close()
-    return s
-  }
+  const streams = { store, forget, limits: { maxGetStreams, maxResumable, retryMs: options.retryMs, maxQueuedBytes: options.maxQueuedBytes } }
 
   const finish = (entry: HttpSession, streamId: string): void => {
     const state = entry.known.get(streamId)
@@ -294,7 +207,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     admit,
     get,
     end,
-    stream,
+    stream: (entry, kind, resumeAfter) => sessionStream(streams, entry, kind, resumeAfter),
     deliver,
     finish,
     within: (entry, streamId, f) => current.run({ entry, streamId }, f),
@@ -310,5 +223,44 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** How many streams read to their end a session keeps resumable. */
-const keptRead = 8
+/**
+ * A session not yet admitted. What the server sends on its own goes to the stream of the
+ * request being answered (`current` says which), else to the standalone stream.
+ */
+const newEntry = (
+  protocolVersion: ProtocolVersion,
+  from: { readonly identity?: Identity; readonly address?: string },
+  current: AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>,
+  deliver: (entry: HttpSession, streamId: string, data: string) => void,
+): HttpSession => {
+  const entry: HttpSession = {
+    id: randomUUID(),
+    session: undefined as unknown as Session,
+    caller: callerOf(from.identity, from.address),
+    owner: randomUUID(),
+    standalone: undefined,
+    streams: new Set(),
+    gets: new Set(),
+    known: new Map(),
+    resumable: new Set(),
+    recent: new Set(),
+    lastSeen: Date.now(),
+  }
+  const send = (message: unknown): void => {
+    const text = JSON.stringify(message)
+    const here = current.getStore()
+    const state = here?.entry === entry ? entry.known.get(here.streamId) : undefined
+    // a message sent while answering one of this session's requests goes on that request's stream
+    if (here !== undefined && state !== undefined && !state.finished) deliver(entry, here.streamId, text)
+    else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
+    // a request that nothing can carry would wait out its timeout: fail it now instead
+    else if (typeof message === 'object' && message !== null && 'id' in message)
+      throw new Error(
+        'no SSE stream is open to carry it: the call was answered as JSON and the session has no GET stream (accept text/event-stream, or open the GET stream)',
+      )
+    // a notification nothing can carry is dropped, as MCP allows
+  }
+  ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send))
+  entry.session.identity = from.identity
+  return entry
+}

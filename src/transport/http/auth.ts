@@ -1,0 +1,42 @@
+/**
+ * Bearer-token authentication: the token of `Authorization: Bearer <token>` goes to the
+ * verifier, and the identity it gives rides on the request (`req.identity`) to the session
+ * the server sees. A token it does not accept, a malformed header, or (when required) no
+ * token at all gets 401 with a `WWW-Authenticate` challenge, before the body is read.
+ *
+ * @example
+ * import { bearer } from './auth.js'
+ * const step = bearer({ verify: (token) => (token === 'secret' ? { subject: 'alice', roles: ['admin'] } : undefined), required: true })
+ */
+import type { Identity } from '../../session.js'
+import type { BearerAuth, HttpMiddleware, HttpReply } from './model.js'
+import { refuse } from './reply.js'
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** The step that names the caller of each request, or refuses it with 401. */
+export const bearer = (auth: BearerAuth): HttpMiddleware => {
+  const realm = auth.realm ?? 'mcp'
+  const challenge = (error?: string): HttpReply =>
+    refuse(401, `Unauthorized: ${error === undefined ? 'a bearer token is required' : 'the bearer token was not accepted'}`, {
+      'www-authenticate': `Bearer realm="${realm}"${error === undefined ? '' : `, error="${error}"`}`,
+    })
+  /** The identity of a header's token (undefined: anonymous), or the 401 that refuses it. */
+  const identify = async (header: string | undefined): Promise<Identity | undefined | HttpReply> => {
+    if (header === undefined) return auth.required === true ? challenge() : undefined
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    if (m === null) return challenge('invalid_request')
+    try {
+      return (await auth.verify(m[1] as string)) ?? challenge('invalid_token')
+    } catch {
+      return challenge('invalid_token')
+    }
+  }
+  return async (req, next) => {
+    const caller = await identify(req.header('authorization'))
+    if (caller !== undefined && 'status' in caller) return caller
+    req.identity = caller
+    return next(req)
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The types of the HTTP transport: its options, what a request looks like as it travels
+ * down the middleware chain, and the structured reply that comes back up. A reply's status
+ * is data, decided where the answer is made; no step reads it back from encoded text.
+ *
+ * @example
+ * import type { HttpMiddleware } from 'emcp/http'
+ * // a route beside the MCP endpoint: answered here, everything else goes on down the chain
+ * const health: HttpMiddleware = (req, next) =>
+ *   req.path === '/health' ? Promise.resolve({ status: 200, headers: {}, body: 'ok' }) : next(req)
+ */
+import type { Server as NodeServer } from 'node:http'
+import type { Identity } from '../../session.js'
+import type { SessionOptions } from './sessions.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Options shared by both HTTP adapters. */
+export interface HttpOptions {
+  /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
+  readonly maxBodyBytes?: number
+  /**
+   * The most request-body bytes handled at once (default 32 MiB), from before a body is read
+   * until its answer is out; a request past it waits, its body unread. One larger than the
+   * limit runs alone.
+   */
+  readonly maxBytesInFlight?: number
+  /** The same for one client address (default 8 MiB: two bodies of the default maximum size); 0: no limit per client. */
+  readonly maxBytesInFlightPerClient?: number
+  /**
+   * The client's address, for the limits per client (default: the connection's peer address;
+   * the fetch handler knows none). Behind a reverse proxy, read the header the proxy sets.
+   */
+  readonly clientAddress?: (req: HttpRequestHead) => string | undefined
+  /** Refuse requests whose Host or Origin is not allowed (default true). */
+  readonly dnsRebindingProtection?: boolean
+  /** Host header values allowed (host or host:port); loopback names when absent. */
+  readonly allowedHosts?: ReadonlyArray<string>
+  /** Origin header values allowed (exact); loopback origins when absent. */
+  readonly allowedOrigins?: ReadonlyArray<string>
+  /** Answer CORS preflights and name allowed origins in answers, for browser clients (default true). */
+  readonly cors?: boolean
+  /**
+   * Stateful mode: sessions named by `MCP-Session-Id`, SSE streams (GET and per request),
+   * DELETE to end a session. Off by default: each POST then stands alone.
+   */
+  readonly sessions?: boolean | SessionOptions
+  /**
+   * 2026-07-28: how often a `subscriptions/listen` stream gets an SSE comment line while no
+   * notification flows, so that intermediaries keep it open (default 15 000 ms; 0: never).
+   */
+  readonly keepAliveMs?: number
+  /** Bearer tokens: who each request comes from (see `BearerAuth`); every caller is anonymous when absent. */
+  readonly auth?: BearerAuth
+  /**
+   * Middlewares of your own, run after the Host/Origin guards and CORS, before the endpoint's
+   * path check and authentication: routes beside the endpoint (a health check, metadata
+   * documents), headers, logging. Each answers, or passes the request on with `next`.
+   */
+  readonly use?: ReadonlyArray<HttpMiddleware>
+}
+
+/**
+ * Bearer-token authentication, pluggable: `verify` turns the token of an
+ * `Authorization: Bearer <token>` header into an identity (undefined, or a throw, for a token
+ * it does not accept: 401). The identity lands on the session, where the server's
+ * `authorize` predicate reads it. In stateful mode a session keeps the subject that
+ * initialized it: a request with another subject's token gets 403.
+ */
+export interface BearerAuth {
+  readonly verify: (token: string) => Identity | undefined | Promise<Identity | undefined>
+  /** Refuse requests without a token (401); otherwise they are anonymous (default false). */
+  readonly required?: boolean
+  /** The realm named in `WWW-Authenticate` (default "mcp"). */
+  readonly realm?: string
+}
+
+/** Options of `serveHttp`. */
+export interface ServeHttpOptions extends HttpOptions {
+  /** The port (default 3000; 0 picks a free one). */
+  readonly port?: number
+  /** The address to bind (default 127.0.0.1). */
+  readonly host?: string
+  /** The path served (default `/mcp`); other paths get 404. */
+  readonly path?: string
+  /**
+   * Drain on SIGTERM and SIGINT (default true): answer the requests in flight, refuse new
+   * ones with 503 and a JSON-RPC error, close, then exit with code 0. A second signal ends
+   * the drain at once.
+   */
+  readonly handleSignals?: boolean
+  /** The longest a drain waits for requests in flight (default 10 000 ms); the connections still open are then cut. */
+  readonly drainTimeoutMs?: number
+}
+
+/** A running HTTP server. */
+export interface RunningHttp {
+  /** The endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string
+  /** The port bound. */
+  readonly port: number
+  /** The Node server underneath. */
+  readonly server: NodeServer
+  /** Stops accepting connections and resolves once open ones are closed. */
+  readonly close: () => Promise<void>
+  /** Refuses new requests (503) while answering those in flight, for at most `drainTimeoutMs`; then closes. */
+  readonly drain: () => Promise<void>
+}
+
+/** What the transport needs to know of a request's head. */
+export interface HttpRequestHead {
+  readonly method: string
+  /** A header's value by lower-case name, or undefined. */
+  readonly header: (name: string) => string | undefined
+  /** Fires when the client goes away before the answer is complete. */
+  readonly signal?: AbortSignal
+  /** The client's address (the connection's peer), for the per-caller session limit; unknown to the fetch handler. */
+  readonly remoteAddress?: string
+  /** The request's path, without its query string (undefined when the adapter does not know it). */
+  readonly path?: string
+}
+
+/**
+ * A request as it travels down the chain: its head, a way to read its body (once), and what
+ * the steps before learnt of it. Each field below is written by one step, named beside it.
+ */
+export interface HttpRequest extends HttpRequestHead {
+  /** Reads the body, up to `limit` bytes; called once, by the body step. */
+  readonly readBody: (limit: number) => Promise<BodyRead>
+  /** Who sent it (auth); undefined: anonymous. */
+  identity: Identity | undefined
+  /** The body, parsed once (body); undefined before that step. */
+  message: unknown
+}
+
+/** The transport's decision: a status, headers and a body (text, or an SSE stream's chunks). */
+export interface HttpReply {
+  readonly status: number
+  readonly headers: { readonly [name: string]: string }
+  readonly body: string | AsyncIterable<string>
+}
+
+/** The body as read by an adapter: its text, or the sign that it was over the limit. */
+export type BodyRead = { readonly text: string } | 'too-large'
+
+/** The rest of the chain, as a step sees it. */
+export type HttpHandler = (req: HttpRequest) => Promise<HttpReply>
+
+/** One step of the chain: answer the request, or pass it on with `next` (and maybe change the reply on its way back). */
+export type HttpMiddleware = (req: HttpRequest, next: HttpHandler) => Promise<HttpReply>

@@ -1,0 +1,56 @@
+/**
+ * Replies the chain's steps build: refusals (a JSON-RPC error with id null, as the SDKs
+ * send), and the answer to a dispatched message, whose status is read from the reply's
+ * structure (an error with no id to answer to is the client's fault: 400), never from text.
+ *
+ * @example
+ * import { refuse, replyOf } from './reply.js'
+ * refuse(405, 'Method Not Allowed', { allow: 'POST' }) // { status: 405, headers: {...}, body: '{"jsonrpc":"2.0","id":null,"error":...}' }
+ */
+import * as O from 'fp-ts/lib/Option.js'
+import { encode, failure, rpcError, type Outgoing, type Reply } from '../../jsonrpc.js'
+import type { HttpReply } from './model.js'
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** The headers of a JSON answer. */
+export const jsonHeaders: { readonly [name: string]: string } = { 'content-type': 'application/json' }
+
+/** The headers of an SSE answer. */
+export const sseHeaders: { readonly [name: string]: string } = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' }
+
+/** The answer to a notification or a response: accepted, no body. */
+export const accepted: HttpReply = { status: 202, headers: {}, body: '' }
+
+/** A refusal before any message was read: a JSON-RPC error with id null. */
+export const refuse = (status: number, message: string, extra?: { readonly [name: string]: string }): HttpReply => ({
+  status,
+  headers: extra === undefined ? jsonHeaders : { ...jsonHeaders, ...extra },
+  body: encode(failure(null, rpcError('Refused', message))),
+})
+
+/** A JSON answer with this status. */
+export const json = (status: number, reply: Reply, extra?: { readonly [name: string]: string }): HttpReply => ({
+  status,
+  headers: extra === undefined ? jsonHeaders : { ...jsonHeaders, ...extra },
+  body: encodeSafely(reply),
+})
+
+/** The answer to a dispatched message: 202 for none, else JSON, 400 when it is an error with no id (parse errors, invalid requests). */
+export const replyOf = (out: O.Option<Reply>): HttpReply => (O.isNone(out) ? accepted : json(isUnaddressed(out.value) ? 400 : 200, out.value))
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const isUnaddressed = (r: Reply): boolean => !Array.isArray(r) && (r as Outgoing).id === null && 'error' in r
+
+/** A result that JSON cannot carry (a BigInt, a cycle) must still get an answer, under its id. */
+const encodeSafely = (r: Reply): string => {
+  try {
+    return encode(r)
+  } catch (e) {
+    const error = rpcError('InternalError', `Internal error: the response cannot be serialised: ${e instanceof Error ? e.message : String(e)}`)
+    return encode(failure(Array.isArray(r) ? null : (r as Outgoing).id, error))
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * `serveHttp`: a Node server on 127.0.0.1 (by default) running the chain at `/mcp`, with a
+ * graceful drain on SIGTERM and SIGINT: requests in flight are answered, new ones get 503,
+ * then the server closes and the process exits with code 0. A second signal ends the drain
+ * at once.
+ *
+ * @example
+ * import { serveHttp } from 'emcp/http'
+ * const running = await serveHttp(server, { port: 3000 }) // http://127.0.0.1:3000/mcp
+ * await running.drain()
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { AnyTool } from '../../emcp.js'
+import type { Server } from '../../server.js'
+import { defaultDrainTimeoutMs, exitSoon, onShutdownSignal } from '../drain.js'
+import type { RunningHttp, ServeHttpOptions } from './model.js'
+import { toNodeListener } from './node.js'
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** Serves `server` over HTTP on 127.0.0.1 (by default) at `/mcp`. */
+export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHttpOptions = {}): Promise<RunningHttp> => {
+  const host = options.host ?? '127.0.0.1'
+  const path = options.path ?? '/mcp'
+  const listener = toNodeListener(server, { ...options, path })
+  const node = createServer(listener)
+  return new Promise((resolve, reject) => {
+    node.once('error', reject)
+    node.listen(options.port ?? 3000, host, () => {
+      node.off('error', reject)
+      const port = (node.address() as AddressInfo).port
+      const shown = host.includes(':') ? `[${host}]` : host
+      const close = (): Promise<void> =>
+        new Promise<void>((done) => {
+          stopListening()
+          listener.sessions?.close()
+          listener.endStreams()
+          node.close(() => done())
+          node.closeIdleConnections()
+          // ended streams finish writing a moment later: their keep-alive connections then idle
+          setImmediate(() => node.closeIdleConnections())
+          setTimeout(() => node.closeIdleConnections(), 50).unref()
+        })
+      let draining: Promise<void> | undefined
+      const drain = (): Promise<void> =>
+        (draining ??= listener.drain(options.drainTimeoutMs ?? defaultDrainTimeoutMs).then((drained) => {
+          // past the deadline, connections still waiting on a call are cut; streams that are
+          // no call (a 2026 subscriptions/listen) get a second to end before they are cut too
+          if (!drained) node.closeAllConnections()
+          setTimeout(() => node.closeAllConnections(), 1_000).unref()
+          return close()
+        }))
+      // a second signal ends the drain at once
+      const onSignal = (): void => {
+        if (draining === undefined) void drain().then(() => exitSoon())
+        else {
+          node.closeAllConnections()
+          void close().then(() => exitSoon(0))
+        }
+      }
+      const stopListening = (options.handleSignals ?? true) ? onShutdownSignal(onSignal) : () => {}
+      resolve({ url: `http://${shown}:${port}${path}`, port, server: node, close, drain })
+    })
+  })
+}

@@ -1,0 +1,93 @@
+/**
+ * The end of the chain in stateful mode (2025-11-25 era): `initialize` opens a session
+ * (named by `MCP-Session-Id` in the answer, within the session limits), and every other POST
+ * names one. A tool call from a client that accepts SSE is answered on a stream of its own,
+ * which carries the call's notifications and requests to the client, then its answer; the
+ * answer goes to the stream's id, not the connection, so a client cut off resumes and gets it.
+ *
+ * @example
+ * import { stateful } from './stateful.js'
+ * const end = stateful(server, registry, { running, addressOf: (req) => req.remoteAddress, auth: false })
+ */
+import * as O from 'fp-ts/lib/Option.js'
+import { decode, encode } from '../../jsonrpc.js'
+import { isObject } from '../../json-object.js'
+import { batchesAllowed, isSupportedVersion, latestVersion, type AnyProtocolVersion } from '../../protocol/versions.js'
+import type { Server } from '../../server.js'
+import type { InFlight } from '../drain.js'
+import type { HttpHandler, HttpReply, HttpRequest, HttpRequestHead } from './model.js'
+import { json, jsonHeaders, refuse, replyOf, sseHeaders } from './reply.js'
+import type { HttpSession, HttpSessions } from './sessions.js'
+import { sameCaller } from './streams.js'
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** The stateful end of `server`'s chain over `registry`; `running` counts the calls answered on streams. */
+export const stateful = (
+  server: Server,
+  registry: HttpSessions,
+  context: { readonly running: InFlight; readonly addressOf: (req: HttpRequestHead) => string | undefined; readonly auth: boolean },
+): HttpHandler => {
+  const initialize = async (req: HttpRequest): Promise<HttpReply> => {
+    const version = req.header('mcp-protocol-version')
+    const entry = registry.open(version !== undefined && isSupportedVersion(version) ? version : latestVersion, { identity: req.identity, address: context.addressOf(req) })
+    const out = await server.dispatch(req.message, entry.session)()
+    if (O.isNone(out)) return { status: 200, headers: jsonHeaders, body: '' }
+    // a failed initialize opens nothing (and so makes no room either)
+    if (entry.session.clientCapabilities === undefined) return json(200, out.value)
+    const admitted = registry.admit(entry)
+    if (admitted === 'caller-limit')
+      return refuse(429, `Too Many Requests: this caller already has ${registry.limits.maxSessionsPerCaller} sessions, each with a stream open; end one (DELETE) or try again later`)
+    if (admitted === 'full') return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
+    return json(200, out.value, { 'mcp-session-id': entry.id })
+  }
+
+  /** A call answered on an SSE stream; the call counts as in flight until its answer is out. */
+  const streamed = (req: HttpRequest, entry: HttpSession): HttpReply => {
+    const stream = registry.stream(entry, 'request')
+    if (typeof stream === 'string') return refuse(500, 'Internal Server Error: no stream')
+    req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
+    const leave = context.running.enter()
+    registry
+      .within(entry, stream.id, () => server.dispatch(req.message, entry.session)())
+      .then(
+        (out) => {
+          if (O.isSome(out)) registry.deliver(entry, stream.id, encode(out.value))
+          registry.finish(entry, stream.id)
+        },
+        () => registry.finish(entry, stream.id),
+      )
+      .finally(leave)
+    return { status: 200, headers: sseHeaders, body: stream.body }
+  }
+
+  return async (req) => {
+    const refused = context.auth ? sameCaller(registry, req) : undefined
+    if (refused !== undefined) return refused
+    const sid = req.header('mcp-session-id')
+    if (sid === undefined) {
+      if (!isObject(req.message) || req.message.method !== 'initialize') return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
+      return initialize(req)
+    }
+    const entry = registry.get(sid)
+    if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
+    if (/text\/event-stream/i.test(req.header('accept') ?? '') && streamsWorthIt(req.message, entry.session.protocolVersion)) return streamed(req, entry)
+    return replyOf(await server.dispatch(req.message, entry.session)())
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/**
+ * Only valid calls can send progress, logs or requests to the client along the way: the rest
+ * (and anything refused whole, such as a batch after 2025-03-26) answer as JSON, with the
+ * status that goes with it. One level only: an array inside a batch is no message (and a
+ * client's array nested 100 000 deep must not overflow the stack).
+ */
+const streamsWorthIt = (m: unknown, version: AnyProtocolVersion): boolean => (Array.isArray(m) ? batchesAllowed(version) && m.some(isCall) : isCall(m))
+const isCall = (m: unknown): boolean => {
+  const d = decode(m)
+  return d._tag === 'Right' && d.right.kind === 'request' && d.right.method === 'tools/call'
+}

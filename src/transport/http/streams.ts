@@ -1,0 +1,58 @@
+/**
+ * The stateful mode's GET and DELETE: GET opens the session's standalone SSE stream, or
+ * resumes a cut one from `Last-Event-ID`; DELETE ends the session. Both name their session
+ * with `MCP-Session-Id`, and with authentication on, a session answers only to the subject
+ * that opened it (403 for anyone else). POSTs pass on down the chain.
+ *
+ * @example
+ * import { streams } from './streams.js'
+ * const step = streams(registry, { auth: true })
+ */
+import { shown } from '../../clip.js'
+import type { HttpMiddleware, HttpReply, HttpRequest } from './model.js'
+import { refuse, sseHeaders } from './reply.js'
+import type { HttpSessions } from './sessions.js'
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** GET and DELETE over `registry`; `auth` says whether requests carry verified identities. */
+export const streams = (registry: HttpSessions, options: { readonly auth: boolean }): HttpMiddleware => {
+  const openStream = (req: HttpRequest): HttpReply => {
+    if (!/text\/event-stream/i.test(req.header('accept') ?? '')) return refuse(406, 'Not Acceptable: a GET must accept text/event-stream')
+    const sid = req.header('mcp-session-id')
+    if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
+    const entry = registry.get(sid)
+    if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
+    const last = req.header('last-event-id')
+    if (last === undefined && entry.standalone !== undefined && !entry.standalone.closed()) return refuse(409, 'Conflict: this session already has an open GET stream')
+    const stream = registry.stream(entry, 'standalone', last)
+    if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${shown(last)}`)
+    if (stream === 'too-many-streams') return refuse(429, `Too Many Requests: this session already has ${registry.limits.maxGetStreams} GET streams open`)
+    req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
+    return { status: 200, headers: sseHeaders, body: stream.body }
+  }
+  const endSession = (req: HttpRequest): HttpReply => {
+    const sid = req.header('mcp-session-id')
+    if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
+    return registry.end(sid) ? { status: 200, headers: {}, body: '' } : refuse(404, 'Not Found: this session does not exist or has ended')
+  }
+  return (req, next) => {
+    if (req.method !== 'GET' && req.method !== 'DELETE') return next(req)
+    const refused = options.auth ? sameCaller(registry, req) : undefined
+    return Promise.resolve(refused ?? (req.method === 'GET' ? openStream(req) : endSession(req)))
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** With authentication on: a session answers only to the subject that opened it (and takes its fresh roles); undefined when the request may go on. */
+export const sameCaller = (registry: HttpSessions, req: HttpRequest): HttpReply | undefined => {
+  const sid = req.header('mcp-session-id')
+  const entry = sid === undefined ? undefined : registry.get(sid)
+  if (entry === undefined) return undefined
+  if (entry.session.identity?.subject !== req.identity?.subject) return refuse(403, 'Forbidden: this session belongs to another caller')
+  entry.session.identity = req.identity
+  return undefined
+}
