@@ -11,6 +11,7 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/manifest', './src/manifest/index.ts'],
   ['emcp/postgres', './src/postgres/index.ts'],
   ['emcp/geometry', './src/geometry.ts'],
+  ['emcp/oauth', './src/auth/index.ts'],
   ['emcp/cli', './src/cli/index.ts'],
 ]
 

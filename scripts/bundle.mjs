@@ -17,6 +17,7 @@ export const entries = {
   postgres: 'dist/src/postgres/index.js',
   manifest: 'dist/src/manifest/index.js',
   geometry: 'dist/src/geometry.js',
+  oauth: 'dist/src/auth/index.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
 }
@@ -47,7 +48,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose'],
   plugins: [esModules],
   logLevel: 'warning',
 })

@@ -36,6 +36,8 @@ export interface Identity {
   readonly subject: string
   /** The roles the caller holds; authorization predicates read these. */
   readonly roles: ReadonlyArray<string>
+  /** The OAuth scopes the caller's token grants (a verifier such as `oauth()` fills them). */
+  readonly scopes?: ReadonlyArray<string>
   /** Anything else the verifier learnt (token claims). */
   readonly claims?: { readonly [key: string]: unknown }
 }

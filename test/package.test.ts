@@ -54,6 +54,7 @@ const expectedExport: Record<string, string> = {
   'emcp/manifest': 'toManifest',
   'emcp/cli': 'runCli',
   'emcp/postgres': 'fromPostgres',
+  'emcp/oauth': 'oauth',
   'emcp/geometry': 'geometryCodecs',
 }
 const subpaths = Object.keys(pkg.exports)

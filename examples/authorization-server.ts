@@ -1,0 +1,98 @@
+/**
+ * A demo OAuth 2.1 authorization server: `oidc-provider` (a certified OpenID provider) on
+ * 127.0.0.1, for examples and tests, never for production (its keys and clients live in
+ * memory). The confidential client `demo-client` / `demo-secret` may use the
+ * `client_credentials` grant (client_secret_basic) for the scopes `calc:read` and
+ * `calc:write`; the `resource` parameter (RFC 8707) sets the token's audience; access tokens
+ * are JWTs signed with ES256, except for resources whose path ends in `/opaque`, which get
+ * opaque tokens that `mcp-server` / `mcp-secret` may introspect (RFC 7662).
+ *
+ * @example
+ * import { startAuthorizationServer } from './authorization-server.js'
+ * const as = await startAuthorizationServer({ port: 3001 })
+ * console.log(as.issuer) // http://127.0.0.1:3001
+ * await as.close()
+ */
+import { createServer, type Server as HttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { exportJWK, generateKeyPair } from 'jose'
+import Provider, { type ClientMetadata } from 'oidc-provider'
+
+/** What the demo server offers. */
+export interface AuthorizationServerOptions {
+  /** 0 (the default) picks a free port. */
+  readonly port?: number
+  readonly host?: string
+  /** Scopes a resource may be granted (default `calc:read calc:write`). */
+  readonly scopes?: ReadonlyArray<string>
+  /** Clients beside `demo-client` and `mcp-server`. */
+  readonly clients?: ReadonlyArray<ClientMetadata>
+}
+
+/** A running demo server. */
+export interface AuthorizationServer {
+  readonly issuer: string
+  readonly provider: Provider
+  readonly close: () => Promise<void>
+}
+
+/** The demo clients: a machine client, and the MCP server's own credentials for introspection. */
+export const demoClients: ReadonlyArray<ClientMetadata> = [
+  {
+    client_id: 'demo-client',
+    client_secret: 'demo-secret',
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
+    token_endpoint_auth_method: 'client_secret_basic',
+    scope: 'calc:read calc:write',
+  },
+  { client_id: 'mcp-server', client_secret: 'mcp-secret', grant_types: [], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic' },
+]
+
+/** Starts the server and resolves once it listens. */
+export const startAuthorizationServer = async (o: AuthorizationServerOptions = {}): Promise<AuthorizationServer> => {
+  const host = o.host ?? '127.0.0.1'
+  const scopes = o.scopes ?? ['calc:read', 'calc:write']
+  const http: HttpServer = createServer()
+  await new Promise<void>((resolve) => http.listen(o.port ?? 0, host, resolve))
+  const issuer = `http://${host}:${(http.address() as AddressInfo).port}`
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true })
+  const jwk = { ...(await exportJWK(privateKey)), kid: 'demo-es256', alg: 'ES256', use: 'sig' }
+  const provider = new Provider(issuer, {
+    clients: [...demoClients, ...(o.clients ?? [])],
+    jwks: { keys: [jwk] },
+    // one signing key, ES256: every client signs with it unless it asks otherwise
+    clientDefaults: { id_token_signed_response_alg: 'ES256' },
+    ttl: { AccessToken: 600, ClientCredentials: 600 },
+    scopes: [...scopes],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      // the MCP server may introspect any token; a client only its own
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => client.clientId === 'mcp-server' || token.clientId === client.clientId },
+      resourceIndicators: {
+        enabled: true,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => ({
+          scope: scopes.join(' '),
+          audience: resource,
+          accessTokenTTL: 600,
+          ...(new URL(resource).pathname.endsWith('/opaque') ? { accessTokenFormat: 'opaque' as const } : { accessTokenFormat: 'jwt' as const, jwt: { sign: { alg: 'ES256' as const } } }),
+        }),
+      },
+    },
+  })
+  // the demo runs on plain http at 127.0.0.1; oidc-provider would otherwise refuse to run insecurely behind no proxy
+  provider.proxy = false
+  http.on('request', provider.callback())
+  return {
+    issuer,
+    provider,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections()
+        http.close(() => resolve())
+      }),
+  }
+}

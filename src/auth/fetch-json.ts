@@ -1,0 +1,79 @@
+/**
+ * One bounded JSON request to an authorization server: a timeout, a size limit on the
+ * answer, and every failure as data. The verifier's only way out to the network, used only
+ * with URLs from its own configuration and the issuer's metadata, never from a token.
+ *
+ * @example
+ * import { fetchJson } from './fetch-json.js'
+ * const r = await fetchJson('https://id.example.com/.well-known/oauth-authorization-server', { timeoutMs: 5000 })
+ * // Right({ status: 200, body: { issuer: 'https://id.example.com', ... } }) or Left('... timed out after 5000 ms')
+ */
+import * as E from 'fp-ts/lib/Either.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** How one request goes. */
+export interface FetchJsonOptions {
+  readonly timeoutMs: number
+  /** Larger answers are refused (default 1 MiB). */
+  readonly maxBytes?: number
+  readonly method?: 'GET' | 'POST'
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string
+  /** The fetch to use (default: the global one). */
+  readonly fetch?: typeof globalThis.fetch
+}
+
+/** An answer whose body was JSON. */
+export interface JsonAnswer {
+  readonly status: number
+  readonly body: unknown
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** GETs (or POSTs) `url` and reads a JSON answer of any status; a Left says what went wrong. */
+export const fetchJson = async (url: string, o: FetchJsonOptions): Promise<E.Either<string, JsonAnswer>> => {
+  const max = o.maxBytes ?? 1024 * 1024
+  let res: Response
+  try {
+    res = await (o.fetch ?? globalThis.fetch)(url, {
+      method: o.method ?? 'GET',
+      headers: { accept: 'application/json', ...o.headers },
+      ...(o.body === undefined ? {} : { body: o.body }),
+      redirect: 'error',
+      signal: AbortSignal.timeout(o.timeoutMs),
+    })
+  } catch (e) {
+    const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return E.left(timedOut ? `${url} timed out after ${o.timeoutMs} ms` : `${url} could not be reached: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const text = await readBounded(res, max)
+  if (text === undefined) return E.left(`${url} answered more than ${max} bytes`)
+  try {
+    return E.right({ status: res.status, body: JSON.parse(text) as unknown })
+  } catch {
+    return E.left(`${url} answered HTTP ${res.status} with a body that is not JSON`)
+  }
+}
+
+/** The body as text, or undefined once it passes `max` bytes (the rest is not read). */
+const readBounded = async (res: Response, max: number): Promise<string | undefined> => {
+  if (res.body === null) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel().catch(() => undefined)
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}

@@ -1,0 +1,203 @@
+/**
+ * `oauth()`: the bearer-token verifier of an OAuth 2.1 resource server. JWT access tokens are
+ * checked with `jose` against the issuer's JWKS (found by RFC 8414 / OpenID discovery, cached,
+ * refetched at most once per cool-down on an unknown `kid`): signature, an algorithm
+ * allow-list (asymmetric only), `iss`, `aud` naming this resource (RFC 8707), `exp` and `nbf`
+ * with a small clock skew. Opaque tokens go to the issuer's introspection endpoint (RFC 7662)
+ * when introspection is configured. Nothing in a token chooses a URL: `jku`, `x5u` and `kid`
+ * only select among the keys of the configured issuer.
+ *
+ * @example
+ * import { oauth } from 'emcp/oauth'
+ * const auth = oauth({ issuer: 'https://id.example.com', audience: 'https://mcp.example.com/mcp' })
+ * const r = await auth.check('eyJhbGciOiJFUzI1NiIs...')
+ * // Right({ subject: 'alice', roles: [], scopes: ['calc:read'], claims: { ... } })
+ * // or Left({ error: 'invalid_token', description: 'the token was issued for another resource' })
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { JWTVerifyGetKey } from 'jose'
+import type { Identity } from '../session.js'
+import { identityOf } from './claims.js'
+import { discover, type AuthServerMetadata } from './discovery.js'
+import { introspector, type Claims } from './introspection.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** How tokens are verified. */
+export interface OAuthOptions {
+  /** The authorization server's issuer identifier (exactly as its metadata states it). */
+  readonly issuer: string
+  /** The canonical URL(s) of this MCP endpoint: a token's `aud` must name one (RFC 8707). */
+  readonly audience: string | ReadonlyArray<string>
+  /** Accepted signature algorithms (default: the asymmetric ones; never `none` or HMAC unless listed). */
+  readonly algorithms?: ReadonlyArray<string>
+  /** Seconds of clock difference tolerated on `exp`, `nbf` and `iat` (default 30). */
+  readonly clockToleranceSec?: number
+  /** The scopes this server uses, published in its resource metadata. */
+  readonly scopesSupported?: ReadonlyArray<string>
+  /** Opaque tokens: the resource server's credentials at the issuer (the endpoint comes from discovery unless given). */
+  readonly introspection?: { readonly clientId: string; readonly clientSecret: string; readonly endpoint?: string; readonly ttlMs?: number }
+  /** The JWKS URL, when the issuer publishes no metadata. */
+  readonly jwksUri?: string
+  /** Minimum time between two JWKS fetches for an unknown `kid` (default 30 s). */
+  readonly jwksCooldownMs?: number
+  /** Time limit of each request to the issuer (default 5 s). */
+  readonly timeoutMs?: number
+  /** Longer tokens are refused unread (default 8 KiB). */
+  readonly maxTokenLength?: number
+}
+
+/** Why a token was refused: a bad token (401), or the issuer could not be consulted. */
+export interface TokenRefusal {
+  readonly error: 'invalid_token' | 'temporarily_unavailable'
+  readonly description: string
+}
+
+/** A verifier: `verify` is what `serveHttp`'s `auth` option calls; `check` says why a token was refused. */
+export interface OAuth {
+  readonly issuer: string
+  readonly audience: ReadonlyArray<string>
+  readonly scopesSupported: ReadonlyArray<string>
+  readonly check: (token: string) => Promise<E.Either<TokenRefusal, Identity>>
+  readonly verify: (token: string) => Promise<Identity | undefined>
+  /** Requests without a token are refused (401): true. */
+  readonly required: true
+  /** Runs discovery now (it otherwise runs on the first token); a Left says why it failed. */
+  readonly ready: () => Promise<E.Either<string, AuthServerMetadata>>
+}
+
+/** Signature algorithms accepted by default. */
+export const defaultAlgorithms: ReadonlyArray<string> = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** The verifier of tokens from `o.issuer` for `o.audience`. */
+export const oauth = (o: OAuthOptions): OAuth => {
+  const audience = typeof o.audience === 'string' ? [o.audience] : [...o.audience]
+  if (audience.length === 0) throw new Error('oauth: audience names no resource')
+  const timeoutMs = o.timeoutMs ?? 5000
+  const metadata = metadataOnce(o.issuer, timeoutMs, o.jwksUri)
+  const keys = lazyKeys(metadata, o.jwksCooldownMs ?? 30_000, timeoutMs)
+  const introspect = o.introspection === undefined ? undefined : lazyIntrospector(o, metadata, audience, timeoutMs)
+  const refuse = (error: TokenRefusal['error'], description: string): E.Either<TokenRefusal, Identity> => E.left({ error, description })
+
+  const checkJwt = async (jose: Jose, token: string): Promise<E.Either<TokenRefusal, Identity>> => {
+    const getKey = await keys(jose)
+    if (E.isLeft(getKey)) return refuse('temporarily_unavailable', getKey.left)
+    try {
+      const { payload } = await jose.jwtVerify(token, getKey.right, {
+        issuer: o.issuer,
+        audience,
+        algorithms: [...(o.algorithms ?? defaultAlgorithms)],
+        clockTolerance: o.clockToleranceSec ?? 30,
+        requiredClaims: ['exp'],
+      })
+      return E.mapLeft((d: string): TokenRefusal => ({ error: 'invalid_token', description: d }))(identityOf(payload))
+    } catch (e) {
+      return E.left(jwtRefusal(jose.errors, e))
+    }
+  }
+  const check = async (token: string): Promise<E.Either<TokenRefusal, Identity>> => {
+    const jose = await loadJose()
+    if (typeof token !== 'string' || token === '') return refuse('invalid_token', 'no token')
+    if (token.length > (o.maxTokenLength ?? 8192)) return refuse('invalid_token', 'the token is too long')
+    if (looksLikeJwt(jose, token)) return checkJwt(jose, token)
+    if (introspect === undefined) return refuse('invalid_token', 'the token is not a JWT and introspection is not configured')
+    const claims = await introspect(token)
+    if (E.isLeft(claims)) return refuse(claims.left.startsWith('the token') ? 'invalid_token' : 'temporarily_unavailable', claims.left)
+    return E.mapLeft((d: string): TokenRefusal => ({ error: 'invalid_token', description: d }))(identityOf(claims.right))
+  }
+  return {
+    issuer: o.issuer,
+    audience,
+    scopesSupported: [...(o.scopesSupported ?? [])],
+    check,
+    verify: async (token) => {
+      const r = await check(token)
+      return E.isRight(r) ? r.right : undefined
+    },
+    required: true,
+    ready: metadata,
+  }
+}
+
+/** The `jose` module: an optional peer, loaded on the first token so that importing `emcp/oauth` needs nothing. */
+type Jose = typeof import('jose')
+const joseModule: { p?: Promise<Jose> } = {}
+const loadJose = (): Promise<Jose> =>
+  (joseModule.p ??= import('jose').catch((e: unknown) => {
+    delete joseModule.p
+    throw new Error(`emcp/oauth needs the package jose: install it (npm install jose). ${e instanceof Error ? e.message : String(e)}`)
+  }))
+
+/** Whether a token has the shape of a signed JWT (three segments, a header naming `alg`). */
+const looksLikeJwt = (jose: Jose, token: string): boolean => {
+  if (token.split('.').length !== 3) return false
+  try {
+    return typeof jose.decodeProtectedHeader(token).alg === 'string'
+  } catch {
+    return false
+  }
+}
+
+/** What the client is told about a JWT that did not verify. */
+const jwtRefusal = (errors: Jose['errors'], e: unknown): TokenRefusal => {
+  const invalid = (description: string): TokenRefusal => ({ error: 'invalid_token', description })
+  if (e instanceof errors.JWTExpired) return invalid('the token has expired')
+  if (e instanceof errors.JWTClaimValidationFailed)
+    return invalid(e.claim === 'aud' ? 'the token was issued for another resource' : e.claim === 'iss' ? 'the token was issued by another issuer' : `the token's ${e.claim} claim is not acceptable`)
+  if (e instanceof errors.JOSEAlgNotAllowed) return invalid('the token is signed with an algorithm this server does not accept')
+  if (e instanceof errors.JWKSNoMatchingKey) return invalid('the token is signed with a key the issuer does not publish')
+  if (e instanceof errors.JWSSignatureVerificationFailed) return invalid('the token signature does not verify')
+  if (e instanceof errors.JWKSTimeout || (e instanceof Error && e.name === 'TypeError')) return { error: 'temporarily_unavailable', description: "the issuer's keys could not be fetched" }
+  if (e instanceof errors.JOSEError) return invalid(`the token is not valid (${e.code})`)
+  return invalid('the token is not valid')
+}
+
+/** The issuer's metadata, discovered once (a failure is retried at most every 10 s). */
+const metadataOnce = (issuer: string, timeoutMs: number, jwksUri: string | undefined): (() => Promise<E.Either<string, AuthServerMetadata>>) => {
+  const state: { result?: Promise<E.Either<string, AuthServerMetadata>>; failedAt: number } = { failedAt: 0 }
+  return () => {
+    if (state.result !== undefined) return state.result
+    const result = (async () => {
+      const found = await discover(issuer, { timeoutMs })
+      if (E.isRight(found) || jwksUri === undefined) return found
+      // no metadata, but the keys are known: JWTs can still be checked
+      return E.right<string, AuthServerMetadata>({ issuer, jwks_uri: jwksUri })
+    })()
+    state.result = result
+    void result.then((r) => {
+      if (E.isLeft(r)) setTimeout(() => (state.result === result ? delete state.result : undefined), 10_000).unref()
+    })
+    return result
+  }
+}
+
+/** The JWKS key getter, made once the JWKS URL is known. */
+const lazyKeys = (metadata: () => Promise<E.Either<string, AuthServerMetadata>>, cooldownMs: number, timeoutMs: number) => {
+  const made: { getKey?: JWTVerifyGetKey } = {}
+  return async (jose: Jose): Promise<E.Either<string, JWTVerifyGetKey>> => {
+    if (made.getKey !== undefined) return E.right(made.getKey)
+    const m = await metadata()
+    if (E.isLeft(m)) return m
+    if (m.right.jwks_uri === undefined) return E.left(`the issuer ${m.right.issuer} publishes no jwks_uri`)
+    made.getKey ??= jose.createRemoteJWKSet(new URL(m.right.jwks_uri), { cooldownDuration: cooldownMs, timeoutDuration: timeoutMs })
+    return E.right(made.getKey)
+  }
+}
+
+/** The introspection checker, made once the endpoint is known. */
+const lazyIntrospector = (o: OAuthOptions, metadata: () => Promise<E.Either<string, AuthServerMetadata>>, audience: ReadonlyArray<string>, timeoutMs: number) => {
+  const made: { check?: (token: string) => Promise<E.Either<string, Claims>> } = {}
+  const creds = o.introspection as NonNullable<OAuthOptions['introspection']>
+  return async (token: string): Promise<E.Either<string, Claims>> => {
+    if (made.check === undefined) {
+      const endpoint = creds.endpoint ?? (await metadata().then((m) => (E.isRight(m) ? m.right.introspection_endpoint : undefined)))
+      if (endpoint === undefined) return E.left(`the issuer ${o.issuer} publishes no introspection_endpoint`)
+      made.check ??= introspector({ endpoint, clientId: creds.clientId, clientSecret: creds.clientSecret, issuer: o.issuer, audience, timeoutMs, ...(creds.ttlMs === undefined ? {} : { ttlMs: creds.ttlMs }), ...(o.clockToleranceSec === undefined ? {} : { clockToleranceSec: o.clockToleranceSec }) })
+    }
+    return made.check(token)
+  }
+}

@@ -1,0 +1,48 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { oauth } from 'emcp/oauth'
+import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
+
+// the verifier against a real OpenID provider (oidc-provider): discovery, its JWKS, its introspection
+let as: AuthorizationServer
+beforeAll(async () => {
+  as = await startAuthorizationServer()
+})
+afterAll(() => as.close())
+
+/** A client-credentials token from the demo server, for `resource` and `scope`. */
+const token = async (resource: string, scope: string): Promise<string> => {
+  const r = await fetch(`${as.issuer}/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }).toString(),
+  })
+  const body = (await r.json()) as { access_token?: string }
+  if (r.status !== 200 || body.access_token === undefined) throw new Error(`token endpoint: HTTP ${r.status} ${JSON.stringify(body)}`)
+  return body.access_token
+}
+
+test('discovery finds the JWKS and the introspection endpoint', async () => {
+  const m = await oauth({ issuer: as.issuer, audience: 'http://127.0.0.1:9/mcp' }).ready()
+  expect(m).toEqual(E.right(expect.objectContaining({ issuer: as.issuer, jwks_uri: `${as.issuer}/jwks`, introspection_endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) })))
+})
+
+test('a JWT minted for this resource is accepted with its scopes; one minted for another resource is refused', async () => {
+  const resource = 'http://127.0.0.1:9/mcp'
+  const auth = oauth({ issuer: as.issuer, audience: resource })
+  expect(await auth.verify(await token(resource, 'calc:read'))).toMatchObject({ subject: 'demo-client', scopes: ['calc:read'] })
+  const foreign = await auth.check(await token('http://127.0.0.1:9/elsewhere', 'calc:read calc:write'))
+  expect(foreign).toEqual(E.left({ error: 'invalid_token', description: 'the token was issued for another resource' }))
+})
+
+test('an opaque token is introspected with the resource server credentials', async () => {
+  const resource = 'http://127.0.0.1:9/opaque'
+  const opaque = await token(resource, 'calc:write')
+  expect(opaque.split('.')).toHaveLength(1)
+  const auth = oauth({ issuer: as.issuer, audience: resource, introspection: { clientId: 'mcp-server', clientSecret: 'mcp-secret' } })
+  expect(await auth.verify(opaque)).toMatchObject({ subject: 'demo-client', scopes: ['calc:write'] })
+  const wrongCredentials = oauth({ issuer: as.issuer, audience: resource, introspection: { clientId: 'mcp-server', clientSecret: 'wrong' } })
+  expect(E.isLeft(await wrongCredentials.check(await token(resource, 'calc:read')))).toBe(true)
+  const noIntrospection = oauth({ issuer: as.issuer, audience: resource })
+  expect(await noIntrospection.verify(opaque)).toBeUndefined()
+})

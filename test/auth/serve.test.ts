@@ -1,0 +1,68 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { emcp, mcpServer } from 'emcp'
+import { serveHttp, type RunningHttp } from 'emcp/http'
+import { oauth } from 'emcp/oauth'
+import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
+
+// oauth() as serveHttp's verifier today: tokens from a real OpenID provider, the official SDK client
+const add = emcp({ name: 'add', description: 'Adds.', input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } })
+const clear = emcp({ name: 'clear', description: 'Clears.', input: { type: 'object' } })
+const server = mcpServer([add, clear], { name: 'calc', version: '1' }, {
+  authorize: (tool, session) => session.identity?.scopes?.includes(tool.name === 'clear' ? 'calc:write' : 'calc:read') ?? false,
+}).implement({
+  add: ({ a, b }, ctx) => `${ctx.session.identity?.subject}: ${a + b}`,
+  clear: () => 'cleared',
+})
+
+let as: AuthorizationServer
+let running: RunningHttp
+beforeAll(async () => {
+  as = await startAuthorizationServer()
+  // the endpoint's own URL is the audience, so its port is chosen first
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+  running = await serveHttp(server, { port, auth: oauth({ issuer: as.issuer, audience: `http://127.0.0.1:${port}/mcp` }) })
+})
+afterAll(async () => {
+  await running.close()
+  await as.close()
+})
+
+const token = async (resource: string, scope: string): Promise<string> => {
+  const r = await fetch(`${as.issuer}/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }).toString(),
+  })
+  return ((await r.json()) as { access_token: string }).access_token
+}
+const connect = async (bearer: string | undefined, url: string): Promise<Client> => {
+  const client = new Client({ name: 'sdk', version: '1' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), bearer === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
+  return client
+}
+
+test('the SDK client calls with a token minted for the endpoint; scopes decide the tools it sees', async () => {
+  expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+  const readOnly = await connect(await token(running.url, 'calc:read'), running.url)
+  expect((await readOnly.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+  expect(await readOnly.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({ content: [{ type: 'text', text: 'demo-client: 5' }] })
+  await readOnly.close()
+  const both = await connect(await token(running.url, 'calc:read calc:write'), running.url)
+  expect((await both.listTools()).tools.map((t) => t.name)).toEqual(['add', 'clear'])
+  await both.close()
+})
+
+test('no token, or a token for another resource, is refused with 401', async () => {
+  const none = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })
+  expect(none.status).toBe(401)
+  await expect(connect(await token('http://127.0.0.1:9/elsewhere', 'calc:read'), running.url)).rejects.toThrow(/401|Unauthorized/)
+})
