@@ -20,6 +20,7 @@ import type { Identity } from '../session.js'
 import { identityOf } from './claims.js'
 import { discover, type AuthServerMetadata } from './discovery.js'
 import { introspector, type Claims } from './introspection.js'
+import { bearerChallenge, canonicalResource, metadataPath, metadataUrl, protectedResourceMetadata, withoutTrailingSlashes, type ProtectedResourceMetadata } from './resource-metadata.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -63,6 +64,10 @@ export interface OAuth {
   readonly verify: (token: string) => Promise<Identity | undefined>
   /** Requests without a token are refused (401): true. */
   readonly required: true
+  /** The 401 challenge: `Bearer resource_metadata="…"`, with the error and the scopes this server uses. */
+  readonly challenge: (error: 'invalid_request' | 'invalid_token' | undefined) => string
+  /** The Protected Resource Metadata of the first audience, at its path-inserted and root well-known paths. */
+  readonly documents: ReadonlyArray<{ readonly path: string; readonly body: ProtectedResourceMetadata }>
   /** Runs discovery now (it otherwise runs on the first token); a Left says why it failed. */
   readonly ready: () => Promise<E.Either<string, AuthServerMetadata>>
 }
@@ -75,12 +80,18 @@ export const defaultAlgorithms: ReadonlyArray<string> = ['RS256', 'RS384', 'RS51
 
 /** The verifier of tokens from `o.issuer` for `o.audience`. */
 export const oauth = (o: OAuthOptions): OAuth => {
-  const audience = typeof o.audience === 'string' ? [o.audience] : [...o.audience]
-  if (audience.length === 0) throw new Error('oauth: audience names no resource')
+  const given = typeof o.audience === 'string' ? [o.audience] : [...o.audience]
+  if (given.length === 0) throw new Error('oauth: audience names no resource')
+  // each resource as configured and in its canonical form (RFC 8707), which is what clients ask tokens for
+  const audience = [...new Set(given.flatMap((a) => [canonicalOrThrow(a), a]))]
   const timeoutMs = o.timeoutMs ?? 5000
   const metadata = metadataOnce(o.issuer, timeoutMs, o.jwksUri)
   const keys = lazyKeys(metadata, o.jwksCooldownMs ?? 30_000, timeoutMs)
   const introspect = o.introspection === undefined ? undefined : lazyIntrospector(o, metadata, audience, timeoutMs)
+  const resource = audience[0] as string
+  const scopesSupported = [...(o.scopesSupported ?? [])]
+  const prm = protectedResourceMetadata({ resource, authorizationServers: [o.issuer], scopesSupported })
+  const resourcePath = withoutTrailingSlashes(new URL(resource).pathname)
   const refuse = (error: TokenRefusal['error'], description: string): E.Either<TokenRefusal, Identity> => E.left({ error, description })
 
   const checkJwt = async (jose: Jose, token: string): Promise<E.Either<TokenRefusal, Identity>> => {
@@ -112,15 +123,25 @@ export const oauth = (o: OAuthOptions): OAuth => {
   return {
     issuer: o.issuer,
     audience,
-    scopesSupported: [...(o.scopesSupported ?? [])],
+    scopesSupported,
     check,
     verify: async (token) => {
       const r = await check(token)
       return E.isRight(r) ? r.right : undefined
     },
     required: true,
+    challenge: (error) =>
+      bearerChallenge({ resourceMetadata: metadataUrl(resource), ...(error === undefined ? {} : { error }), ...(scopesSupported.length === 0 ? {} : { scope: scopesSupported }) }),
+    documents: [...new Set([metadataPath(resourcePath), metadataPath('')])].map((path) => ({ path, body: prm })),
     ready: metadata,
   }
+}
+
+/** The canonical form of a configured resource; a configuration error throws at once. */
+const canonicalOrThrow = (resource: string): string => {
+  const c = canonicalResource(resource)
+  if (E.isLeft(c)) throw new Error(`oauth: ${c.left}`)
+  return c.right
 }
 
 /** The `jose` module: an optional peer, loaded on the first token so that importing `emcp/oauth` needs nothing. */

@@ -29,7 +29,7 @@ beforeAll(async () => {
       probe.close(() => resolve(port))
     })
   })
-  running = await serveHttp(server, { port, auth: oauth({ issuer: as.issuer, audience: `http://127.0.0.1:${port}/mcp` }) })
+  running = await serveHttp(server, { port, auth: oauth({ issuer: as.issuer, audience: `http://127.0.0.1:${port}/mcp`, scopesSupported: ['calc:read', 'calc:write'] }) })
 })
 afterAll(async () => {
   await running.close()
@@ -61,8 +61,34 @@ test('the SDK client calls with a token minted for the endpoint; scopes decide t
   await both.close()
 })
 
-test('no token, or a token for another resource, is refused with 401', async () => {
-  const none = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })
+const ping = (bearer?: string): Promise<Response> =>
+  fetch(running.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+    body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+  })
+
+test('the Protected Resource Metadata is served at the path-inserted and root well-known paths, to anyone', async () => {
+  const origin = new URL(running.url).origin
+  const expected = { resource: running.url, authorization_servers: [as.issuer], scopes_supported: ['calc:read', 'calc:write'], bearer_methods_supported: ['header'] }
+  for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+    const r = await fetch(origin + path)
+    expect(r.status).toBe(200)
+    expect(r.headers.get('access-control-allow-origin')).toBe('*')
+    expect(await r.json()).toEqual(expected)
+  }
+  expect((await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`, { method: 'POST' })).status).toBe(405)
+  expect((await fetch(`${origin}/.well-known/oauth-protected-resource/other`)).status).toBe(404)
+})
+
+test('no token, or a token for another resource, is refused with 401 pointing to the metadata', async () => {
+  const metadata = `resource_metadata="${new URL(running.url).origin}/.well-known/oauth-protected-resource/mcp"`
+  const none = await ping()
   expect(none.status).toBe(401)
+  expect(none.headers.get('www-authenticate')).toBe(`Bearer scope="calc:read calc:write", ${metadata}`)
+  const foreign = await ping(await token('http://127.0.0.1:9/elsewhere', 'calc:read'))
+  expect(foreign.status).toBe(401)
+  expect(foreign.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", scope="calc:read calc:write", ${metadata}`)
   await expect(connect(await token('http://127.0.0.1:9/elsewhere', 'calc:read'), running.url)).rejects.toThrow(/401|Unauthorized/)
+  expect((await ping(await token(running.url, 'calc:read'))).status).toBe(200)
 })

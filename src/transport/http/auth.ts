@@ -18,9 +18,9 @@ import { refuse } from './reply.js'
 /** The step that names the caller of each request, or refuses it with 401. */
 export const bearer = (auth: BearerAuth): HttpMiddleware => {
   const realm = auth.realm ?? 'mcp'
-  const challenge = (error?: string): HttpReply =>
+  const challenge = (error?: 'invalid_request' | 'invalid_token'): HttpReply =>
     refuse(401, `Unauthorized: ${error === undefined ? 'a bearer token is required' : 'the bearer token was not accepted'}`, {
-      'www-authenticate': `Bearer realm="${realm}"${error === undefined ? '' : `, error="${error}"`}`,
+      'www-authenticate': auth.challenge?.(error) ?? `Bearer realm="${realm}"${error === undefined ? '' : `, error="${error}"`}`,
     })
   /** The identity of a header's token (undefined: anonymous), or the 401 that refuses it. */
   const identify = async (header: string | undefined): Promise<Identity | undefined | HttpReply> => {

@@ -22,6 +22,7 @@ import { bearer } from './auth.js'
 import { addressOf, body } from './body.js'
 import { compose } from './compose.js'
 import { cors } from './cors.js'
+import { documents } from './documents.js'
 import { drainGate } from './drain.js'
 import { endpoint } from './endpoint.js'
 import { guards } from './guards.js'
@@ -69,6 +70,7 @@ export const httpChain = <U extends AnyTool>(typed: Server<U>, options: HttpOpti
     (options.dnsRebindingProtection ?? true) && guards(options),
     withCors && cors(options, `${methods}, OPTIONS`),
     ...(options.use ?? []),
+    options.auth?.documents !== undefined && documents(options.auth.documents),
     options.path !== undefined && endpoint(options.path),
     gate.track,
     options.auth !== undefined && bearer(options.auth),

@@ -74,6 +74,10 @@ export interface BearerAuth {
   readonly required?: boolean
   /** The realm named in `WWW-Authenticate` (default "mcp"). */
   readonly realm?: string
+  /** The `WWW-Authenticate` value of a 401 (default `Bearer realm="<realm>", error="<error>"`); `oauth()` points it to its metadata. */
+  readonly challenge?: (error: 'invalid_request' | 'invalid_token' | undefined) => string
+  /** JSON documents served beside the endpoint to anyone (GET): `oauth()`'s Protected Resource Metadata. */
+  readonly documents?: ReadonlyArray<{ readonly path: string; readonly body: unknown }>
 }
 
 /** Options of `serveHttp`. */
