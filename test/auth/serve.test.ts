@@ -92,3 +92,19 @@ test('no token, or a token for another resource, is refused with 401 pointing to
   await expect(connect(await token('http://127.0.0.1:9/elsewhere', 'calc:read'), running.url)).rejects.toThrow(/401|Unauthorized/)
   expect((await ping(await token(running.url, 'calc:read'))).status).toBe(200)
 })
+
+test('the SDK client authorizes by itself with client credentials: 401, metadata, token for the resource, call', async () => {
+  const { ClientCredentialsProvider } = await import('@modelcontextprotocol/sdk/client/auth-extensions.js')
+  const authProvider = new ClientCredentialsProvider({ clientId: 'demo-client', clientSecret: 'demo-secret', scope: 'calc:read', expectedIssuer: as.issuer })
+  const client = new Client({ name: 'machine', version: '1' })
+  expect(authProvider.tokens()).toBeUndefined()
+  // no token at first: the 401 leads the transport to the metadata, the authorization server and back
+  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider }))
+  expect(await client.callTool({ name: 'add', arguments: { a: 20, b: 22 } })).toMatchObject({ content: [{ type: 'text', text: 'demo-client: 42' }] })
+  const granted = authProvider.tokens()
+  expect(granted?.scope).toBe('calc:read')
+  // the token was minted for this endpoint (RFC 8707), from what the metadata told the client
+  const claims = JSON.parse(Buffer.from((granted?.access_token ?? '').split('.')[1] ?? '', 'base64url').toString()) as { aud?: unknown }
+  expect(claims.aud).toBe(running.url)
+  await client.close()
+})
