@@ -5,7 +5,9 @@
  * `client_credentials` grant (client_secret_basic) for the scopes `calc:read` and
  * `calc:write`; the `resource` parameter (RFC 8707) sets the token's audience; access tokens
  * are JWTs signed with ES256, except for resources whose path ends in `/opaque`, which get
- * opaque tokens that `mcp-server` / `mcp-secret` may introspect (RFC 7662).
+ * opaque tokens that `mcp-server` / `mcp-secret` may introspect (RFC 7662). Clients may also
+ * register themselves (RFC 7591) and use the authorization code grant with PKCE: the demo
+ * logs every browser in as `demo-user` and consents to what was asked, with no page.
  *
  * @example
  * import { startAuthorizationServer } from './authorization-server.js'
@@ -13,7 +15,7 @@
  * console.log(as.issuer) // http://127.0.0.1:3001
  * await as.close()
  */
-import { createServer, type Server as HttpServer } from 'node:http'
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
 import Provider, { type ClientMetadata } from 'oidc-provider'
@@ -68,6 +70,7 @@ export const startAuthorizationServer = async (o: AuthorizationServerOptions = {
     scopes: [...scopes],
     features: {
       devInteractions: { enabled: false },
+      registration: { enabled: true },
       clientCredentials: { enabled: true },
       // the MCP server may introspect any token; a client only its own
       introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => client.clientId === 'mcp-server' || token.clientId === client.clientId },
@@ -85,7 +88,11 @@ export const startAuthorizationServer = async (o: AuthorizationServerOptions = {
   })
   // the demo runs on plain http at 127.0.0.1; oidc-provider would otherwise refuse to run insecurely behind no proxy
   provider.proxy = false
-  http.on('request', provider.callback())
+  const callback = provider.callback()
+  http.on('request', (req, res) => {
+    if (req.url?.startsWith('/interaction/') === true) void interact(provider, req, res).catch(() => res.writeHead(500).end())
+    else void callback(req, res)
+  })
   return {
     issuer,
     provider,
@@ -95,4 +102,22 @@ export const startAuthorizationServer = async (o: AuthorizationServerOptions = {
         http.close(() => resolve())
       }),
   }
+}
+
+/** The demo's login and consent, with no page: log in as `demo-user`, then grant what the client asked for. */
+const interact = async (provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const details = await provider.interactionDetails(req, res)
+  if (details.prompt.name === 'login') {
+    await provider.interactionFinished(req, res, { login: { accountId: 'demo-user' } }, { mergeWithLastSubmission: false })
+    return
+  }
+  const accountId = details.session?.accountId ?? 'demo-user'
+  const grant = details.grantId !== undefined ? await provider.Grant.find(details.grantId) : undefined
+  const consent = grant ?? new provider.Grant({ accountId, clientId: String(details.params['client_id']) })
+  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> }
+  if (missing.missingOIDCScope !== undefined) consent.addOIDCScope(missing.missingOIDCScope.join(' '))
+  if (missing.missingOIDCClaims !== undefined) consent.addOIDCClaims(missing.missingOIDCClaims)
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) consent.addResourceScope(resource, scopes.join(' '))
+  const grantId = await consent.save()
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true })
 }

@@ -1,0 +1,112 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { emcp, mcpServer } from 'emcp'
+import { serveHttp, type RunningHttp } from 'emcp/http'
+import { oauth } from 'emcp/oauth'
+import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
+
+// the spec's whole flow with the official SDK client and a real OpenID provider, no manual step:
+// 401 → Protected Resource Metadata → authorization server metadata → dynamic client registration
+// → authorization code with PKCE (the demo server logs in and consents by itself) → token for the resource → call
+const whoami = emcp({ name: 'whoami', description: 'The caller and its scopes.', input: { type: 'object' } })
+const server = mcpServer([whoami], { name: 'who', version: '1' }).implement({
+  whoami: (_a, ctx) => `${ctx.session.identity?.subject} ${ctx.session.identity?.scopes?.join(' ')}`,
+})
+
+let as: AuthorizationServer
+let running: RunningHttp
+beforeAll(async () => {
+  as = await startAuthorizationServer()
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+  running = await serveHttp(server, { port, auth: oauth({ issuer: as.issuer, audience: `http://127.0.0.1:${port}/mcp`, scopesSupported: ['calc:read'] }) })
+})
+afterAll(async () => {
+  await running.close()
+  await as.close()
+})
+
+/** A browser-less OAuth client: it keeps what the SDK hands it and remembers where it was sent. */
+class Recorder implements OAuthClientProvider {
+  info: OAuthClientInformationMixed | undefined
+  saved: OAuthTokens | undefined
+  verifier = ''
+  sentTo: URL | undefined
+  readonly redirectUrl = 'http://127.0.0.1:1/callback'
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'sdk test', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }
+  }
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.info
+  }
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.info = info
+  }
+  tokens(): OAuthTokens | undefined {
+    return this.saved
+  }
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens
+  }
+  redirectToAuthorization(url: URL): void {
+    this.sentTo = url
+  }
+  saveCodeVerifier(v: string): void {
+    this.verifier = v
+  }
+  codeVerifier(): string {
+    return this.verifier
+  }
+}
+
+/** What a browser does with the authorization URL: follows redirects, keeping cookies, until the client's redirect URI; its code. */
+const browse = async (start: URL, redirectUri: string): Promise<string> => {
+  const jar = new Map<string, string>()
+  let url = start.href
+  for (let hops = 0; hops < 20; hops++) {
+    if (url.startsWith(redirectUri)) {
+      const code = new URL(url).searchParams.get('code')
+      if (code === null) throw new Error(`no code in ${url}`)
+      return code
+    }
+    const r = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } })
+    for (const c of r.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';')
+      const eq = pair.indexOf('=')
+      jar.set(pair.slice(0, eq), pair.slice(eq + 1))
+    }
+    const next = r.headers.get('location')
+    if (next === null) throw new Error(`HTTP ${r.status} at ${url}: ${(await r.text()).slice(0, 300)}`)
+    url = new URL(next, url).href
+  }
+  throw new Error('too many redirects')
+}
+
+test('the SDK client registers, gets a code with PKCE, a token for this resource, and calls', async () => {
+  const provider = new Recorder()
+  const first = new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  await expect(new Client({ name: 'sdk', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError)
+  // registered by itself (RFC 7591), and sent to the authorization endpoint with PKCE and the resource
+  expect(provider.info?.client_id).toEqual(expect.any(String))
+  const sentTo = provider.sentTo as URL
+  expect(sentTo.origin).toBe(as.issuer)
+  expect(sentTo.searchParams.get('code_challenge_method')).toBe('S256')
+  expect(sentTo.searchParams.get('resource')).toBe(running.url)
+  expect(sentTo.searchParams.get('scope')).toBe('calc:read')
+
+  await first.finishAuth(await browse(sentTo, provider.redirectUrl))
+  const client = new Client({ name: 'sdk', version: '1' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
+  const r = await client.callTool({ name: 'whoami', arguments: {} })
+  expect(r).toMatchObject({ content: [{ type: 'text', text: 'demo-user calc:read' }] })
+  await client.close()
+})
