@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import * as v2 from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
 import { serveHttp, type RunningHttp } from 'emcp/http'
@@ -68,15 +69,15 @@ class Recorder implements OAuthClientProvider {
   }
 }
 
-/** What a browser does with the authorization URL: follows redirects, keeping cookies, until the client's redirect URI; its code. */
-const browse = async (start: URL, redirectUri: string): Promise<string> => {
+/** What a browser does with the authorization URL: follows redirects, keeping cookies, until the client's redirect URI; its query. */
+const browse = async (start: URL, redirectUri: string): Promise<URLSearchParams> => {
   const jar = new Map<string, string>()
   let url = start.href
   for (let hops = 0; hops < 20; hops++) {
     if (url.startsWith(redirectUri)) {
-      const code = new URL(url).searchParams.get('code')
-      if (code === null) throw new Error(`no code in ${url}`)
-      return code
+      const query = new URL(url).searchParams
+      if (query.get('code') === null) throw new Error(`no code in ${url}`)
+      return query
     }
     const r = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } })
     for (const c of r.headers.getSetCookie()) {
@@ -103,10 +104,27 @@ test('the SDK client registers, gets a code with PKCE, a token for this resource
   expect(sentTo.searchParams.get('resource')).toBe(running.url)
   expect(sentTo.searchParams.get('scope')).toBe('calc:read')
 
-  await first.finishAuth(await browse(sentTo, provider.redirectUrl))
+  const callback = await browse(sentTo, provider.redirectUrl)
+  // the authorization response names its issuer (RFC 9207)
+  expect(callback.get('iss')).toBe(as.issuer)
+  await first.finishAuth(callback.get('code') as string)
   const client = new Client({ name: 'sdk', version: '1' })
   await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
   const r = await client.callTool({ name: 'whoami', arguments: {} })
   expect(r).toMatchObject({ content: [{ type: 'text', text: 'demo-user calc:read' }] })
+  await client.close()
+})
+
+test('the v2 SDK client (@modelcontextprotocol/client) runs the same flow', async () => {
+  const provider = new Recorder()
+  const first = new v2.StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  await expect(new v2.Client({ name: 'sdk2', version: '1' }).connect(first)).rejects.toBeInstanceOf(v2.UnauthorizedError)
+  const sentTo = provider.sentTo as URL
+  expect(sentTo.searchParams.get('code_challenge_method')).toBe('S256')
+  expect(sentTo.searchParams.get('resource')).toBe(running.url)
+  await first.finishAuth(await browse(sentTo, provider.redirectUrl))
+  const client = new v2.Client({ name: 'sdk2', version: '1' })
+  await client.connect(new v2.StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
+  expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'demo-user calc:read' }] })
   await client.close()
 })

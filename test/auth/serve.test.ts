@@ -108,3 +108,12 @@ test('the SDK client authorizes by itself with client credentials: 401, metadata
   expect(claims.aud).toBe(running.url)
   await client.close()
 })
+
+test('the v2 SDK client authorizes by itself with client credentials', async () => {
+  const v2 = await import('@modelcontextprotocol/client')
+  const authProvider = new v2.ClientCredentialsProvider({ clientId: 'demo-client', clientSecret: 'demo-secret', scope: 'calc:read' })
+  const client = new v2.Client({ name: 'machine2', version: '1' })
+  await client.connect(new v2.StreamableHTTPClientTransport(new URL(running.url), { authProvider }))
+  expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).toMatchObject({ content: [{ type: 'text', text: 'demo-client: 2' }] })
+  await client.close()
+})
