@@ -63,6 +63,8 @@ export interface ModernConfig {
   readonly eras: ReadonlyArray<Era>
   readonly cache: CacheOptions
   readonly states: RequestStates
+  /** The request middleware, around the answer of a request whose envelope was accepted. */
+  readonly around: (req: Request, session: Session, inner: () => Answer) => Answer
   /** The method table shared by both eras. */
   readonly answer: (req: Request, session: Session) => Answer
   /** `subscriptions/listen`. */
@@ -189,14 +191,15 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     const method = req.method
     let out: Eventually<E.Either<RpcError, unknown>>
     try {
-      out =
+      out = config.around(req, session, () =>
         method === 'server/discover'
           ? discover()
           : method === 'subscriptions/listen'
             ? config.listen(req, session)
             : legacyOnlyMethods.has(method)
               ? E.left(rpcError('MethodNotFound', `Method not found: ${method} is not part of protocol revision ${version}`))
-              : config.answer(req, session)
+              : config.answer(req, session),
+      )
     } catch (e) {
       return settleThrown(e)
     }
