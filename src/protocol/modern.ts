@@ -25,6 +25,7 @@ import { logLevels, type ClientInfo, type LogLevel, type Session } from '../sess
 import { legacyOnlyMethods } from './legacy.js'
 import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
 import type { RequestStates } from './request-state.js'
+import { replayAsker } from '../server/ask.js'
 import { isModernVersion, isSupportedVersion, versionsOf, type Era } from './versions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -180,13 +181,14 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
       clientCapabilities: caps,
       initialized: true,
       logLevel: level as LogLevel | undefined,
-      inputs: undefined,
+      // questions to the client: replayed answers and input_required, never requests
+      ask: replayAsker(undefined),
       listens: undefined,
     }
     if (inputMethods.has(req.method)) {
       const inputs = inputStateOf(req.method, req.params, config.states)
       if (E.isLeft(inputs)) return inputs
-      session.inputs = inputs.right
+      session.ask = replayAsker(inputs.right)
     }
     const method = req.method
     let out: Eventually<E.Either<RpcError, unknown>>

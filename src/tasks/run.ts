@@ -23,6 +23,7 @@ import type { Answer, ToolCall } from '../feature.js'
 import { errorCodes, rpcError, type RpcError, type RpcErrorObject } from '../jsonrpc.js'
 import type { Outbound } from '../outbound.js'
 import { MissingClientCapability } from '../protocol/input-required.js'
+import { outboundAsker } from '../server/ask.js'
 import type { Session } from '../session.js'
 import type { DetailedTask, Task, TaskStore } from './store.js'
 
@@ -111,12 +112,13 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
     ...call.session,
     inFlight: new Map(),
     cancelled: new Set(),
-    asks: (question, opts) => {
+    // once handed off, questions the replay cannot answer go to the task; before, the call
+    // asks the usual way: input_required, answered by a retry
+    ask: (call.session.ask ?? outboundAsker).divertedTo((question, opts) => {
       if (taskId !== undefined) return store.ask(taskId, question, opts)
-      // before the handoff the call asks the usual way: input_required, answered by a retry
-      if (session.inputs !== undefined) waitingOnClient = true
+      waitingOnClient = true
       return undefined
-    },
+    }),
   }
   Object.defineProperty(session, 'outbound', { enumerable: true, get: () => (taskId === undefined ? call.session.outbound : taskChannel) })
 
