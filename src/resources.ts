@@ -205,7 +205,7 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
   // the index and the list pages change with the registry, never per request
   const reg = registry(checkUnique(list), {
     noun: 'resource',
-    keyOf: keyOf,
+    keyOf,
     derive: (enabled) => indexOf(enabled, options.pageSize),
     changed: () => hubs.broadcast('notifications/resources/list_changed'),
   })
@@ -226,17 +226,7 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     return E.isLeft(page) ? page : pageAt('resources/templates/list', reg.view().templatePages, page.right, req.params?.cursor)
   }
 
-  /** The resource a URI names: a static one by exact URI, else the first template that matches. */
-  const lookup = (uri: string): O.Option<{ readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>; readonly mimeType?: string }> => {
-    const { statics, templates } = reg.view()
-    const r = statics.get(uri)
-    if (r !== undefined) return O.some(r)
-    for (const t of templates) {
-      const params = t.template.match(uri)
-      if (O.isSome(params)) return O.some({ read: (ctx) => t.read(params.value, ctx), mimeType: t.mimeType })
-    }
-    return O.none
-  }
+  const lookup = (uri: string) => lookupIn(reg.view(), uri)
 
   const read = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const uri = req.params?.uri
@@ -308,7 +298,6 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
 /** An absolute URI starts with a scheme (RFC 3986 §3.1). */
 const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
-
 /** A resource by its URI, a template by its template. */
 const keyOf = (r: AnyResource): string => (r.kind === 'resource' ? r.uri : r.uriTemplate)
 
@@ -326,6 +315,20 @@ const indexOf = (enabled: ReadonlyArray<AnyResource>, pageSize: number | undefin
     staticPages: pagesOf('resources', staticWire, pageSize),
     templatePages: pagesOf('resourceTemplates', templates.map(listedTemplate), pageSize),
   }
+}
+
+/** The resource a URI names: a static one by exact URI, else the first template that matches. */
+const lookupIn = (
+  { statics, templates }: { readonly statics: ReadonlyMap<string, Resource>; readonly templates: ReadonlyArray<ResourceTemplate> },
+  uri: string,
+): O.Option<{ readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>; readonly mimeType?: string }> => {
+  const r = statics.get(uri)
+  if (r !== undefined) return O.some(r)
+  for (const t of templates) {
+    const params = t.template.match(uri)
+    if (O.isSome(params)) return O.some({ read: (ctx) => t.read(params.value, ctx), mimeType: t.mimeType })
+  }
+  return O.none
 }
 
 /** MCP: -32002 for a URI the server does not have, with the URI as data. */

@@ -36,7 +36,7 @@ import { initializeWith, refuseLegacy, setLevel } from './protocol/legacy.js'
 import { allEras, type Era } from './protocol/versions.js'
 import { deadline, defaultCallTimeoutMs } from './server/deadline.js'
 import { endpoint } from './server/endpoint.js'
-import { runRequest, type Middleware, type RequestStep, type ToolCallStep } from './server/middleware.js'
+import { runRequest, type Middleware, type RequestStep } from './server/middleware.js'
 import { toolTable, type Chain } from './server/tools.js'
 import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
@@ -186,22 +186,12 @@ const build = <U extends AnyTool>(
   if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
   const hub = newHub()
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
-  const chain: Chain & { readonly request: RequestStep[] } = { request: [], toolCall: [], authorize: [] }
-  if (options.authorize !== undefined) chain.authorize.push(options.authorize)
-  const use = (m: Middleware): void => {
-    if (m.request !== undefined) chain.request.push(m.request)
-    if (m.toolCall !== undefined) chain.toolCall.push(m.toolCall)
-    if (m.authorize !== undefined) chain.authorize.push(m.authorize)
-  }
-  for (const m of options.middleware ?? []) use(m)
+  const { chain, use } = chainOf(options)
   const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
 
   const serverInfo = stripUndefined(info)
   const completers = features.filter((f) => f.complete !== undefined)
-  const capabilities = Object.assign({}, ...features.map((f) => f.capabilities), completers.length > 0 ? { completions: {} } : {}, {
-    tools: { listChanged: true },
-    logging: {},
-  })
+  const capabilities = capabilitiesOf(features, completers.length > 0)
   const methods = methodTable(features, [
     ['initialize', initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })],
     ['ping', () => E.right({})],
@@ -248,13 +238,6 @@ const build = <U extends AnyTool>(
           ? answer(req, session)
           : around(req, session, () => answer(req, session))
 
-  const release = (session: Session): void => {
-    // nothing will read the answers of calls still running: their signals say so
-    for (const id of [...session.inFlight.keys()]) abortCall(session, id, new DOMException('the session ended', 'AbortError'))
-    hub.remove(session)
-    for (const f of features) f.release?.(session)
-  }
-
   const server: Server<U> = {
     info,
     options,
@@ -271,7 +254,12 @@ const build = <U extends AnyTool>(
     enableTool: (name) => table.setEnabled(name, true),
     disableTool: (name) => table.setEnabled(name, false),
     batch: table.batch,
-    release,
+    release: (session) => {
+      // nothing will read the answers of calls still running: their signals say so
+      for (const id of [...session.inFlight.keys()]) abortCall(session, id, new DOMException('the session ended', 'AbortError'))
+      hub.remove(session)
+      for (const f of features) f.release?.(session)
+    },
     use: (m) => {
       // sound: the tool a middleware of this server sees is always one of U
       use(m as Middleware)
@@ -280,6 +268,23 @@ const build = <U extends AnyTool>(
   }
   return server
 }
+
+/** The hooks of the server's middleware (its `authorize` option first), and how to add more. */
+const chainOf = (options: ServerOptions): { readonly chain: Chain & { readonly request: RequestStep[] }; readonly use: (m: Middleware) => void } => {
+  const chain: Chain & { readonly request: RequestStep[] } = { request: [], toolCall: [], authorize: [] }
+  if (options.authorize !== undefined) chain.authorize.push(options.authorize)
+  const use = (m: Middleware): void => {
+    if (m.request !== undefined) chain.request.push(m.request)
+    if (m.toolCall !== undefined) chain.toolCall.push(m.toolCall)
+    if (m.authorize !== undefined) chain.authorize.push(m.authorize)
+  }
+  for (const m of options.middleware ?? []) use(m)
+  return { chain, use }
+}
+
+/** What the server declares: its features' capabilities, completions when a feature completes, tools and logging. */
+const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: boolean): { readonly [key: string]: unknown } =>
+  Object.assign({}, ...features.map((f) => f.capabilities), completes ? { completions: {} } : {}, { tools: { listChanged: true }, logging: {} })
 
 /** Fails unless there is exactly one handler per tool, and every tool's header mirrors are well formed. */
 const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): void => {

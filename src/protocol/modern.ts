@@ -112,36 +112,7 @@ export const checkCache = (cache: CacheOptions): void => {
 export const modernAdapter = (config: ModernConfig): ModernAdapter => {
   const supported = versionsOf(config.eras)
   const serves2025 = config.eras.includes('2025-11-25')
-  // the caching hints of each cacheable method, settled once with the server
-  const hints = new Map(
-    [...cacheable].map((method) => {
-      const own = config.cache.methods?.[method as CacheableMethod] ?? {}
-      return [method, { ttlMs: own.ttlMs ?? config.cache.ttlMs ?? 0, cacheScope: own.cacheScope ?? config.cache.cacheScope ?? 'private' }] as const
-    }),
-  )
-
-  // precomputed pages (RawJson) get their 2026 form once per page, not per request
-  const wrappedPages = new WeakMap<RawJson, RawJson>()
-  const complete = (method: string, result: unknown): unknown => {
-    if (result instanceof RawJson) {
-      let done = wrappedPages.get(result)
-      if (done === undefined) wrappedPages.set(result, (done = new RawJson(completeValue(method, result.value))))
-      return done
-    }
-    return completeValue(method, result)
-  }
-  const completeValue = (method: string, result: unknown): unknown => {
-    const r = isObject(result) ? result : {}
-    const meta = isObject(r._meta) ? r._meta : {}
-    // a result that names its own type (an extension's, e.g. the tasks extension's "task") keeps it
-    const resultType = typeof r.resultType === 'string' ? r.resultType : 'complete'
-    return {
-      ...r,
-      resultType,
-      ...(resultType === 'complete' ? hints.get(method) : undefined),
-      _meta: { ...meta, [metaKeys.serverInfo]: config.serverInfo },
-    }
-  }
+  const complete = completer(config)
 
   const discover = (): Answer =>
     E.right({
@@ -225,6 +196,43 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
   }
 
   return { claims, respond }
+}
+
+/**
+ * Gives a result its 2026-07-28 form: `resultType` (kept when the result names its own, e.g.
+ * the tasks extension's "task"), caching hints on a complete one, the server in `_meta`.
+ */
+const completer = (config: ModernConfig): ((method: string, result: unknown) => unknown) => {
+  // the caching hints of each cacheable method, settled once with the server
+  const hints = new Map(
+    [...cacheable].map((method) => {
+      const own = config.cache.methods?.[method as CacheableMethod] ?? {}
+      return [method, { ttlMs: own.ttlMs ?? config.cache.ttlMs ?? 0, cacheScope: own.cacheScope ?? config.cache.cacheScope ?? 'private' }] as const
+    }),
+  )
+
+  const completeValue = (method: string, result: unknown): unknown => {
+    const r = isObject(result) ? result : {}
+    const meta = isObject(r._meta) ? r._meta : {}
+    // a result that names its own type (an extension's, e.g. the tasks extension's "task") keeps it
+    const resultType = typeof r.resultType === 'string' ? r.resultType : 'complete'
+    return {
+      ...r,
+      resultType,
+      ...(resultType === 'complete' ? hints.get(method) : undefined),
+      _meta: { ...meta, [metaKeys.serverInfo]: config.serverInfo },
+    }
+  }
+  // precomputed pages (RawJson) get their 2026 form once per page, not per request
+  const wrappedPages = new WeakMap<RawJson, RawJson>()
+  return (method: string, result: unknown): unknown => {
+    if (result instanceof RawJson) {
+      let done = wrappedPages.get(result)
+      if (done === undefined) wrappedPages.set(result, (done = new RawJson(completeValue(method, result.value))))
+      return done
+    }
+    return completeValue(method, result)
+  }
 }
 
 /**

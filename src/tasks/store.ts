@@ -123,44 +123,12 @@ const defaultPollIntervalMs = 1000
 
 /** A task store in memory, with the given bounds. */
 export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
-  const ttlMs = options.ttlMs === undefined ? defaultTtlMs : options.ttlMs
-  const maxTasks = options.maxTasks ?? defaultMaxTasks
-  const pollIntervalMs = options.pollIntervalMs ?? defaultPollIntervalMs
-  if (ttlMs !== null && !(Number.isSafeInteger(ttlMs) && ttlMs > 0)) throw new TypeError(`emcp: tasks: ttlMs must be a positive integer or null, got ${ttlMs}`)
-  if (!(Number.isSafeInteger(maxTasks) && maxTasks > 0)) throw new TypeError(`emcp: tasks: maxTasks must be a positive integer, got ${maxTasks}`)
-  if (!(Number.isSafeInteger(pollIntervalMs) && pollIntervalMs > 0))
-    throw new TypeError(`emcp: tasks: pollIntervalMs must be a positive integer, got ${pollIntervalMs}`)
+  const { ttlMs, maxTasks, pollIntervalMs } = boundsOf(options)
   const now = options.now ?? Date.now
   const newId = options.newId ?? randomUUID
 
-  // creation order is expiry order (one TTL for all), so expired tasks are at the front
-  const tasks = new Map<string, Entry>()
+  const { tasks, drop, sweep, live, running, hold } = holding(ttlMs, now)
   const listeners = new Set<(task: DetailedTask) => void>()
-  const expired = (e: Entry): boolean => ttlMs !== null && now() >= e.createdAt + ttlMs
-
-  /** Forgets a task; a running one has its work aborted and its questions withdrawn. */
-  const drop = (e: Entry, reason: string): void => {
-    if (e.expiry !== undefined) clearTimeout(e.expiry)
-    tasks.delete(e.taskId)
-    if (isRunning(e.state)) stop(e.state.run, reason)
-  }
-  const sweep = (): void => {
-    for (const e of tasks.values()) {
-      if (!expired(e)) break
-      drop(e, 'the task expired (its ttlMs passed)')
-    }
-  }
-  const live = (taskId: string): Entry | undefined => {
-    const e = tasks.get(taskId)
-    if (e === undefined || !expired(e)) return e
-    drop(e, 'the task expired (its ttlMs passed)')
-    return undefined
-  }
-  /** A task whose work goes on, with its run; undefined when unknown, expired or ended. */
-  const running = (taskId: string): { readonly e: Entry; readonly run: Running } | undefined => {
-    const e = live(taskId)
-    return e !== undefined && isRunning(e.state) ? { e, run: e.state.run } : undefined
-  }
   const changed = (e: Entry): void => {
     e.lastUpdatedAt = Math.max(now(), e.lastUpdatedAt)
     if (listeners.size === 0) return
@@ -187,33 +155,8 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
     const t = now()
     const run: Running = { inputs: new Map(), keys: new Set(), nextKey: 1, onAbort }
     const e: Entry = { taskId: newId(), createdAt: t, statusMessage: undefined, lastUpdatedAt: t, expiry: undefined, state: { status: 'working', run } }
-    if (tasks.has(e.taskId)) throw new Error(`emcp: tasks: the id ${e.taskId} is taken (newId must make unique ids)`)
-    tasks.set(e.taskId, e)
-    if (ttlMs !== null) {
-      // a task still running at its TTL is stopped even when nobody polls any more
-      e.expiry = setTimeout(() => {
-        if (tasks.get(e.taskId) === e) drop(e, 'the task expired (its ttlMs passed)')
-      }, ttlMs)
-      e.expiry.unref?.()
-    }
+    hold(e)
     return E.right(record(e))
-  }
-
-  const answer = (taskId: string, responses: { readonly [key: string]: unknown }): number => {
-    const e = live(taskId)
-    if (e === undefined || e.state.status !== 'input_required') return 0
-    const run = e.state.run
-    let taken = 0
-    for (const [key, response] of Object.entries(responses)) {
-      const p = run.inputs.get(key)
-      if (p === undefined) continue
-      taken++
-      p.resolve(response)
-    }
-    if (taken === 0) return 0
-    if (run.inputs.size === 0) e.state = { status: 'working', run }
-    changed(e)
-    return taken
   }
 
   return {
@@ -230,7 +173,10 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
       const r = running(taskId)
       return r === undefined ? Promise.reject(new Error(`${request.method}: the task has ended`)) : askOf(r.e, r.run, request, opts, changed)
     },
-    answer,
+    answer: (taskId, responses) => {
+      const e = live(taskId)
+      return e === undefined ? 0 : answerOf(e, responses, changed)
+    },
     complete: (taskId, result) => end(taskId, () => ({ status: 'completed', result })),
     fail: (taskId, error) => end(taskId, () => ({ status: 'failed', error })),
     cancel: (taskId, reason = 'cancelled by the client') =>
@@ -294,6 +240,82 @@ interface Entry {
   /** Drops the task when its TTL passes, whether or not anyone reads the store then. */
   expiry: ReturnType<typeof setTimeout> | undefined
   state: State
+}
+
+/**
+ * The tasks a store holds, by id, in creation order (which is expiry order: one TTL for all,
+ * so expired tasks are at the front), each dropped when its TTL passes.
+ */
+const holding = (ttlMs: number | null, now: () => number) => {
+  const tasks = new Map<string, Entry>()
+  const expired = (e: Entry): boolean => ttlMs !== null && now() >= e.createdAt + ttlMs
+  /** Forgets a task; a running one has its work aborted and its questions withdrawn. */
+  const drop = (e: Entry, reason: string): void => {
+    if (e.expiry !== undefined) clearTimeout(e.expiry)
+    tasks.delete(e.taskId)
+    if (isRunning(e.state)) stop(e.state.run, reason)
+  }
+  const live = (taskId: string): Entry | undefined => {
+    const e = tasks.get(taskId)
+    if (e === undefined || !expired(e)) return e
+    drop(e, 'the task expired (its ttlMs passed)')
+    return undefined
+  }
+  return {
+    tasks,
+    drop,
+    live,
+    sweep: (): void => {
+      for (const e of tasks.values()) {
+        if (!expired(e)) break
+        drop(e, 'the task expired (its ttlMs passed)')
+      }
+    },
+    /** A task whose work goes on, with its run; undefined when unknown, expired or ended. */
+    running: (taskId: string): { readonly e: Entry; readonly run: Running } | undefined => {
+      const e = live(taskId)
+      return e !== undefined && isRunning(e.state) ? { e, run: e.state.run } : undefined
+    },
+    hold: (e: Entry): void => {
+      if (tasks.has(e.taskId)) throw new Error(`emcp: tasks: the id ${e.taskId} is taken (newId must make unique ids)`)
+      tasks.set(e.taskId, e)
+      if (ttlMs === null) return
+      // a task still running at its TTL is stopped even when nobody polls any more
+      e.expiry = setTimeout(() => {
+        if (tasks.get(e.taskId) === e) drop(e, 'the task expired (its ttlMs passed)')
+      }, ttlMs)
+      e.expiry.unref?.()
+    },
+  }
+}
+
+/** The bounds of a store, checked. */
+const boundsOf = (options: TaskStoreOptions): { readonly ttlMs: number | null; readonly maxTasks: number; readonly pollIntervalMs: number } => {
+  const ttlMs = options.ttlMs === undefined ? defaultTtlMs : options.ttlMs
+  const maxTasks = options.maxTasks ?? defaultMaxTasks
+  const pollIntervalMs = options.pollIntervalMs ?? defaultPollIntervalMs
+  if (ttlMs !== null && !(Number.isSafeInteger(ttlMs) && ttlMs > 0)) throw new TypeError(`emcp: tasks: ttlMs must be a positive integer or null, got ${ttlMs}`)
+  if (!(Number.isSafeInteger(maxTasks) && maxTasks > 0)) throw new TypeError(`emcp: tasks: maxTasks must be a positive integer, got ${maxTasks}`)
+  if (!(Number.isSafeInteger(pollIntervalMs) && pollIntervalMs > 0))
+    throw new TypeError(`emcp: tasks: pollIntervalMs must be a positive integer, got ${pollIntervalMs}`)
+  return { ttlMs, maxTasks, pollIntervalMs }
+}
+
+/** Hands responses to a task in `input_required` by key; how many were taken. */
+const answerOf = (e: Entry, responses: { readonly [key: string]: unknown }, changed: (e: Entry) => void): number => {
+  if (e.state.status !== 'input_required') return 0
+  const run = e.state.run
+  let taken = 0
+  for (const [key, response] of Object.entries(responses)) {
+    const p = run.inputs.get(key)
+    if (p === undefined) continue
+    taken++
+    p.resolve(response)
+  }
+  if (taken === 0) return 0
+  if (run.inputs.size === 0) e.state = { status: 'working', run }
+  changed(e)
+  return taken
 }
 
 const isRunning = (s: State): s is RunningState => s.status === 'working' || s.status === 'input_required'
