@@ -170,12 +170,18 @@ describe('middleware: tool calls', () => {
 
   it('sees a 2026-07-28 question to the client as an input_required result, and the retry as the final one', async () => {
     const outcomes: unknown[] = []
-    const server = serverWith([{ toolCall: async (_call, next) => (await next().then((o) => (outcomes.push(E.isRight(o) ? o.right : o), o))) }])
+    const requests: unknown[] = []
+    const server = serverWith([
+      { request: async (_req, next) => (await next().then((o) => (requests.push(E.isRight(o) ? o.right : o), o))) },
+      { toolCall: async (_call, next) => (await next().then((o) => (outcomes.push(E.isRight(o) ? o.right : o), o))) },
+    ])
     const client = inMemoryClient(server, { protocolVersion: modern, capabilities: elicits, answer: () => ({ action: 'accept', content: { name: 'Ada' } }) })
     expect(await client.callResult('ask', {})).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] })
     expect(outcomes).toHaveLength(2)
     expect(outcomes[0]).toMatchObject({ resultType: 'input_required', inputRequests: { 'input-0': { method: 'elicitation/create' } } })
     expect(outcomes[1]).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] })
+    // the request hook sees the same, before the era's envelope is added
+    expect(requests).toEqual(outcomes)
   })
 
   it('authorize hides a tool from a session’s tools/list and refuses its calls (-32003)', async () => {
@@ -192,14 +198,22 @@ describe('middleware: tool calls', () => {
     expect(JSON.parse(JSON.stringify(out)).value.error).toEqual({ code: errorCodes.Forbidden, message: 'Forbidden: x may not call tool boom' })
   })
 
-  it('server.use types the tool as one of the server’s own', () => {
-    const server = mcpServer([add, boom], { name: 'typed', version: '1' }).implement({ add: ({ a, b }) => ({ sum: a + b }), boom: () => 'no' })
-    server.use({
+  it('server.use adds a middleware inside the others, typing the tool as one of the server’s own', async () => {
+    const order: string[] = []
+    const server = mcpServer([add, boom], { name: 'typed', version: '1' }, { middleware: [{ toolCall: (_c, next) => (order.push('option'), next()) }] }).implement({
+      add: ({ a, b }) => ({ sum: a + b }),
+      boom: () => 'no',
+    })
+    const same = server.use({
       toolCall: (call, next) => {
         expectTypeOf(call.tool.name).toEqualTypeOf<'add' | 'boom'>()
+        order.push(`use ${call.tool.name}`)
         return next()
       },
     })
+    expect(same).toBe(server)
+    expect(await inMemoryClient(server).call('add', { a: 1, b: 1 })).toEqual({ sum: 2 })
+    expect(order).toEqual(['option', 'use add'])
     expectTypeOf<RequestInfo['session']>().toEqualTypeOf<Readonly<Session>>()
   })
 })
