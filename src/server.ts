@@ -201,42 +201,7 @@ const build = <U extends AnyTool>(
     ...(completers.length > 0 ? [['completion/complete', (req: Request, session: Session) => complete(completers, req, session)] as const] : []),
   ])
 
-  const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
-  /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
-  const answer = (req: Request, session: Session): Answer => {
-    const handler = methods.get(req.method)
-    if (handler === undefined) return unknownMethod(req)
-    const out = handler(req, session)
-    return isThenable(out) ? settle(out as Promise<E.Either<never, unknown>>, req, session) : out
-  }
-  /** The request middleware around an era's answer; questions to the client reach it as data. */
-  const around = (req: Request, session: Session, inner: () => Answer): Answer =>
-    chain.request.length === 0 ? inner() : runRequest(chain.request, req, session, () => questionsAsData(inner))
-
-  const eras = options.eras ?? allEras
-  const serves2025 = eras.includes('2025-11-25')
-  const modern = eras.includes('2026-07-28')
-    ? modernAdapter({
-        serverInfo,
-        instructions: options.instructions,
-        capabilities,
-        eras,
-        cache: options.cache ?? {},
-        states: requestStates(options.requestState),
-        around,
-        answer,
-        listen: listen(hub, capabilities),
-      })
-    : undefined
-  /** The era adapter for a request: 2026-07-28 when its `_meta` says so, else 2025-11-25. */
-  const route = (req: Request, session: Session): Answer =>
-    modern?.claims(req) === true
-      ? modern.respond(req, session)
-      : !serves2025
-        ? refuseLegacy(eras, req)
-        : chain.request.length === 0
-          ? answer(req, session)
-          : around(req, session, () => answer(req, session))
+  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain })
 
   const server: Server<U> = {
     info,
@@ -267,6 +232,56 @@ const build = <U extends AnyTool>(
     },
   }
   return server
+}
+
+/** What the era router needs from the server. */
+interface RouterParts {
+  readonly serverInfo: unknown
+  readonly capabilities: { readonly [key: string]: unknown }
+  readonly hub: Hub
+  readonly methods: ReadonlyMap<string, MethodHandler>
+  readonly chain: { readonly request: ReadonlyArray<RequestStep> }
+}
+
+/**
+ * Routes a request to its era: the 2026-07-28 adapter when its `_meta` says so, else the
+ * 2025-11-25 way; both end in the method table, under the request middleware and the deadline.
+ */
+const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain }: RouterParts): ((req: Request, session: Session) => Answer) => {
+  const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
+  /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
+  const answer = (req: Request, session: Session): Answer => {
+    const handler = methods.get(req.method)
+    if (handler === undefined) return unknownMethod(req)
+    const out = handler(req, session)
+    return isThenable(out) ? settle(out as Promise<E.Either<never, unknown>>, req, session) : out
+  }
+  /** The request middleware around an era's answer; questions to the client reach it as data. */
+  const around = (req: Request, session: Session, inner: () => Answer): Answer =>
+    chain.request.length === 0 ? inner() : runRequest(chain.request, req, session, () => questionsAsData(inner))
+  const eras = options.eras ?? allEras
+  const serves2025 = eras.includes('2025-11-25')
+  const modern = eras.includes('2026-07-28')
+    ? modernAdapter({
+        serverInfo,
+        instructions: options.instructions,
+        capabilities,
+        eras,
+        cache: options.cache ?? {},
+        states: requestStates(options.requestState),
+        around,
+        answer,
+        listen: listen(hub, capabilities),
+      })
+    : undefined
+  return (req, session) =>
+    modern?.claims(req) === true
+      ? modern.respond(req, session)
+      : !serves2025
+        ? refuseLegacy(eras, req)
+        : chain.request.length === 0
+          ? answer(req, session)
+          : around(req, session, () => answer(req, session))
 }
 
 /** The hooks of the server's middleware (its `authorize` option first), and how to add more. */
