@@ -19,8 +19,8 @@ import { isThenable, type Eventually } from './eventually.js'
 import { isObject } from './json-object.js'
 import type { Request, RequestId } from './jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
-import { inputKey, MissingClientCapability, type InputRequired, type Question } from './protocol/input-required.js'
 import { isModernVersion } from './protocol/versions.js'
+import { outboundAsker } from './server/ask.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from './schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
 
@@ -132,7 +132,6 @@ class CallContext implements ToolContext {
   declare private controller: AbortController | undefined
   declare private lastProgress: number
   declare private ended: boolean
-  declare private turn: Turn | undefined
 
   constructor(requestId: RequestId, meta: { readonly [key: string]: unknown } | undefined, session: Readonly<Session>) {
     // plain assignments: class field initialisers cost more on this hot path
@@ -142,7 +141,6 @@ class CallContext implements ToolContext {
     this.controller = undefined
     this.lastProgress = -Infinity
     this.ended = false
-    this.turn = undefined
   }
 
   get signal(): AbortSignal {
@@ -224,87 +222,10 @@ class CallContext implements ToolContext {
     this.ended = true
   }
 
-  /** Settles (by rejecting) when the attempt ends for want of the client's input (2026-07-28). */
-  inputNeeded(): Promise<never> {
-    return (this.turn ??= newTurn()).ended
-  }
-
   private async ask(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
-    if (isModernVersion(this.session.protocolVersion)) return this.askModern(capability, method, params, options)
-    const out = this.session.outbound
-    if (out === undefined)
-      throw new Error(`${method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`)
-    if (!hasCapability(this.session, capability))
-      throw new Error(`the client did not declare the "${capability}" capability, so ${method} cannot be sent`)
-    // requests to the client end with the call: cancelling the call cancels them, whatever
-    // signal the handler adds of its own
-    const own = options?.signal
-    return out.request(method, params, { ...options, signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]) })
-  }
-
-  /**
-   * 2026-07-28: no request goes to the client. An answer the client already gave (replayed
-   * from requestState) comes back at once; the first question without one ends the attempt
-   * (after the handler has had this turn to ask whatever else it asks alongside), and its
-   * promise never settles: the handler is dropped and will run again on the retry.
-   */
-  private askModern(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
-    if (!hasCapability(this.session, capability))
-      throw new MissingClientCapability(
-        capabilityObject(capability),
-        `the client did not declare the "${capability}" capability in this request's _meta, so ${method} cannot be asked`,
-      )
-    const inputs = this.session.inputs
-    const turn = (this.turn ??= newTurn())
-    const i = turn.asked++
-    if (inputs !== undefined && i < inputs.answers.length) return Promise.resolve(inputs.answers[i])
-    // an answer the client sent ahead under this question's key is taken without a round trip
-    // (only while no question of this turn is open: answers are replayed by position)
-    if (inputs !== undefined && turn.questions.length === 0 && inputs.answers.length === i) {
-      const offered = inputs.offered(options?.key ?? inputKey(i), method)
-      if (offered !== undefined) return Promise.resolve(offered)
-    }
-    // a call handed off to a task asks through it (tasks/get shows the question, tasks/update answers)
-    const own = options?.signal
-    const tasked = this.session.asks?.({ method, params }, { ...options, signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]) })
-    if (tasked !== undefined) return tasked
-    if (inputs === undefined)
-      throw new Error(`${method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
-    turn.questions.push(options?.key === undefined ? { method, params } : { method, params, key: options.key })
-    if (turn.questions.length === 1)
-      setImmediate(() => {
-        turn.end(inputs.require(turn.questions))
-        this.abort('the request needs input from the client; it will run again when the client retries')
-      })
-    return new Promise(() => {})
+    return (this.session.ask ?? outboundAsker).ask({ capability, method, params }, options, this.session, this)
   }
 }
-
-/** The questions of one attempt (2026-07-28) and how it ends. */
-interface Turn {
-  asked: number
-  readonly questions: Question[]
-  readonly ended: Promise<never>
-  readonly end: (signal: InputRequired) => void
-}
-
-const newTurn = (): Turn => {
-  let end: (signal: InputRequired) => void = () => {}
-  const ended = new Promise<never>((_, reject) => {
-    end = reject
-  })
-  // nobody may be listening when a synchronous handler finished first
-  ended.catch(() => {})
-  return { asked: 0, questions: [], ended, end: (signal) => end(signal) }
-}
-
-/** The capability a question needs, as `requiredCapabilities` names it. */
-const capabilityObject = (capability: string): { readonly [key: string]: unknown } =>
-  capability === 'elicitation.form'
-    ? { elicitation: { form: {} } }
-    : capability === 'elicitation.url'
-      ? { elicitation: { url: {} } }
-      : { [capability]: {} }
 
 /**
  * Runs a handler (a tool's, or a feature's) with its context. While an asynchronous handler
@@ -328,29 +249,11 @@ export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolC
   // only calls that outlive this turn can be cancelled, so only they are tracked
   session.inFlight.set(req.id, (reason) => ctx.abort(reason))
   // 2026-07-28: an attempt that needs the client's input ends before the handler does
-  const raced = session.inputs === undefined ? (out as Promise<A>) : Promise.race([out as Promise<A>, ctx.inputNeeded()])
+  const ended = session.ask?.ended()
+  const raced = ended === undefined ? (out as Promise<A>) : Promise.race([out as Promise<A>, ended])
   return raced.finally(() => {
     ctx.end()
     session.inFlight.delete(req.id)
   })
 }
 
-// ---------------------------------------------------------------------------------------
-// internals
-
-/**
- * Whether the client declared a capability. Elicitation has modes: an empty
- * `elicitation: {}` (as clients before 2025-11-25 send it) means form mode only.
- */
-const hasCapability = (session: Readonly<Session>, capability: string): boolean => {
-  const caps = session.clientCapabilities ?? {}
-  if (capability === 'elicitation.form' || capability === 'elicitation.url') {
-    const e = caps.elicitation
-    if (typeof e !== 'object' || e === null) return false
-    const modes = e as { readonly form?: unknown; readonly url?: unknown }
-    if (capability === 'elicitation.url') return modes.url !== undefined
-    return modes.form !== undefined || (modes.url === undefined && modes.form === undefined)
-  }
-  const c = caps[capability]
-  return typeof c === 'object' && c !== null
-}

@@ -33,6 +33,7 @@ import { runWithContext } from './context.js'
 import { hubsOf } from './hub.js'
 import { checkMeta, isObject, stripUndefined } from './json-object.js'
 import { checkPageSize, pageAt, pageIndex, pagesOf } from './pages.js'
+import { registry } from './server/registry.js'
 import type { Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -135,7 +136,13 @@ export interface PromptsFeature extends FeatureFactory {
   readonly add: (p: AnyPrompt) => void
   /** Stops serving a prompt and sends `notifications/prompts/list_changed`; false when there was none. */
   readonly remove: (name: string) => boolean
-  /** What is served now, in order. */
+  /** Lists and serves a disabled prompt again (a name of no prompt is a `TypeError`). */
+  readonly enable: (name: string) => void
+  /** Keeps a prompt declared but neither listed nor served, until enabled again. */
+  readonly disable: (name: string) => void
+  /** Runs `changes` (add, remove, enable, disable): clients are told once, when it returns. */
+  readonly batch: (changes: () => void) => void
+  /** What is declared now (enabled or not), in order. */
   readonly list: () => ReadonlyArray<AnyPrompt>
 }
 
@@ -164,30 +171,24 @@ export const prompt = <const N extends string, const A extends PromptArgumentsSp
  */
 export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & CheckedPrompts<L>, options: PromptsOptions = {}): PromptsFeature => {
   checkPageSize(options.pageSize)
-  let current: ReadonlyArray<AnyPrompt> = checkUnique(list)
   const hubs = hubsOf()
-  let byName = new Map<string, AnyPrompt>()
-  let pages = pagesOf('prompts', [], options.pageSize)
-  const index = (): void => {
-    byName = new Map(current.map((p) => [p.name, p]))
-    pages = pagesOf('prompts', current.map(listed), options.pageSize)
-  }
-  index()
-
-  const changed = (): void => {
-    index()
-    hubs.broadcast('notifications/prompts/list_changed')
-  }
+  // list pages and the index by name change with the registry, never per request
+  const reg = registry(checkUnique(list), {
+    noun: 'prompt',
+    keyOf: (p) => p.name,
+    derive: (enabled) => ({ byName: new Map(enabled.map((p) => [p.name, p])), pages: pagesOf('prompts', enabled.map(listed), options.pageSize) }),
+    changed: () => hubs.broadcast('notifications/prompts/list_changed'),
+  })
 
   const listPrompts = (req: Request): E.Either<RpcError, unknown> => {
     const page = pageIndex('prompts/list', 'prompts', req.params?.cursor)
-    return E.isLeft(page) ? page : pageAt('prompts/list', pages, page.right, req.params?.cursor)
+    return E.isLeft(page) ? page : pageAt('prompts/list', reg.view().pages, page.right, req.params?.cursor)
   }
 
   const get = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const name = req.params?.name
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'prompts/get: params.name must be a string'))
-    const p = byName.get(name)
+    const p = reg.view().byName.get(name)
     if (p === undefined) return E.left(rpcError('InvalidParams', `Unknown prompt: ${clip(name)}`, { name: clip(name) }))
     const args = req.params?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: params.arguments must be an object of strings`))
@@ -201,7 +202,7 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
   const complete = (request: CompletionRequest): Eventually<Completion> | undefined => {
     const { ref } = request
     if (ref.type !== 'ref/prompt') return undefined
-    const p = byName.get(ref.name)
+    const p = reg.view().byName.get(ref.name)
     if (p === undefined) return undefined
     return completeWith(p.complete, request)
   }
@@ -217,17 +218,14 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
 
   return Object.assign(factory, {
     add: (p: AnyPrompt): void => {
-      current = checkUnique([...current, p])
-      changed()
+      checkUnique([...reg.list(), p])
+      reg.add(p)
     },
-    remove: (name: string): boolean => {
-      const next = current.filter((p) => p.name !== name)
-      if (next.length === current.length) return false
-      current = next
-      changed()
-      return true
-    },
-    list: () => current,
+    remove: reg.remove,
+    enable: (name: string): void => reg.setEnabled(name, true),
+    disable: (name: string): void => reg.setEnabled(name, false),
+    batch: reg.batch,
+    list: reg.list,
   })
 }
 

@@ -31,8 +31,9 @@ import { all, map, type Eventually } from './eventually.js'
 import type { Completion, CompletionRequest, Feature, FeatureFactory } from './feature.js'
 import { hubsOf, type Hub } from './hub.js'
 import { checkMeta, isObject, isReadonlyArray, stripUndefined } from './json-object.js'
-import { rpcError, type RawJson, type Request, type RpcError } from './jsonrpc.js'
+import { rpcError, type Request, type RpcError } from './jsonrpc.js'
 import { checkPageSize, pageAt, pageIndex, pagesOf } from './pages.js'
+import { registry } from './server/registry.js'
 import type { Session } from './session.js'
 import { uriTemplate, type UriParams, type UriTemplate } from './uri-template.js'
 
@@ -155,7 +156,13 @@ export interface ResourcesFeature extends FeatureFactory {
   readonly remove: (uri: string) => boolean
   /** Sends `notifications/resources/list_changed` by itself: what a template's `list` gives has changed. */
   readonly listChanged: () => void
-  /** What is served now, in order. */
+  /** Lists and serves a disabled resource (by URI) or template (by template) again; one of neither is a `TypeError`. */
+  readonly enable: (uri: string) => void
+  /** Keeps a resource or template declared but neither listed nor read, until enabled again. */
+  readonly disable: (uri: string) => void
+  /** Runs `changes` (add, remove, enable, disable): clients are told once, when it returns. */
+  readonly batch: (changes: () => void) => void
+  /** What is declared now (enabled or not), in order. */
   readonly list: () => ReadonlyArray<AnyResource>
 }
 
@@ -191,37 +198,22 @@ export const resourceTemplate = <const T extends string>(def: ResourceTemplateDe
  */
 export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOptions = {}): ResourcesFeature => {
   checkPageSize(options.pageSize)
-  let current: ReadonlyArray<AnyResource> = checkUnique(list)
   const subscribe = options.subscribe === true
   const hubs = hubsOf()
   // per session: the URIs it subscribed to; weak, so sessions nobody releases still go away
   const subscriptions = new WeakMap<Session, Set<string>>()
-
-  // recomputed on add/remove, never per request
-  let statics = new Map<string, Resource>()
-  let templates: ReadonlyArray<ResourceTemplate> = []
-  let staticWire: ReadonlyArray<ListedResource> = []
-  let staticPages: ReadonlyArray<RawJson> = []
-  let templatePages: ReadonlyArray<RawJson> = []
-  let listing: ReadonlyArray<ResourceTemplate> = []
-  const index = (): void => {
-    statics = new Map(current.flatMap((r) => (r.kind === 'resource' ? [[r.uri, r] as const] : [])))
-    templates = current.filter((r): r is ResourceTemplate => r.kind === 'template')
-    listing = templates.filter((t) => t.list !== undefined)
-    staticWire = [...statics.values()].map(listedResource)
-    staticPages = pagesOf('resources', staticWire, options.pageSize)
-    templatePages = pagesOf('resourceTemplates', templates.map(listedTemplate), options.pageSize)
-  }
-  index()
-
-  const changed = (): void => {
-    index()
-    hubs.broadcast('notifications/resources/list_changed')
-  }
+  // the index and the list pages change with the registry, never per request
+  const reg = registry(checkUnique(list), {
+    noun: 'resource',
+    keyOf,
+    derive: (enabled) => indexOf(enabled, options.pageSize),
+    changed: () => hubs.broadcast('notifications/resources/list_changed'),
+  })
 
   const listResources = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const page = pageIndex('resources/list', 'resources', req.params?.cursor)
     if (E.isLeft(page)) return page
+    const { listing, staticPages, staticWire } = reg.view()
     if (listing.length === 0) return pageAt('resources/list', staticPages, page.right, req.params?.cursor)
     // templates that list their resources are asked on every request: their lists may change
     const listOne = (t: ResourceTemplate, ctx: ToolContext) => map(t.list?.(ctx) ?? [], (rs) => rs.map((r) => listedResource(withMimeType(r, t))))
@@ -231,19 +223,10 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
 
   const listTemplates = (req: Request): E.Either<RpcError, unknown> => {
     const page = pageIndex('resources/templates/list', 'resourceTemplates', req.params?.cursor)
-    return E.isLeft(page) ? page : pageAt('resources/templates/list', templatePages, page.right, req.params?.cursor)
+    return E.isLeft(page) ? page : pageAt('resources/templates/list', reg.view().templatePages, page.right, req.params?.cursor)
   }
 
-  /** The resource a URI names: a static one by exact URI, else the first template that matches. */
-  const lookup = (uri: string): O.Option<{ readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>; readonly mimeType?: string }> => {
-    const r = statics.get(uri)
-    if (r !== undefined) return O.some(r)
-    for (const t of templates) {
-      const params = t.template.match(uri)
-      if (O.isSome(params)) return O.some({ read: (ctx) => t.read(params.value, ctx), mimeType: t.mimeType })
-    }
-    return O.none
-  }
+  const lookup = (uri: string) => lookupIn(reg.view(), uri)
 
   const read = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const uri = req.params?.uri
@@ -270,7 +253,7 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
   const complete = (request: CompletionRequest): Eventually<Completion | undefined> => {
     const { ref } = request
     if (ref.type !== 'ref/resource') return undefined
-    const t = templates.find((x) => x.uriTemplate === ref.uri)
+    const t = reg.view().templates.find((x) => x.uriTemplate === ref.uri)
     if (t === undefined) return undefined
     return completeWith(t.complete, request)
   }
@@ -297,18 +280,15 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
       hubs.broadcast('notifications/resources/updated', { uri }, (s) => subscriptions.get(s)?.has(uri) === true)
     },
     add: (r: AnyResource): void => {
-      current = checkUnique([...current, r])
-      changed()
+      checkUnique([...reg.list(), r])
+      reg.add(r)
     },
-    remove: (uri: string): boolean => {
-      const next = current.filter((r) => (r.kind === 'resource' ? r.uri : r.uriTemplate) !== uri)
-      if (next.length === current.length) return false
-      current = next
-      changed()
-      return true
-    },
+    remove: reg.remove,
+    enable: (uri: string): void => reg.setEnabled(uri, true),
+    disable: (uri: string): void => reg.setEnabled(uri, false),
+    batch: reg.batch,
     listChanged: (): void => hubs.broadcast('notifications/resources/list_changed'),
-    list: () => current,
+    list: reg.list,
   })
 }
 
@@ -318,6 +298,38 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
 /** An absolute URI starts with a scheme (RFC 3986 §3.1). */
 const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
+/** A resource by its URI, a template by its template. */
+const keyOf = (r: AnyResource): string => (r.kind === 'resource' ? r.uri : r.uriTemplate)
+
+/** What reads and lists look up: the static resources by URI, the templates, and the list pages. */
+const indexOf = (enabled: ReadonlyArray<AnyResource>, pageSize: number | undefined) => {
+  const statics = new Map(enabled.flatMap((r) => (r.kind === 'resource' ? [[r.uri, r] as const] : [])))
+  const templates = enabled.filter((r): r is ResourceTemplate => r.kind === 'template')
+  const staticWire = [...statics.values()].map(listedResource)
+  return {
+    statics,
+    templates,
+    // templates that list their resources are asked on every resources/list
+    listing: templates.filter((t) => t.list !== undefined),
+    staticWire,
+    staticPages: pagesOf('resources', staticWire, pageSize),
+    templatePages: pagesOf('resourceTemplates', templates.map(listedTemplate), pageSize),
+  }
+}
+
+/** The resource a URI names: a static one by exact URI, else the first template that matches. */
+const lookupIn = (
+  { statics, templates }: { readonly statics: ReadonlyMap<string, Resource>; readonly templates: ReadonlyArray<ResourceTemplate> },
+  uri: string,
+): O.Option<{ readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>; readonly mimeType?: string }> => {
+  const r = statics.get(uri)
+  if (r !== undefined) return O.some(r)
+  for (const t of templates) {
+    const params = t.template.match(uri)
+    if (O.isSome(params)) return O.some({ read: (ctx) => t.read(params.value, ctx), mimeType: t.mimeType })
+  }
+  return O.none
+}
 
 /** MCP: -32002 for a URI the server does not have, with the URI as data. */
 const notFound = (uri: string): RpcError => rpcError('ResourceNotFound', 'Resource not found', { uri: clip(uri) })

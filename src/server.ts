@@ -14,42 +14,30 @@
  *   .implement({ echo: ({ text }) => text })
  */
 import * as E from 'fp-ts/lib/Either.js'
-import * as O from 'fp-ts/lib/Option.js'
+import type * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
-import { callable, describe, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import type { Callable, Handler, Handlers } from './call.js'
 import { clip } from './clip.js'
-import { errorMessage } from './content.js'
-import { runWithContext } from './context.js'
 import { complete } from './completion.js'
-import type { CallToolResult } from './content.js'
-import { deeperThan, defaultMaxDepth } from './json-depth.js'
-import { extensionFields, isObject, stripUndefined } from './json-object.js'
-import { answerPage, checkPageSize, pagesOf } from './pages.js'
-import type { AnyTool, Icon, ListedTool } from './emcp.js'
-import {
-  decode,
-  encode,
-  failure,
-  isRequestId,
-  parse,
-  rpcError,
-  success,
-  type Outgoing,
-  type Reply,
-  type Params,
-  type Request,
-  type RpcError,
-} from './jsonrpc.js'
-import { isThenable, map, toPromise, type Eventually } from './eventually.js'
-import type { Feature, FeatureFactory, MethodHandler } from './feature.js'
+import { defaultMaxDepth } from './json-depth.js'
+import { stripUndefined } from './json-object.js'
+import { checkPageSize } from './pages.js'
+import type { AnyTool, Icon } from './emcp.js'
+import { rpcError, type Reply, type Request } from './jsonrpc.js'
+import { isThenable } from './eventually.js'
+import type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
 import { mirrorProblems } from './protocol/headers.js'
+import { questionsAsData } from './protocol/input-required.js'
 import { checkCache, modernAdapter, type CacheOptions } from './protocol/modern.js'
 import { requestStates, type RequestStateOptions } from './protocol/request-state.js'
 import { listen } from './protocol/subscriptions.js'
 import { initializeWith, refuseLegacy, setLevel } from './protocol/legacy.js'
-import { legacyOutputSchema, wrapsOutput } from './protocol/legacy-output.js'
-import { allEras, batchesAllowed, isModernVersion, type Era } from './protocol/versions.js'
+import { allEras, type Era } from './protocol/versions.js'
+import { deadline, defaultCallTimeoutMs } from './server/deadline.js'
+import { endpoint } from './server/endpoint.js'
+import { runRequest, type Middleware, type RequestStep } from './server/middleware.js'
+import { toolTable, type Chain } from './server/tools.js'
 import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedList } from './sum.js'
 
@@ -101,6 +89,11 @@ export interface ServerOptions {
    * default 512). A deeper request gets -32602 before anything reads it.
    */
   readonly maxDepth?: number
+  /**
+   * Wraps every request and every tool call, for every transport: before and after, answering
+   * in the server's place, mapping errors (see docs/middleware.md). The first is the outermost.
+   */
+  readonly middleware?: ReadonlyArray<Middleware>
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -137,6 +130,11 @@ export interface Server<U extends AnyTool = AnyTool> {
   readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Reply>>
   /** Answers one message given as JSON text; a syntax error gets -32700 with id null. */
   readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
+  /**
+   * Adds a middleware inside those already there, typed with this server's tools (`call.tool`
+   * is one of them). Returns this server.
+   */
+  use(middleware: Middleware<U>): Server<U>
 }
 
 /** A handler whose key names no tool gets a type that says so (object literals and variables alike). */
@@ -175,6 +173,7 @@ export const mcpServer = <const T extends readonly AnyTool[]>(
 // ---------------------------------------------------------------------------------------
 // internals
 
+/** The server: a composition of its tool table, its method table, its era adapters and its endpoint. */
 const build = <U extends AnyTool>(
   tools: ReadonlyArray<U>,
   byName: ReadonlyMap<string, U>,
@@ -182,133 +181,86 @@ const build = <U extends AnyTool>(
   info: ServerInfo,
   options: ServerOptions,
 ): Server<U> => {
-  const problems: string[] = []
-  for (const name of byName.keys())
-    if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
-  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
-  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
-  if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
-
-  // the tool registry: changed only by addTool/removeTool/enable/disable, which also
-  // recompute the list pages, so that requests never do
-  const callables = new Map<string, Callable>()
-  for (const [name, tool] of byName) callables.set(name, callable(tool, handlers[name] as Callable['handler']))
-  const disabled = new Set<string>()
-  let current: ReadonlyArray<U> = [...tools]
-  // 2025-11-25 clients see non-object output schemas wrapped; 2026-07-28 clients as they are
-  const pagesFor = (list: ReadonlyArray<U>) => {
-    const legacy = pagesOf('tools', list.map((t) => listed(t, true)), options.pageSize)
-    return { legacy, modern: list.some((t) => wrapsOutput(t.outputSchema)) ? pagesOf('tools', list.map((t) => listed(t, false)), options.pageSize) : legacy }
-  }
-  let pages = pagesFor(current)
+  checkHandlers(byName, handlers)
+  const maxDepth = options.maxDepth ?? defaultMaxDepth
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
   const hub = newHub()
-  // inside batch(), changes only mark the pages stale; the outermost batch recomputes them
-  const batching = { depth: 0, changed: false }
-  const toolsChanged = (): void => {
-    if (batching.depth > 0) {
-      batching.changed = true
-      return
-    }
-    pages = pagesFor(current.filter((t) => !disabled.has(t.name)))
-    hub.broadcast('notifications/tools/list_changed')
-  }
-  const batch = (changes: () => void): void => {
-    batching.depth++
-    try {
-      changes()
-    } finally {
-      if (--batching.depth === 0 && batching.changed) {
-        batching.changed = false
-        toolsChanged()
-      }
-    }
-  }
-
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
-  const completers = features.filter((f) => f.complete !== undefined)
-  const takeovers = features.filter((f) => f.call !== undefined)
-  const needsTakeover = (t: AnyTool): boolean => t.taskSupport === 'required' && takeovers.length === 0
-  const taskOnly = tools.filter(needsTakeover).map((t) => t.name)
-  if (taskOnly.length > 0)
-    throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
-  const serverInfo = stripUndefined(info)
-  const capabilities = Object.assign(
-    {},
-    ...features.map((f) => f.capabilities),
-    completers.length > 0 ? { completions: {} } : {},
-    { tools: { listChanged: true }, logging: {} },
-  )
+  const { chain, use } = chainOf(options)
+  const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
 
+  const serverInfo = stripUndefined(info)
+  const completers = features.filter((f) => f.complete !== undefined)
+  const capabilities = capabilitiesOf(features, completers.length > 0)
+  const methods = methodTable(features, [
+    ['initialize', initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })],
+    ['ping', () => E.right({})],
+    ['tools/list', table.list],
+    ['tools/call', table.call],
+    ['logging/setLevel', setLevel],
+    ...(completers.length > 0 ? [['completion/complete', (req: Request, session: Session) => complete(completers, req, session)] as const] : []),
+  ])
+
+  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain })
+
+  const server: Server<U> = {
+    info,
+    options,
+    get tools() {
+      return table.tools() as ReadonlyArray<U>
+    },
+    hub,
+    ...endpoint({ route, maxDepth }),
+    addTool: <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
+      table.add(tool, handler as Callable['handler'])
+      return server as Server<U | T>
+    },
+    removeTool: table.remove,
+    enableTool: (name) => table.setEnabled(name, true),
+    disableTool: (name) => table.setEnabled(name, false),
+    batch: table.batch,
+    release: (session) => {
+      // nothing will read the answers of calls still running: their signals say so
+      for (const id of [...session.inFlight.keys()]) abortCall(session, id, new DOMException('the session ended', 'AbortError'))
+      hub.remove(session)
+      for (const f of features) f.release?.(session)
+    },
+    use: (m) => {
+      // sound: the tool a middleware of this server sees is always one of U
+      use(m as Middleware)
+      return server
+    },
+  }
+  return server
+}
+
+/** What the era router needs from the server. */
+interface RouterParts {
+  readonly serverInfo: unknown
+  readonly capabilities: { readonly [key: string]: unknown }
+  readonly hub: Hub
+  readonly methods: ReadonlyMap<string, MethodHandler>
+  readonly chain: { readonly request: ReadonlyArray<RequestStep> }
+}
+
+/**
+ * Routes a request to its era: the 2026-07-28 adapter when its `_meta` says so, else the
+ * 2025-11-25 way; both end in the method table, under the request middleware and the deadline.
+ */
+const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain }: RouterParts): ((req: Request, session: Session) => Answer) => {
+  const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
+  /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
+  const answer = (req: Request, session: Session): Answer => {
+    const handler = methods.get(req.method)
+    if (handler === undefined) return unknownMethod(req)
+    const out = handler(req, session)
+    return isThenable(out) ? settle(out as Promise<E.Either<never, unknown>>, req, session) : out
+  }
+  /** The request middleware around an era's answer; questions to the client reach it as data. */
+  const around = (req: Request, session: Session, inner: () => Answer): Answer =>
+    chain.request.length === 0 ? inner() : runRequest(chain.request, req, session, () => questionsAsData(inner))
   const eras = options.eras ?? allEras
   const serves2025 = eras.includes('2025-11-25')
-
-  const initialize = initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })
-
-  // with an authorization predicate each session sees its own list, built per request (the
-  // listed forms are still computed once per tool and era)
-  const authorize = options.authorize
-  const listedForms = { legacy: new WeakMap<AnyTool, ListedTool>(), modern: new WeakMap<AnyTool, ListedTool>() }
-  const listedOf = (t: AnyTool, legacy: boolean): ListedTool => {
-    const forms = legacy ? listedForms.legacy : listedForms.modern
-    let l = forms.get(t)
-    if (l === undefined) forms.set(t, (l = listed(t, legacy)))
-    return l
-  }
-  const listTools = (req: Request, session: Session): E.Either<RpcError, unknown> => {
-    const legacy = !isModernVersion(session.protocolVersion)
-    const page =
-      authorize === undefined
-        ? legacy ? pages.legacy : pages.modern
-        : pagesOf('tools', current.filter((t) => !disabled.has(t.name) && authorize(t, session)).map((t) => listedOf(t, legacy)), options.pageSize)
-    return answerPage('tools/list', 'tools', page, req.params?.cursor)
-  }
-
-  const callTool = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
-    const p = req.params
-    const name = p?.name
-    if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
-    const c = callables.get(name)
-    if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
-    if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
-    if (authorize !== undefined && !authorize(c.tool, session))
-      return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
-    const args = p?.arguments ?? {}
-    if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
-    const legacyWrap = wrapsOutput(c.tool.outputSchema) && !isModernVersion(session.protocolVersion)
-    const run = (s: Session): Eventually<CallToolResult> => runWithContext(req, s, (ctx) => runCall(c, args, ctx))
-    for (const f of takeovers) {
-      const taken = f.call?.({ tool: c.tool, request: req, session, run })
-      if (taken !== undefined) return taken
-    }
-    return map(run(session), (r) =>
-      E.right(legacyWrap && r.structuredContent !== undefined ? { ...r, structuredContent: { result: r.structuredContent } } : r),
-    )
-  }
-
-  /** `notifications/cancelled`: abort the call's signal; its answer will not be sent. */
-  const cancel = (params: Params | undefined, session: Session): void => {
-    const id = params?.requestId
-    if (isRequestId(id)) abortCall(session, id, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client')
-  }
-
-  // one table of every method answered: the server's own, then the features' (which may
-  // neither take one of the server's nor share one between them)
-  const methods = new Map<string, MethodHandler>([
-    ['initialize', initialize],
-    ['ping', () => E.right({})],
-    ['tools/list', listTools],
-    ['tools/call', callTool],
-    ['logging/setLevel', setLevel],
-  ])
-  if (completers.length > 0) methods.set('completion/complete', (req, session) => complete(completers, req, session))
-  const own = new Set(methods.keys())
-  for (const f of features)
-    for (const [method, handler] of Object.entries(f.methods)) {
-      if (own.has(method)) throw new TypeError(`emcp: a feature cannot answer ${method}: the server answers it`)
-      if (methods.has(method)) throw new TypeError(`emcp: two features answer ${method}`)
-      methods.set(method, handler)
-    }
-
   const modern = eras.includes('2026-07-28')
     ? modernAdapter({
         serverInfo,
@@ -317,206 +269,71 @@ const build = <U extends AnyTool>(
         eras,
         cache: options.cache ?? {},
         states: requestStates(options.requestState),
-        answer: (req, session) => answer(req, session),
+        around,
+        answer,
         listen: listen(hub, capabilities),
       })
     : undefined
-
-  /** The era adapter for a request: 2026-07-28 when its `_meta` says so, else 2025-11-25. */
-  const route = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> =>
-    modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : refuseLegacy(eras, req)
-
-  const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
-  const maxDepth = options.maxDepth ?? defaultMaxDepth
-  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
-  /**
-   * An asynchronous call, settled by the first of: its own answer; `callTimeoutMs` (its signal
-   * aborted, and an answer that says so instead of its own); its cancellation (no answer, and
-   * the transport need not wait for a handler that ignores its signal).
-   */
-  const settled = (running: Promise<E.Either<RpcError, unknown>>, req: Request, session: Session): Promise<E.Either<RpcError, unknown>> =>
-    new Promise((resolve, reject) => {
-      const abort = session.inFlight.get(req.id)
-      if (abort !== undefined)
-        session.inFlight.set(req.id, (reason) => {
-          abort(reason)
-          resolve(E.left(rpcError('InternalError', 'cancelled')))
-        })
-      const timer =
-        callTimeoutMs > 0
-          ? setTimeout(() => {
-              const why = `${req.method} timed out after ${callTimeoutMs} ms (callTimeoutMs)`
-              session.inFlight.delete(req.id)
-              abort?.(new DOMException(why, 'TimeoutError'))
-              const name = req.params?.name
-              resolve(req.method === 'tools/call' ? E.right(errorMessage(`Tool ${clip(String(name))} ${why.slice(req.method.length + 1)}`)) : E.left(rpcError('RequestTimeout', `Request timed out: ${why}`)))
-            }, callTimeoutMs)
-          : undefined
-      running.then(
-        (v) => (clearTimeout(timer), resolve(v)),
-        (e: unknown) => (clearTimeout(timer), reject(e)),
-      )
-    })
-
-  const answer = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
-    const handler = methods.get(req.method)
-    if (handler !== undefined) {
-      const out = handler(req, session)
-      // here, below the era adapters, so that a timeout's answer is shaped like any other
-      return isThenable(out) ? settled(out as Promise<E.Either<RpcError, unknown>>, req, session) : out
-    }
-    return E.left(
-      req.method.startsWith('notifications/')
-        ? rpcError('InvalidRequest', `Invalid Request: ${clip(req.method)} is a notification; send it without an id`)
-        : rpcError('MethodNotFound', `Method not found: ${clip(req.method)}`),
-    )
-  }
-
-  /** The dispatcher proper; synchronous unless a handler is asynchronous. */
-  const respond = (message: unknown, session: Session): Eventually<O.Option<Outgoing>> => {
-    const decoded = decode(message)
-    if (E.isLeft(decoded)) return decoded.left.answer ? O.some(failure(decoded.left.id, decoded.left.error)) : O.none
-    const m = decoded.right
-    if (m.kind === 'notification') {
-      if (m.method === 'notifications/initialized') session.initialized = true
-      else if (m.method === 'notifications/cancelled') cancel(m.params, session)
-      return O.none
-    }
-    if (m.kind === 'response') {
-      // the answer to one of our own requests (sampling, elicitation, roots)
-      session.outbound?.settle(m)
-      return O.none
-    }
-    if (deeperThan(m.params, maxDepth))
-      return O.some(failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`)))
-    const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
-      session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
-    // the one place where anything thrown below the dispatcher becomes an error shape
-    const crashed = (e: unknown): O.Option<Outgoing> =>
-      reply(E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
-    try {
-      const out = route(m, session)
-      return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
-    } catch (e) {
-      return crashed(e)
-    }
-  }
-
-  /** A batch (2025-03-26 and earlier): every member answered, the answers in one array. */
-  const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<O.Option<Reply>> => {
-    const answers = batch.map((m) =>
-      isObject(m) && m.method === 'initialize' && 'id' in m
-        ? O.some(failure(isRequestId(m.id) ? m.id : null, rpcError('InvalidRequest', 'Invalid Request: initialize must not be part of a batch')))
-        : respond(m, session),
-    )
-    const collect = (settled: ReadonlyArray<O.Option<Outgoing>>): O.Option<Reply> => {
-      const replies = settled.filter(O.isSome).map((o) => o.value)
-      return replies.length === 0 ? O.none : O.some(replies)
-    }
-    return answers.some(isThenable) ? Promise.all(answers).then(collect) : collect(answers as ReadonlyArray<O.Option<Outgoing>>)
-  }
-
-  const respondAny = (message: unknown, session: Session): Eventually<O.Option<Reply>> =>
-    Array.isArray(message) && message.length > 0 && batchesAllowed(session.protocolVersion)
-      ? respondBatch(message, session)
-      : respond(message, session)
-
-  const encodeOption = (out: O.Option<Reply>): O.Option<string> => {
-    if (O.isNone(out)) return O.none
-    try {
-      return O.some(encode(out.value))
-    } catch (e) {
-      // a result that JSON cannot carry (a BigInt, a cycle) must still get an answer
-      const error = rpcError('InternalError', `Internal error: the response cannot be serialised: ${e instanceof Error ? e.message : String(e)}`)
-      const lone = out.value
-      return O.some(encode(failure(!Array.isArray(lone) && 'id' in lone ? (lone as Outgoing).id : null, error)))
-    }
-  }
-
-  const dispatch = (message: unknown, session: Session): Task<O.Option<Reply>> => () =>
-    toPromise(respondAny(message, session))
-
-  const dispatchText = (text: string, session: Session): Task<O.Option<string>> => () => {
-    const parsed = parse(text)
-    if (E.isLeft(parsed)) return Promise.resolve(O.some(encode(failure(null, parsed.left))))
-    return toPromise(map(respondAny(parsed.right, session), encodeOption))
-  }
-
-  const addTool = <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
-    const checked = sumOf([...current, tool] as ReadonlyArray<AnyTool>)
-    if (E.isLeft(checked)) throw new TypeError(`emcp: cannot add tool: ${checked.left.map((e) => e.message).join('; ')}`)
-    if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
-    const mirrors = mirrorProblems(tool)
-    if (mirrors.length > 0) throw new TypeError(`emcp: cannot add tool: ${mirrors.join('; ')}`)
-    if (needsTakeover(tool)) throw new TypeError(`emcp: cannot add tool ${tool.name}: it runs only as a task and the server has no tasks() feature`)
-    callables.set(tool.name, callable(tool, handler as Callable['handler']))
-    current = [...current, tool as unknown as U]
-    toolsChanged()
-    return server as unknown as Server<U | T>
-  }
-
-  const removeTool = (name: string): boolean => {
-    if (!callables.delete(name)) return false
-    disabled.delete(name)
-    current = current.filter((t) => t.name !== name)
-    toolsChanged()
-    return true
-  }
-
-  const setEnabled = (name: string, enabled: boolean): void => {
-    if (!callables.has(name)) throw new TypeError(`emcp: no tool is named ${name}`)
-    if (enabled === !disabled.has(name)) return
-    if (enabled) disabled.delete(name)
-    else disabled.add(name)
-    toolsChanged()
-  }
-
-  const release = (session: Session): void => {
-    // nothing will read the answers of calls still running: their signals say so
-    for (const id of [...session.inFlight.keys()]) abortCall(session, id, new DOMException('the session ended', 'AbortError'))
-    hub.remove(session)
-    for (const f of features) f.release?.(session)
-  }
-
-  const server: Server<U> = {
-    info,
-    options,
-    get tools() {
-      return current
-    },
-    hub,
-    dispatch,
-    dispatchText,
-    addTool,
-    removeTool,
-    enableTool: (name) => setEnabled(name, true),
-    disableTool: (name) => setEnabled(name, false),
-    batch,
-    release,
-  }
-  return server
+  return (req, session) =>
+    modern?.claims(req) === true
+      ? modern.respond(req, session)
+      : !serves2025
+        ? refuseLegacy(eras, req)
+        : chain.request.length === 0
+          ? answer(req, session)
+          : around(req, session, () => answer(req, session))
 }
 
-/** Five minutes: long enough for slow tools and a user answering an elicitation, short enough that a hung handler is let go. */
-const defaultCallTimeoutMs = 300_000
+/** The hooks of the server's middleware (its `authorize` option first), and how to add more. */
+const chainOf = (options: ServerOptions): { readonly chain: Chain & { readonly request: RequestStep[] }; readonly use: (m: Middleware) => void } => {
+  const chain: Chain & { readonly request: RequestStep[] } = { request: [], toolCall: [], authorize: [] }
+  if (options.authorize !== undefined) chain.authorize.push(options.authorize)
+  const use = (m: Middleware): void => {
+    if (m.request !== undefined) chain.request.push(m.request)
+    if (m.toolCall !== undefined) chain.toolCall.push(m.toolCall)
+    if (m.authorize !== undefined) chain.authorize.push(m.authorize)
+  }
+  for (const m of options.middleware ?? []) use(m)
+  return { chain, use }
+}
+
+/** What the server declares: its features' capabilities, completions when a feature completes, tools and logging. */
+const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: boolean): { readonly [key: string]: unknown } =>
+  Object.assign({}, ...features.map((f) => f.capabilities), completes ? { completions: {} } : {}, { tools: { listChanged: true }, logging: {} })
+
+/** Fails unless there is exactly one handler per tool, and every tool's header mirrors are well formed. */
+const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): void => {
+  const problems: string[] = []
+  for (const name of byName.keys()) if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
+  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
+  if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
+}
+
+/**
+ * One table of every method answered: the server's own, then the features' (which may
+ * neither take one of the server's nor share one between them).
+ */
+const methodTable = (features: ReadonlyArray<Feature>, own: ReadonlyArray<readonly [string, MethodHandler]>): ReadonlyMap<string, MethodHandler> => {
+  const methods = new Map<string, MethodHandler>(own)
+  for (const f of features)
+    for (const [method, handler] of Object.entries(f.methods)) {
+      if (methods.has(method))
+        throw new TypeError(own.some(([m]) => m === method) ? `emcp: a feature cannot answer ${method}: the server answers it` : `emcp: two features answer ${method}`)
+      methods.set(method, handler)
+    }
+  return methods
+}
+
+const unknownMethod = (req: Request): Answer =>
+  E.left(
+    req.method.startsWith('notifications/')
+      ? rpcError('InvalidRequest', `Invalid Request: ${clip(req.method)} is a notification; send it without an id`)
+      : rpcError('MethodNotFound', `Method not found: ${clip(req.method)}`),
+  )
 
 const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
   if (eras === undefined) return
   if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
     throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
-
-/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema), and its `x-` extension fields. */
-const listed = (t: AnyTool, legacy: boolean): ListedTool =>
-  stripUndefined<ListedTool>({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: t.inputSchema,
-    outputSchema: legacy && t.outputSchema !== undefined && wrapsOutput(t.outputSchema) ? legacyOutputSchema(t.outputSchema) : t.outputSchema,
-    annotations: t.annotations,
-    icons: t.icons,
-    _meta: t._meta,
-    _type: t._type,
-    ...extensionFields(t),
-  })

@@ -9,8 +9,8 @@
  * const h = newSession('2025-06-18') // from an MCP-Protocol-Version header
  */
 import type { Params, RequestId } from './jsonrpc.js'
-import type { Outbound, RequestOptions } from './outbound.js'
-import type { InputState } from './protocol/input-required.js'
+import type { Outbound } from './outbound.js'
+import type { Asker } from './server/ask.js'
 import { latestVersion, type AnyProtocolVersion } from './protocol/versions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -69,20 +69,16 @@ export interface Session {
   /** Who is calling, when the transport knows (HTTP with a token verifier); undefined: anonymous. */
   identity: Identity | undefined
   /**
-   * 2026-07-28 requests that may answer `input_required` (tools/call, prompts/get,
-   * resources/read): the client's answers so far, replayed to the handler in order.
+   * How a handler's questions reach the client, installed by the request's era: requests over
+   * `outbound` when absent (2025-11-25); answers replayed from `requestState` and
+   * `input_required` (2026-07-28); a task's `inputRequests` for a call handed off to a task.
    */
-  inputs?: InputState
+  ask?: Asker
   /**
    * A `subscriptions/listen` stream (2026-07-28) in the hub: it decides for itself which
    * notifications it takes, whatever a broadcast's own choice of sessions says.
    */
   listens?: (method: string, params: Params | undefined) => boolean
-  /**
-   * Where a 2026-07-28 handler's questions go instead of `input_required` (a call handed off
-   * to a task asks through the task): the answer to come, or `undefined` to ask the usual way.
-   */
-  asks?: (question: { readonly method: string; readonly params: Params }, options: RequestOptions) => Promise<unknown> | undefined
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
  * inputStateOf('tools/call', { name: 'greet', arguments: {} }, states) // Right(state with no answers yet)
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { isThenable, type Eventually } from '../eventually.js'
 import { isObject } from '../json-object.js'
 import { rpcError, type Params, type RpcError } from '../jsonrpc.js'
 import { digestOf, type RequestStates } from './request-state.js'
@@ -137,4 +138,33 @@ const answerProblem = (method: string, answer: unknown): string | undefined => {
     return typeof answer.model === 'string' && answer.content !== undefined ? undefined : 'must be a sampling result (role, content, model)'
   if (method === 'roots/list') return Array.isArray(answer.roots) ? undefined : 'must be a roots result ({ roots: [...] })'
   return undefined
+}
+
+/**
+ * A request's answer with the two ways a 2026-07-28 handler ends early made data: a question
+ * for the client (an `InputRequired`) becomes the `input_required` result, a capability it
+ * lacks (`MissingClientCapability`) error -32021. So middleware sees them as outcomes, never
+ * as exceptions it might swallow. Anything else thrown is thrown on.
+ */
+export const questionsAsData = <A>(run: () => Eventually<E.Either<RpcError, A>>): Eventually<E.Either<RpcError, A | InputRequiredResult>> => {
+  try {
+    const out = run()
+    return isThenable(out) ? (out as Promise<E.Either<RpcError, A>>).then(undefined, asData) : out
+  } catch (e) {
+    return asData(e)
+  }
+}
+
+/** The result that ends an attempt for want of the client's input. */
+export interface InputRequiredResult {
+  readonly resultType: 'input_required'
+  readonly inputRequests: { readonly [key: string]: InputRequest }
+  readonly requestState: string
+}
+
+const asData = (e: unknown): E.Either<RpcError, InputRequiredResult> => {
+  if (e instanceof InputRequired) return E.right({ resultType: 'input_required', inputRequests: e.inputRequests, requestState: e.requestState })
+  if (e instanceof MissingClientCapability)
+    return E.left(rpcError('MissingRequiredClientCapability', `Missing required client capability: ${e.message}`, { requiredCapabilities: e.capability }))
+  throw e
 }

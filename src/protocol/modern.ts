@@ -25,6 +25,7 @@ import { logLevels, type ClientInfo, type LogLevel, type Session } from '../sess
 import { legacyOnlyMethods } from './legacy.js'
 import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
 import type { RequestStates } from './request-state.js'
+import { replayAsker } from '../server/ask.js'
 import { isModernVersion, isSupportedVersion, versionsOf, type Era } from './versions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -63,6 +64,8 @@ export interface ModernConfig {
   readonly eras: ReadonlyArray<Era>
   readonly cache: CacheOptions
   readonly states: RequestStates
+  /** The request middleware, around the answer of a request whose envelope was accepted. */
+  readonly around: (req: Request, session: Session, inner: () => Answer) => Answer
   /** The method table shared by both eras. */
   readonly answer: (req: Request, session: Session) => Answer
   /** `subscriptions/listen`. */
@@ -109,36 +112,7 @@ export const checkCache = (cache: CacheOptions): void => {
 export const modernAdapter = (config: ModernConfig): ModernAdapter => {
   const supported = versionsOf(config.eras)
   const serves2025 = config.eras.includes('2025-11-25')
-  // the caching hints of each cacheable method, settled once with the server
-  const hints = new Map(
-    [...cacheable].map((method) => {
-      const own = config.cache.methods?.[method as CacheableMethod] ?? {}
-      return [method, { ttlMs: own.ttlMs ?? config.cache.ttlMs ?? 0, cacheScope: own.cacheScope ?? config.cache.cacheScope ?? 'private' }] as const
-    }),
-  )
-
-  // precomputed pages (RawJson) get their 2026 form once per page, not per request
-  const wrappedPages = new WeakMap<RawJson, RawJson>()
-  const complete = (method: string, result: unknown): unknown => {
-    if (result instanceof RawJson) {
-      let done = wrappedPages.get(result)
-      if (done === undefined) wrappedPages.set(result, (done = new RawJson(completeValue(method, result.value))))
-      return done
-    }
-    return completeValue(method, result)
-  }
-  const completeValue = (method: string, result: unknown): unknown => {
-    const r = isObject(result) ? result : {}
-    const meta = isObject(r._meta) ? r._meta : {}
-    // a result that names its own type (an extension's, e.g. the tasks extension's "task") keeps it
-    const resultType = typeof r.resultType === 'string' ? r.resultType : 'complete'
-    return {
-      ...r,
-      resultType,
-      ...(resultType === 'complete' ? hints.get(method) : undefined),
-      _meta: { ...meta, [metaKeys.serverInfo]: config.serverInfo },
-    }
-  }
+  const complete = completer(config)
 
   const discover = (): Answer =>
     E.right({
@@ -178,25 +152,27 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
       clientCapabilities: caps,
       initialized: true,
       logLevel: level as LogLevel | undefined,
-      inputs: undefined,
+      // questions to the client: replayed answers and input_required, never requests
+      ask: replayAsker(undefined),
       listens: undefined,
     }
     if (inputMethods.has(req.method)) {
       const inputs = inputStateOf(req.method, req.params, config.states)
       if (E.isLeft(inputs)) return inputs
-      session.inputs = inputs.right
+      session.ask = replayAsker(inputs.right)
     }
     const method = req.method
     let out: Eventually<E.Either<RpcError, unknown>>
     try {
-      out =
+      out = config.around(req, session, () =>
         method === 'server/discover'
           ? discover()
           : method === 'subscriptions/listen'
             ? config.listen(req, session)
             : legacyOnlyMethods.has(method)
               ? E.left(rpcError('MethodNotFound', `Method not found: ${method} is not part of protocol revision ${version}`))
-              : config.answer(req, session)
+              : config.answer(req, session),
+      )
     } catch (e) {
       return settleThrown(e)
     }
@@ -220,6 +196,43 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
   }
 
   return { claims, respond }
+}
+
+/**
+ * Gives a result its 2026-07-28 form: `resultType` (kept when the result names its own, e.g.
+ * the tasks extension's "task"), caching hints on a complete one, the server in `_meta`.
+ */
+const completer = (config: ModernConfig): ((method: string, result: unknown) => unknown) => {
+  // the caching hints of each cacheable method, settled once with the server
+  const hints = new Map(
+    [...cacheable].map((method) => {
+      const own = config.cache.methods?.[method as CacheableMethod] ?? {}
+      return [method, { ttlMs: own.ttlMs ?? config.cache.ttlMs ?? 0, cacheScope: own.cacheScope ?? config.cache.cacheScope ?? 'private' }] as const
+    }),
+  )
+
+  const completeValue = (method: string, result: unknown): unknown => {
+    const r = isObject(result) ? result : {}
+    const meta = isObject(r._meta) ? r._meta : {}
+    // a result that names its own type (an extension's, e.g. the tasks extension's "task") keeps it
+    const resultType = typeof r.resultType === 'string' ? r.resultType : 'complete'
+    return {
+      ...r,
+      resultType,
+      ...(resultType === 'complete' ? hints.get(method) : undefined),
+      _meta: { ...meta, [metaKeys.serverInfo]: config.serverInfo },
+    }
+  }
+  // precomputed pages (RawJson) get their 2026 form once per page, not per request
+  const wrappedPages = new WeakMap<RawJson, RawJson>()
+  return (method: string, result: unknown): unknown => {
+    if (result instanceof RawJson) {
+      let done = wrappedPages.get(result)
+      if (done === undefined) wrappedPages.set(result, (done = new RawJson(completeValue(method, result.value))))
+      return done
+    }
+    return completeValue(method, result)
+  }
 }
 
 /**

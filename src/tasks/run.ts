@@ -23,6 +23,7 @@ import type { Answer, ToolCall } from '../feature.js'
 import { errorCodes, rpcError, type RpcError, type RpcErrorObject } from '../jsonrpc.js'
 import type { Outbound } from '../outbound.js'
 import { MissingClientCapability } from '../protocol/input-required.js'
+import { outboundAsker } from '../server/ask.js'
 import type { Session } from '../session.js'
 import type { DetailedTask, Task, TaskStore } from './store.js'
 
@@ -92,18 +93,7 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
     if (decide('task')) answer(E.right(createTaskResult(store.detailed(taskId) as DetailedTask)))
   }
 
-  // the task's channel, once handed off: questions become its inputRequests; of the
-  // notifications, a progress message becomes its status message (a task carries none)
-  const taskChannel: Outbound = {
-    notify: (method, params) => {
-      if (taskId !== undefined && method === 'notifications/progress' && typeof params?.message === 'string') store.say(taskId, params.message)
-    },
-    request: (method, params, opts) =>
-      taskId === undefined ? Promise.reject(new Error(`${method}: the call has not become a task`)) : store.ask(taskId, params === undefined ? { method, params: {} } : { method, params }, opts),
-    settle: () => false,
-    close: () => undefined,
-    pending: () => 0,
-  }
+  const taskChannel = channelOf(store, () => taskId)
 
   // the handler's session: the request's own until the handoff, then with the task as its
   // channel to the client (read when used, so the handler's context follows the handoff)
@@ -111,12 +101,13 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
     ...call.session,
     inFlight: new Map(),
     cancelled: new Set(),
-    asks: (question, opts) => {
+    // once handed off, questions the replay cannot answer go to the task; before, the call
+    // asks the usual way: input_required, answered by a retry
+    ask: (call.session.ask ?? outboundAsker).divertedTo((question, opts) => {
       if (taskId !== undefined) return store.ask(taskId, question, opts)
-      // before the handoff the call asks the usual way: input_required, answered by a retry
-      if (session.inputs !== undefined) waitingOnClient = true
+      waitingOnClient = true
       return undefined
-    },
+    }),
   }
   Object.defineProperty(session, 'outbound', { enumerable: true, get: () => (taskId === undefined ? call.session.outbound : taskChannel) })
 
@@ -163,6 +154,24 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
     }
   })
 }
+
+/**
+ * The task's channel, once handed off: questions become its inputRequests; of the
+ * notifications, a progress message becomes its status message (a task carries none).
+ */
+const channelOf = (store: TaskStore, taskId: () => string | undefined): Outbound => ({
+  notify: (method, params) => {
+    const id = taskId()
+    if (id !== undefined && method === 'notifications/progress' && typeof params?.message === 'string') store.say(id, params.message)
+  },
+  request: (method, params, opts) => {
+    const id = taskId()
+    return id === undefined ? Promise.reject(new Error(`${method}: the call has not become a task`)) : store.ask(id, params === undefined ? { method, params: {} } : { method, params }, opts)
+  },
+  settle: () => false,
+  close: () => undefined,
+  pending: () => 0,
+})
 
 /** How many microtask turns a handler may take and still be answered inline when immediateMs is 0. */
 const handoffHops = 100

@@ -117,244 +117,78 @@ export interface TaskStore {
 /** True for the statuses a task never leaves. */
 export const isTerminal = (s: TaskStatus): boolean => s === 'completed' || s === 'failed' || s === 'cancelled'
 
-interface Pending {
-  readonly request: InputRequest
-  readonly resolve: (u: unknown) => void
-  readonly reject: (e: Error) => void
-}
-
-interface Entry {
-  readonly taskId: string
-  readonly createdAt: number
-  status: TaskStatus
-  statusMessage: string | undefined
-  lastUpdatedAt: number
-  result: { readonly [key: string]: unknown } | undefined
-  error: RpcErrorObject | undefined
-  readonly inputs: Map<string, Pending>
-  /** Every key this task has used: keys are never reused within a task. */
-  readonly keys: Set<string>
-  nextKey: number
-  onAbort: ((reason: string) => void) | undefined
-  /** Drops the task when its TTL passes, whether or not anyone reads the store then. */
-  expiry: ReturnType<typeof setTimeout> | undefined
-}
-
 const defaultTtlMs = 3_600_000
 const defaultMaxTasks = 1000
 const defaultPollIntervalMs = 1000
 
 /** A task store in memory, with the given bounds. */
 export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
-  const ttlMs = options.ttlMs === undefined ? defaultTtlMs : options.ttlMs
-  const maxTasks = options.maxTasks ?? defaultMaxTasks
-  const pollIntervalMs = options.pollIntervalMs ?? defaultPollIntervalMs
-  if (ttlMs !== null && !(Number.isSafeInteger(ttlMs) && ttlMs > 0)) throw new TypeError(`emcp: tasks: ttlMs must be a positive integer or null, got ${ttlMs}`)
-  if (!(Number.isSafeInteger(maxTasks) && maxTasks > 0)) throw new TypeError(`emcp: tasks: maxTasks must be a positive integer, got ${maxTasks}`)
-  if (!(Number.isSafeInteger(pollIntervalMs) && pollIntervalMs > 0))
-    throw new TypeError(`emcp: tasks: pollIntervalMs must be a positive integer, got ${pollIntervalMs}`)
+  const { ttlMs, maxTasks, pollIntervalMs } = boundsOf(options)
   const now = options.now ?? Date.now
   const newId = options.newId ?? randomUUID
 
-  // creation order is expiry order (one TTL for all), so expired tasks are at the front
-  const tasks = new Map<string, Entry>()
+  const { tasks, drop, sweep, live, running, hold } = holding(ttlMs, now)
   const listeners = new Set<(task: DetailedTask) => void>()
-
-  const expired = (e: Entry): boolean => ttlMs !== null && now() >= e.createdAt + ttlMs
-
-  /** Forgets a task; a running one has its work aborted and its questions withdrawn. */
-  const drop = (e: Entry, reason: string): void => {
-    if (e.expiry !== undefined) clearTimeout(e.expiry)
-    tasks.delete(e.taskId)
-    if (!isTerminal(e.status)) stop(e, reason)
-  }
-
-  const stop = (e: Entry, reason: string): void => {
-    for (const p of e.inputs.values()) p.reject(new Error(reason))
-    e.inputs.clear()
-    const abort = e.onAbort
-    e.onAbort = undefined
-    abort?.(reason)
-  }
-
-  const sweep = (): void => {
-    for (const e of tasks.values()) {
-      if (!expired(e)) break
-      drop(e, 'the task expired (its ttlMs passed)')
-    }
-  }
-
-  const live = (taskId: string): Entry | undefined => {
-    const e = tasks.get(taskId)
-    if (e === undefined) return undefined
-    if (expired(e)) {
-      drop(e, 'the task expired (its ttlMs passed)')
-      return undefined
-    }
-    return e
-  }
-
-  const wire = (e: Entry): DetailedTask => {
-    const base: Task = {
-      taskId: e.taskId,
-      status: e.status,
-      ...(e.statusMessage === undefined ? {} : { statusMessage: e.statusMessage }),
-      createdAt: new Date(e.createdAt).toISOString(),
-      lastUpdatedAt: new Date(e.lastUpdatedAt).toISOString(),
-      ttlMs,
-      pollIntervalMs,
-    }
-    switch (e.status) {
-      case 'input_required':
-        return { ...base, inputRequests: Object.fromEntries([...e.inputs].map(([k, p]) => [k, p.request])) }
-      case 'completed':
-        return { ...base, result: e.result ?? {} }
-      case 'failed':
-        return { ...base, error: e.error ?? { code: -32603, message: 'Internal error' } }
-      default:
-        return base
-    }
-  }
-
   const changed = (e: Entry): void => {
     e.lastUpdatedAt = Math.max(now(), e.lastUpdatedAt)
     if (listeners.size === 0) return
-    const task = wire(e)
+    const task = wire(e, ttlMs, pollIntervalMs)
     for (const l of listeners) l(task)
   }
-
-  /** Moves a running task to `status`; false when it had already ended. */
-  const end = (taskId: string, status: TaskStatus, set: (e: Entry) => void): boolean => {
-    const e = live(taskId)
-    if (e === undefined || isTerminal(e.status)) return false
-    set(e)
-    e.status = status
-    changed(e)
+  /** Moves a running task to the state `next` makes of its run; false when it had already ended. */
+  const end = (taskId: string, next: (run: Running) => State): boolean => {
+    const r = running(taskId)
+    if (r === undefined) return false
+    r.e.state = next(r.run)
+    changed(r.e)
     return true
   }
 
   const create = (onAbort?: (reason: string) => void): E.Either<RpcError, TaskRecord> => {
     sweep()
     if (tasks.size >= maxTasks) {
-      const ended = [...tasks.values()].find((e) => isTerminal(e.status))
+      const ended = [...tasks.values()].find((e) => !isRunning(e.state))
       if (ended === undefined)
         return E.left(rpcError('InternalError', `Internal error: too many tasks are running (maxTasks ${maxTasks}); try again later`))
       drop(ended, 'room was needed')
     }
     const t = now()
-    const e: Entry = {
-      taskId: newId(),
-      createdAt: t,
-      status: 'working',
-      statusMessage: undefined,
-      lastUpdatedAt: t,
-      result: undefined,
-      error: undefined,
-      inputs: new Map(),
-      keys: new Set(),
-      nextKey: 1,
-      onAbort,
-      expiry: undefined,
-    }
-    if (tasks.has(e.taskId)) throw new Error(`emcp: tasks: the id ${e.taskId} is taken (newId must make unique ids)`)
-    tasks.set(e.taskId, e)
-    if (ttlMs !== null) {
-      // a task still running at its TTL is stopped even when nobody polls any more
-      e.expiry = setTimeout(() => {
-        if (tasks.get(e.taskId) === e) drop(e, 'the task expired (its ttlMs passed)')
-      }, ttlMs)
-      e.expiry.unref?.()
-    }
-    return E.right(e)
+    const run: Running = { inputs: new Map(), keys: new Set(), nextKey: 1, onAbort }
+    const e: Entry = { taskId: newId(), createdAt: t, statusMessage: undefined, lastUpdatedAt: t, expiry: undefined, state: { status: 'working', run } }
+    hold(e)
+    return E.right(record(e))
   }
 
-  const ask = (taskId: string, request: InputRequest, opts: AskOptions = {}): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const e = live(taskId)
-      if (e === undefined || isTerminal(e.status)) return reject(new Error(`${request.method}: the task has ended`))
-      if (opts.signal?.aborted === true) return reject(new Error(`${request.method} was cancelled`))
-      // keys are never reused within a task, so a late answer cannot be taken for another request
-      let key = opts.key
-      while (key === undefined || e.keys.has(key)) key = `input-${e.nextKey++}`
-      e.keys.add(key)
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const settle = (): void => {
-        if (timer !== undefined) clearTimeout(timer)
-        opts.signal?.removeEventListener('abort', onAbort)
-        e.inputs.delete(key)
-      }
-      const giveUp = (reason: string): void => {
-        if (!e.inputs.has(key)) return
-        settle()
-        if (e.inputs.size === 0 && e.status === 'input_required') {
-          e.status = 'working'
-          changed(e)
-        }
-        reject(new Error(reason))
-      }
-      const onAbort = (): void => giveUp(`${request.method} was cancelled`)
-      opts.signal?.addEventListener('abort', onAbort, { once: true })
-      if (opts.timeoutMs !== undefined) timer = setTimeout(() => giveUp(`${request.method} timed out after ${opts.timeoutMs} ms`), opts.timeoutMs)
-      e.inputs.set(key, {
-        request,
-        resolve: (u) => {
-          settle()
-          resolve(u)
-        },
-        reject: (err) => {
-          settle()
-          reject(err)
-        },
-      })
-      e.status = 'input_required'
-      changed(e)
-    })
-
-  const answer = (taskId: string, responses: { readonly [key: string]: unknown }): number => {
-    const e = live(taskId)
-    if (e === undefined || e.status !== 'input_required') return 0
-    let taken = 0
-    for (const [key, response] of Object.entries(responses)) {
-      const p = e.inputs.get(key)
-      if (p === undefined) continue
-      taken++
-      p.resolve(response)
-    }
-    if (taken === 0) return 0
-    if (e.inputs.size === 0) e.status = 'working'
-    changed(e)
-    return taken
-  }
-
-  const store: TaskStore = {
+  return {
     create,
-    get: live,
+    get: (taskId) => {
+      const e = live(taskId)
+      return e === undefined ? undefined : record(e)
+    },
     detailed: (taskId) => {
       const e = live(taskId)
-      return e === undefined ? undefined : wire(e)
+      return e === undefined ? undefined : wire(e, ttlMs, pollIntervalMs)
     },
-    ask,
-    answer,
-    complete: (taskId, result) =>
-      end(taskId, 'completed', (e) => {
-        e.result = result
-        e.onAbort = undefined
-      }),
-    fail: (taskId, error) =>
-      end(taskId, 'failed', (e) => {
-        e.error = error
-        e.onAbort = undefined
-      }),
+    ask: (taskId, request, opts = {}) => {
+      const r = running(taskId)
+      return r === undefined ? Promise.reject(new Error(`${request.method}: the task has ended`)) : askOf(r.e, r.run, request, opts, changed)
+    },
+    answer: (taskId, responses) => {
+      const e = live(taskId)
+      return e === undefined ? 0 : answerOf(e, responses, changed)
+    },
+    complete: (taskId, result) => end(taskId, () => ({ status: 'completed', result })),
+    fail: (taskId, error) => end(taskId, () => ({ status: 'failed', error })),
     cancel: (taskId, reason = 'cancelled by the client') =>
-      end(taskId, 'cancelled', (e) => {
-        e.statusMessage = reason
-        stop(e, reason)
+      end(taskId, (run) => {
+        stop(run, reason)
+        return { status: 'cancelled', reason }
       }),
     say: (taskId, message) => {
-      const e = live(taskId)
-      if (e === undefined || isTerminal(e.status) || e.statusMessage === message) return
-      e.statusMessage = message
-      changed(e)
+      const r = running(taskId)
+      if (r === undefined || r.e.statusMessage === message) return
+      r.e.statusMessage = message
+      changed(r.e)
     },
     onChange: (listener) => {
       listeners.add(listener)
@@ -370,5 +204,187 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
       for (const e of [...tasks.values()]) drop(e, 'the server closed')
     },
   }
-  return store
 }
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** A request to the client that a running task waits on. */
+interface Pending {
+  readonly request: InputRequest
+  readonly resolve: (u: unknown) => void
+  readonly reject: (e: Error) => void
+}
+
+/** What a running task has: its outstanding questions and how to stop its work. */
+interface Running {
+  readonly inputs: Map<string, Pending>
+  /** Every key this task has used: keys are never reused within a task. */
+  readonly keys: Set<string>
+  nextKey: number
+  readonly onAbort: ((reason: string) => void) | undefined
+}
+
+/** Where a task is, each status with only its own data. */
+type State = RunningState | { readonly status: 'completed'; readonly result: { readonly [key: string]: unknown } } | { readonly status: 'failed'; readonly error: RpcErrorObject } | { readonly status: 'cancelled'; readonly reason: string }
+
+/** The two statuses of a task whose work goes on. */
+type RunningState = { readonly status: 'working'; readonly run: Running } | { readonly status: 'input_required'; readonly run: Running }
+
+/** One task as the store keeps it. */
+interface Entry {
+  readonly taskId: string
+  readonly createdAt: number
+  statusMessage: string | undefined
+  lastUpdatedAt: number
+  /** Drops the task when its TTL passes, whether or not anyone reads the store then. */
+  expiry: ReturnType<typeof setTimeout> | undefined
+  state: State
+}
+
+/**
+ * The tasks a store holds, by id, in creation order (which is expiry order: one TTL for all,
+ * so expired tasks are at the front), each dropped when its TTL passes.
+ */
+const holding = (ttlMs: number | null, now: () => number) => {
+  const tasks = new Map<string, Entry>()
+  const expired = (e: Entry): boolean => ttlMs !== null && now() >= e.createdAt + ttlMs
+  /** Forgets a task; a running one has its work aborted and its questions withdrawn. */
+  const drop = (e: Entry, reason: string): void => {
+    if (e.expiry !== undefined) clearTimeout(e.expiry)
+    tasks.delete(e.taskId)
+    if (isRunning(e.state)) stop(e.state.run, reason)
+  }
+  const live = (taskId: string): Entry | undefined => {
+    const e = tasks.get(taskId)
+    if (e === undefined || !expired(e)) return e
+    drop(e, 'the task expired (its ttlMs passed)')
+    return undefined
+  }
+  return {
+    tasks,
+    drop,
+    live,
+    sweep: (): void => {
+      for (const e of tasks.values()) {
+        if (!expired(e)) break
+        drop(e, 'the task expired (its ttlMs passed)')
+      }
+    },
+    /** A task whose work goes on, with its run; undefined when unknown, expired or ended. */
+    running: (taskId: string): { readonly e: Entry; readonly run: Running } | undefined => {
+      const e = live(taskId)
+      return e !== undefined && isRunning(e.state) ? { e, run: e.state.run } : undefined
+    },
+    hold: (e: Entry): void => {
+      if (tasks.has(e.taskId)) throw new Error(`emcp: tasks: the id ${e.taskId} is taken (newId must make unique ids)`)
+      tasks.set(e.taskId, e)
+      if (ttlMs === null) return
+      // a task still running at its TTL is stopped even when nobody polls any more
+      e.expiry = setTimeout(() => {
+        if (tasks.get(e.taskId) === e) drop(e, 'the task expired (its ttlMs passed)')
+      }, ttlMs)
+      e.expiry.unref?.()
+    },
+  }
+}
+
+/** The bounds of a store, checked. */
+const boundsOf = (options: TaskStoreOptions): { readonly ttlMs: number | null; readonly maxTasks: number; readonly pollIntervalMs: number } => {
+  const ttlMs = options.ttlMs === undefined ? defaultTtlMs : options.ttlMs
+  const maxTasks = options.maxTasks ?? defaultMaxTasks
+  const pollIntervalMs = options.pollIntervalMs ?? defaultPollIntervalMs
+  if (ttlMs !== null && !(Number.isSafeInteger(ttlMs) && ttlMs > 0)) throw new TypeError(`emcp: tasks: ttlMs must be a positive integer or null, got ${ttlMs}`)
+  if (!(Number.isSafeInteger(maxTasks) && maxTasks > 0)) throw new TypeError(`emcp: tasks: maxTasks must be a positive integer, got ${maxTasks}`)
+  if (!(Number.isSafeInteger(pollIntervalMs) && pollIntervalMs > 0))
+    throw new TypeError(`emcp: tasks: pollIntervalMs must be a positive integer, got ${pollIntervalMs}`)
+  return { ttlMs, maxTasks, pollIntervalMs }
+}
+
+/** Hands responses to a task in `input_required` by key; how many were taken. */
+const answerOf = (e: Entry, responses: { readonly [key: string]: unknown }, changed: (e: Entry) => void): number => {
+  if (e.state.status !== 'input_required') return 0
+  const run = e.state.run
+  let taken = 0
+  for (const [key, response] of Object.entries(responses)) {
+    const p = run.inputs.get(key)
+    if (p === undefined) continue
+    taken++
+    p.resolve(response)
+  }
+  if (taken === 0) return 0
+  if (run.inputs.size === 0) e.state = { status: 'working', run }
+  changed(e)
+  return taken
+}
+
+const isRunning = (s: State): s is RunningState => s.status === 'working' || s.status === 'input_required'
+
+/** Withdraws a running task's questions and aborts its work (once). */
+const stop = (run: Running, reason: string): void => {
+  for (const p of run.inputs.values()) p.reject(new Error(reason))
+  run.inputs.clear()
+  run.onAbort?.(reason)
+}
+
+const record = (e: Entry): TaskRecord => ({
+  taskId: e.taskId,
+  createdAt: e.createdAt,
+  status: e.state.status,
+  statusMessage: e.state.status === 'cancelled' ? e.state.reason : e.statusMessage,
+  lastUpdatedAt: e.lastUpdatedAt,
+})
+
+/** The task as `tasks/get` shows it: the common fields, and what its status carries. */
+const wire = (e: Entry, ttlMs: number | null, pollIntervalMs: number): DetailedTask => {
+  const statusMessage = e.state.status === 'cancelled' ? e.state.reason : e.statusMessage
+  const base: Task = {
+    taskId: e.taskId,
+    status: e.state.status,
+    ...(statusMessage === undefined ? {} : { statusMessage }),
+    createdAt: new Date(e.createdAt).toISOString(),
+    lastUpdatedAt: new Date(e.lastUpdatedAt).toISOString(),
+    ttlMs,
+    pollIntervalMs,
+  }
+  switch (e.state.status) {
+    case 'input_required':
+      return { ...base, inputRequests: Object.fromEntries([...e.state.run.inputs].map(([k, p]) => [k, p.request])) }
+    case 'completed':
+      return { ...base, result: e.state.result }
+    case 'failed':
+      return { ...base, error: e.state.error }
+    default:
+      return base
+  }
+}
+
+/** Parks a running task in `input_required` until an answer, a timeout or an abort settles this question. */
+const askOf = (e: Entry, run: Running, request: InputRequest, opts: AskOptions, changed: (e: Entry) => void): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    if (opts.signal?.aborted === true) return reject(new Error(`${request.method} was cancelled`))
+    // keys are never reused within a task, so a late answer cannot be taken for another request
+    let key = opts.key
+    while (key === undefined || run.keys.has(key)) key = `input-${run.nextKey++}`
+    run.keys.add(key)
+    const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => giveUp(`${request.method} timed out after ${opts.timeoutMs} ms`), opts.timeoutMs)
+    const settle = (): void => {
+      if (timer !== undefined) clearTimeout(timer)
+      opts.signal?.removeEventListener('abort', onAbort)
+      run.inputs.delete(key)
+    }
+    const giveUp = (reason: string): void => {
+      if (!run.inputs.has(key)) return
+      settle()
+      if (run.inputs.size === 0 && e.state.status === 'input_required') {
+        e.state = { status: 'working', run }
+        changed(e)
+      }
+      reject(new Error(reason))
+    }
+    const onAbort = (): void => giveUp(`${request.method} was cancelled`)
+    opts.signal?.addEventListener('abort', onAbort, { once: true })
+    run.inputs.set(key, { request, resolve: (u) => (settle(), resolve(u)), reject: (err) => (settle(), reject(err)) })
+    e.state = { status: 'input_required', run }
+    changed(e)
+  })
