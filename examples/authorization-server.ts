@@ -7,7 +7,8 @@
  * are JWTs signed with ES256, except for resources whose path ends in `/opaque`, which get
  * opaque tokens that `mcp-server` / `mcp-secret` may introspect (RFC 7662). Clients may also
  * register themselves (RFC 7591) and use the authorization code grant with PKCE: the demo
- * logs every browser in as `demo-user` and consents to what was asked, with no page.
+ * logs every browser in as `demo-user` and consents to what was asked, with no page. The
+ * public client `demo-app` is registered already (redirect URI `http://127.0.0.1:1/callback`).
  *
  * @example
  * import { startAuthorizationServer } from './authorization-server.js'
@@ -47,6 +48,15 @@ export const demoClients: ReadonlyArray<ClientMetadata> = [
     response_types: [],
     redirect_uris: [],
     token_endpoint_auth_method: 'client_secret_basic',
+    scope: 'calc:read calc:write',
+  },
+  // a pre-registered public client (authorization code with PKCE), for clients that do not register themselves
+  {
+    client_id: 'demo-app',
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    redirect_uris: ['http://127.0.0.1:1/callback', 'http://localhost:6274/oauth/callback'],
+    token_endpoint_auth_method: 'none',
     scope: 'calc:read calc:write',
   },
   { client_id: 'mcp-server', client_secret: 'mcp-secret', grant_types: [], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic' },

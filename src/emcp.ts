@@ -72,6 +72,8 @@ export interface ToolDef<N, IS, OS> extends ToolMeta {
   readonly output?: OS
   /** Whether a call may run as a task; the handler is the same either way. */
   readonly taskSupport?: TaskSupport
+  /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
+  readonly scopes?: ReadonlyArray<string>
 }
 
 /** A tool as `tools/list` describes it on the wire. */
@@ -97,6 +99,8 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
   readonly output?: unknown
   /** Whether a call may run as a task (not listed: the tasks extension is server-directed). */
   readonly taskSupport?: TaskSupport
+  /** OAuth scopes a caller must hold to see and call the tool (not listed). */
+  readonly scopes?: ReadonlyArray<string>
   /** Phantom: the handler's argument type. Never present at run time. */
   readonly _I: I
   /** Phantom: the handler's result type. Never present at run time. */

@@ -72,6 +72,7 @@ export type RpcErrorTag =
   | 'ResourceNotFound'
   | 'Refused'
   | 'Forbidden'
+  | 'InsufficientScope'
   | 'RequestTimeout'
   | 'HeaderMismatch'
   | 'MissingRequiredClientCapability'
@@ -100,6 +101,9 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   Refused: -32000,
   // tools/call of a tool the caller's identity may not use (ServerOptions.authorize)
   Forbidden: -32003,
+  // tools/call of a tool whose contract declares scopes the caller's token does not grant;
+  // data: { error: 'insufficient_scope', scope: [...] } (HTTP answers 403 with a Bearer challenge)
+  InsufficientScope: -32003,
   // a call that ran past the server's callTimeoutMs (the code the SDKs use for timeouts)
   RequestTimeout: -32001,
   // MCP 2026-07-28: HTTP headers that do not match the body (or are missing)

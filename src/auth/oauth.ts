@@ -65,7 +65,7 @@ export interface OAuth {
   /** Requests without a token are refused (401): true. */
   readonly required: true
   /** The 401 challenge: `Bearer resource_metadata="…"`, with the error and the scopes this server uses. */
-  readonly challenge: (error: 'invalid_request' | 'invalid_token' | undefined) => string
+  readonly challenge: (error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined, scope?: ReadonlyArray<string>) => string
   /** The Protected Resource Metadata of the first audience, at its path-inserted and root well-known paths. */
   readonly documents: ReadonlyArray<{ readonly path: string; readonly body: ProtectedResourceMetadata }>
   /** Runs discovery now (it otherwise runs on the first token); a Left says why it failed. */
@@ -130,8 +130,8 @@ export const oauth = (o: OAuthOptions): OAuth => {
       return E.isRight(r) ? r.right : undefined
     },
     required: true,
-    challenge: (error) =>
-      bearerChallenge({ resourceMetadata: metadataUrl(resource), ...(error === undefined ? {} : { error }), ...(scopesSupported.length === 0 ? {} : { scope: scopesSupported }) }),
+    challenge: (error, scope = scopesSupported) =>
+      bearerChallenge({ resourceMetadata: metadataUrl(resource), ...(error === undefined ? {} : { error }), ...(scope.length === 0 ? {} : { scope }) }),
     documents: [...new Set([metadataPath(resourcePath), metadataPath('')])].map((path) => ({ path, body: prm })),
     ready: metadata,
   }

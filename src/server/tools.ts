@@ -70,7 +70,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
   const derive = (enabled: ReadonlyArray<Callable>) => {
     const list = enabled.map((c) => c.tool)
     const legacy = pagesOf('tools', list.map((t) => listed(t, true)), pageSize)
-    return { enabled: list, legacy, modern: list.some((t) => wrapsOutput(t.outputSchema)) ? pagesOf('tools', list.map((t) => listed(t, false)), pageSize) : legacy }
+    return { enabled: list, scoped: list.some(isScoped), legacy, modern: list.some((t) => wrapsOutput(t.outputSchema)) ? pagesOf('tools', list.map((t) => listed(t, false)), pageSize) : legacy }
   }
   const reg = registry(
     tools.map((t) => callable(t, handlers[t.name] as Callable['handler'])),
@@ -82,7 +82,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
   if (taskOnly.length > 0)
     throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
 
-  const allowed = (t: AnyTool, session: Session): boolean => chain.authorize.every((f) => f(t, session))
+  const allowed = (t: AnyTool, session: Session): boolean => missingScopes(t, session).length === 0 && chain.authorize.every((f) => f(t, session))
 
   const list = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const legacy = !isModernVersion(session.protocolVersion)
@@ -90,7 +90,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
     // with an authorization predicate each session sees its own list, built per request (the
     // listed forms are still computed once per tool and era)
     const pages =
-      chain.authorize.length === 0
+      chain.authorize.length === 0 && !view.scoped
         ? legacy ? view.legacy : view.modern
         : pagesOf('tools', view.enabled.filter((t) => allowed(t, session)).map((t) => listedOf(t, legacy)), pageSize)
     return answerPage('tools/list', 'tools', pages, req.params?.cursor)
@@ -103,6 +103,9 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
     const c = reg.get(name)
     if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
     if (!reg.isEnabled(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
+    const missing = missingScopes(c.tool, session)
+    if (missing.length > 0)
+      return E.left(rpcError('InsufficientScope', `Forbidden: tool ${name} needs the scope ${missing.join(' ')}`, { error: 'insufficient_scope', scope: c.tool.scopes }))
     if (chain.authorize.length > 0 && !allowed(c.tool, session))
       return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
     const args = p?.arguments ?? {}
@@ -163,6 +166,16 @@ const legacyWrapped = (out: E.Either<RpcError, unknown>): E.Either<RpcError, unk
   if (E.isLeft(out)) return out
   const r = out.right as CallToolResult
   return isObject(r) && r.structuredContent !== undefined && r.resultType === undefined ? E.right({ ...r, structuredContent: { result: r.structuredContent } }) : out
+}
+
+/** Whether a tool declares scopes. */
+const isScoped = (t: AnyTool): boolean => t.scopes !== undefined && t.scopes.length > 0
+
+/** The scopes of a tool the session's identity does not hold (all of them for an anonymous caller). */
+export const missingScopes = (t: AnyTool, session: Readonly<Session>): ReadonlyArray<string> => {
+  if (!isScoped(t)) return []
+  const held = session.identity?.scopes ?? []
+  return (t.scopes as ReadonlyArray<string>).filter((s) => !held.includes(s))
 }
 
 /** The listed form of each tool, per era, computed once per contract (for lists built per session). */

@@ -15,8 +15,10 @@ import { startAuthorizationServer, type AuthorizationServer } from '../../exampl
 // 401 → Protected Resource Metadata → authorization server metadata → dynamic client registration
 // → authorization code with PKCE (the demo server logs in and consents by itself) → token for the resource → call
 const whoami = emcp({ name: 'whoami', description: 'The caller and its scopes.', input: { type: 'object' } })
-const server = mcpServer([whoami], { name: 'who', version: '1' }).implement({
+const clear = emcp({ name: 'clear', description: 'Clears the memory.', input: { type: 'object' }, scopes: ['calc:write'] })
+const server = mcpServer([whoami, clear], { name: 'who', version: '1' }).implement({
   whoami: (_a, ctx) => `${ctx.session.identity?.subject} ${ctx.session.identity?.scopes?.join(' ')}`,
+  clear: () => 'cleared',
 })
 
 let as: AuthorizationServer
@@ -112,6 +114,7 @@ test('the SDK client registers, gets a code with PKCE, a token for this resource
   await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
   const r = await client.callTool({ name: 'whoami', arguments: {} })
   expect(r).toMatchObject({ content: [{ type: 'text', text: 'demo-user calc:read' }] })
+
   await client.close()
 })
 
@@ -126,5 +129,30 @@ test('the v2 SDK client (@modelcontextprotocol/client) runs the same flow', asyn
   const client = new v2.Client({ name: 'sdk2', version: '1' })
   await client.connect(new v2.StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
   expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'demo-user calc:read' }] })
+  await client.close()
+})
+
+test('a pre-registered client steps up: 403 insufficient_scope names the scopes held and needed, the user is asked again', async () => {
+  const provider = new Recorder()
+  // registered beforehand, allowed both scopes; the 401 asks only for calc:read first
+  provider.info = { client_id: 'demo-app' }
+  const first = new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  const client = new Client({ name: 'sdk', version: '1' })
+  await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError)
+  expect(provider.sentTo?.searchParams.get('scope')).toBe('calc:read')
+  await first.finishAuth((await browse(provider.sentTo as URL, provider.redirectUrl)).get('code') as string)
+  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
+  expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami'])
+
+  // the tool needs calc:write: the 403 names calc:read and calc:write, and the client asks the user for both
+  provider.sentTo = undefined
+  await expect(client.callTool({ name: 'clear', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError)
+  const again = provider.sentTo as URL | undefined
+  expect(again?.searchParams.get('scope')).toBe('calc:read calc:write')
+  const stepUp = new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  await stepUp.finishAuth((await browse(again as URL, provider.redirectUrl)).get('code') as string)
+  expect(provider.saved?.scope).toBe('calc:read calc:write')
+  expect(await client.callTool({ name: 'clear', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'cleared' }] })
+  expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami', 'clear'])
   await client.close()
 })

@@ -9,11 +9,14 @@ import { oauth } from 'emcp/oauth'
 import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
 
 // oauth() as serveHttp's verifier today: tokens from a real OpenID provider, the official SDK client
-const add = emcp({ name: 'add', description: 'Adds.', input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } })
-const clear = emcp({ name: 'clear', description: 'Clears.', input: { type: 'object' } })
-const server = mcpServer([add, clear], { name: 'calc', version: '1' }, {
-  authorize: (tool, session) => session.identity?.scopes?.includes(tool.name === 'clear' ? 'calc:write' : 'calc:read') ?? false,
-}).implement({
+const add = emcp({
+  name: 'add',
+  description: 'Adds.',
+  input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  scopes: ['calc:read'],
+})
+const clear = emcp({ name: 'clear', description: 'Clears.', input: { type: 'object' }, scopes: ['calc:write'] })
+const server = mcpServer([add, clear], { name: 'calc', version: '1' }).implement({
   add: ({ a, b }, ctx) => `${ctx.session.identity?.subject}: ${a + b}`,
   clear: () => 'cleared',
 })
@@ -59,6 +62,9 @@ test('the SDK client calls with a token minted for the endpoint; scopes decide t
   const both = await connect(await token(running.url, 'calc:read calc:write'), running.url)
   expect((await both.listTools()).tools.map((t) => t.name)).toEqual(['add', 'clear'])
   await both.close()
+  const writeOnly = await connect(await token(running.url, 'calc:write'), running.url)
+  expect((await writeOnly.listTools()).tools.map((t) => t.name)).toEqual(['clear'])
+  await writeOnly.close()
 })
 
 const ping = (bearer?: string): Promise<Response> =>
@@ -116,4 +122,34 @@ test('the v2 SDK client authorizes by itself with client credentials', async () 
   await client.connect(new v2.StreamableHTTPClientTransport(new URL(running.url), { authProvider }))
   expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).toMatchObject({ content: [{ type: 'text', text: 'demo-client: 2' }] })
   await client.close()
+})
+
+/** A tools/call of `name` with a bearer token, in the era given. */
+const callWith = (bearer: string, name: string, era: '2025-11-25' | '2026-07-28'): Promise<Response> => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+  const modern = era === '2026-07-28'
+  return fetch(running.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${bearer}`,
+      'mcp-protocol-version': era,
+      ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: {}, ...(modern ? { _meta: meta } : {}) } }),
+  })
+}
+
+test('a call without the scope of its tool gets 403 insufficient_scope naming the scopes held and needed, in both eras', async () => {
+  const readOnly = await token(running.url, 'calc:read')
+  const metadata = `resource_metadata="${new URL(running.url).origin}/.well-known/oauth-protected-resource/mcp"`
+  for (const era of ['2025-11-25', '2026-07-28'] as const) {
+    const r = await callWith(readOnly, 'clear', era)
+    expect(r.status).toBe(403)
+    expect(r.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="calc:read calc:write", ${metadata}`)
+    const body = (await r.json()) as { id: number; error: { code: number; data: unknown } }
+    expect(body).toMatchObject({ id: 7, error: { code: -32003, data: { error: 'insufficient_scope', scope: ['calc:write'] } } })
+  }
+  expect((await callWith(await token(running.url, 'calc:write'), 'clear', '2026-07-28')).status).toBe(200)
 })

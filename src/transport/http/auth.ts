@@ -2,7 +2,10 @@
  * Bearer-token authentication: the token of `Authorization: Bearer <token>` goes to the
  * verifier, and the identity it gives rides on the request (`req.identity`) to the session
  * the server sees. A token it does not accept, a malformed header, or (when required) no
- * token at all gets 401 with a `WWW-Authenticate` challenge, before the body is read.
+ * token at all gets 401 with a `WWW-Authenticate` challenge, before the body is read. On the
+ * way back, a 403 for a tool whose scopes the token lacks gets its `insufficient_scope`
+ * challenge, naming the scopes the caller holds and those it needs, so that a client asking
+ * for exactly that set steps up without losing what it had.
  *
  * @example
  * import { bearer } from './auth.js'
@@ -33,10 +36,17 @@ export const bearer = (auth: BearerAuth): HttpMiddleware => {
       return challenge('invalid_token')
     }
   }
+  /** The 403's challenge: the scopes held and those needed. */
+  const stepUp = (reply: HttpReply, needed: ReadonlyArray<string>, caller: Identity | undefined): HttpReply => {
+    const scope = [...new Set([...(caller?.scopes ?? []), ...needed])]
+    const header = auth.challenge?.('insufficient_scope', scope) ?? `Bearer realm="${realm}", error="insufficient_scope", scope="${scope.join(' ')}"`
+    return { ...reply, headers: { ...reply.headers, 'www-authenticate': header } }
+  }
   return async (req, next) => {
     const caller = await identify(req.header('authorization'))
     if (caller !== undefined && 'status' in caller) return caller
     req.identity = caller
-    return next(req)
+    const reply = await next(req)
+    return reply.insufficientScope === undefined ? reply : stepUp(reply, reply.insufficientScope, caller)
   }
 }

@@ -75,7 +75,7 @@ export interface BearerAuth {
   /** The realm named in `WWW-Authenticate` (default "mcp"). */
   readonly realm?: string
   /** The `WWW-Authenticate` value of a 401 (default `Bearer realm="<realm>", error="<error>"`); `oauth()` points it to its metadata. */
-  readonly challenge?: (error: 'invalid_request' | 'invalid_token' | undefined) => string
+  readonly challenge?: (error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined, scope?: ReadonlyArray<string>) => string
   /** JSON documents served beside the endpoint to anyone (GET): `oauth()`'s Protected Resource Metadata. */
   readonly documents?: ReadonlyArray<{ readonly path: string; readonly body: unknown }>
 }
@@ -143,6 +143,8 @@ export interface HttpReply {
   readonly status: number
   readonly headers: { readonly [name: string]: string }
   readonly body: string | AsyncIterable<string>
+  /** A 403 for a tool whose scopes the token lacks: the scopes it needs (the auth step adds the Bearer challenge). */
+  readonly insufficientScope?: ReadonlyArray<string>
 }
 
 /** The body as read by an adapter: its text, or the sign that it was over the limit. */

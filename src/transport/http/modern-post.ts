@@ -27,6 +27,7 @@ import { logLevels, newSession, type Identity, type Session } from '../../sessio
 import { sseStream } from '../sse.js'
 import { headerCheck } from './modern-headers.js'
 import type { HttpReply, HttpRequestHead } from './model.js'
+import { forbidden, scopesNeeded } from './reply.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -72,6 +73,8 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
       const out = await server.dispatch(message, fresh())()
       if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
       const reply = out.value as Outgoing
+      const needed = scopesNeeded(reply)
+      if (needed !== undefined) return forbidden(reply, needed)
       return answer('error' in reply ? statusOf(reply.error.code, malformed) : 200, reply)
     }
     // an SSE answer: the request's notifications, then its response; closing it cancels the request
