@@ -180,9 +180,10 @@ describe('the packed package in a fresh consumer project', () => {
   }, stepMs)
 
   it('the tarball holds only the `files` list, and every `exports` and `bin` target is in it', () => {
-    // a `files` entry is a path (a folder ships whole) or a glob (`**` any folders, `*` any name part)
+    // a `files` entry is a path (a folder ships whole) or a glob (`**` any folders, `*` any name part);
+    // `**/` is set aside while `*` is replaced, or its own `.*` would become one folder only
     const patterns = pkg.files.map((f) =>
-      f.includes('*') ? new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*')}$`) : new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&')}(?:/.*)?$`),
+      f.includes('*') ? new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '(?:.*/)?')}$`) : new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&')}(?:/.*)?$`),
     )
     const allowed = (p: string): boolean => p === 'package.json' || patterns.some((re) => re.test(p))
     expect(packed.filter((p) => !allowed(p))).toEqual([])
