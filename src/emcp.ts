@@ -220,9 +220,10 @@ export function emcp<
  * here, at definition time, rather than confusing a client later. Since 2026-07-28 an output
  * schema may describe any JSON value: an object-like one without a type gets `type: "object"`
  * as before, anything else stays as it is (2025-11-25 clients see it wrapped, see
- * protocol/legacy-output.ts). Both are checked for dialect, references and size.
+ * protocol/legacy-output.ts). Both are checked for dialect, references and size. (Shared
+ * with `runtimeTool`, whose schemas are plain JSON objects.)
  */
-const objectRoot = (name: unknown, slot: 'input' | 'output', spec: InputSpec | OutputSpec): JsonSchema => {
+export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: InputSpec | OutputSpec | JsonSchema): JsonSchema => {
   const given = jsonSchemaOf(spec)
   const problems = schemaProblems(given)
   if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)

@@ -16,6 +16,8 @@
  */
 export { emcp } from './emcp.js'
 export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './emcp.js'
+export { runtimeTool } from './runtime-tool.js'
+export type { RuntimeArgs, RuntimeTool, RuntimeToolDef } from './runtime-tool.js'
 export { pure } from './annotations.js'
 export { mcpServer } from './server.js'
 export { hub } from './hub.js'

@@ -87,7 +87,7 @@ export const isCodec = (s: unknown): s is Codec =>
   s instanceof t.Type || (typeof s === 'object' && s !== null && typeof (s as Codec).decode === 'function' && typeof (s as Codec).encode === 'function')
 
 /** The JSON Schema of a slot: the literal itself, or the one derived from a codec. */
-export const jsonSchemaOf = (s: SchemaSpec): JsonSchema => (isCodec(s) ? codecToJsonSchema(s) : (s as JsonSchema))
+export const jsonSchemaOf = (s: SchemaSpec | JsonSchema): JsonSchema => (isCodec(s) ? codecToJsonSchema(s) : (s as JsonSchema))
 
 /**
  * A validator for a schema slot: `schema` (by default the slot's own) is what the wire value

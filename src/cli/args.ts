@@ -1,14 +1,22 @@
 /**
- * Command-line arguments: positionals, `--flag value` / `--flag=value` options (repeatable
- * ones collect every value), `--switch` booleans, and `-o` style short aliases. Anything
- * unknown is a usage error that names it.
+ * Command-line arguments, read by Node's own `util.parseArgs`: positionals, `--flag value` /
+ * `--flag=value` options (every value of a repeated one is kept), `--switch` booleans, `-o`
+ * style short aliases, and `--` before positionals that start with a dash. This wrapper only
+ * turns what Node reads into one shape and every mistake into a `UsageError` that names it:
+ * an unknown option (with the known ones it may have meant), an option without its value, a
+ * value given to a switch. A value that starts with `--` is taken for a forgotten value
+ * (`--url --http`); write it `--name=--value` to mean it.
  *
  * @example
  * import { parseArgs } from './args.js'
  * const a = parseArgs(['m.js', '--arg', 'a=1', '--json'], { options: ['arg'], switches: ['json'] })
  * // { positionals: ['m.js'], options: { arg: ['a=1'] }, switches: Set { 'json' } }
  */
+import { parseArgs as readArgs } from 'node:util'
 import { UsageError } from './command.js'
+
+// ---------------------------------------------------------------------------------------
+// model
 
 /** What a command accepts. */
 export interface ArgSpec {
@@ -27,46 +35,72 @@ export interface Args {
   readonly switches: ReadonlySet<string>
 }
 
-/** Parses `argv` against `spec`; throws a UsageError for an unknown option or a missing value. */
+/** How Node's reader is told about one option. */
+interface OptionConfig {
+  readonly type: 'string' | 'boolean'
+  readonly multiple?: boolean
+  readonly short?: string
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** Parses `argv` against `spec`; throws a UsageError for an unknown option, a missing value or a value given to a switch. */
 export const parseArgs = (argv: ReadonlyArray<string>, spec: ArgSpec): Args => {
+  const config = configOf(spec)
+  // not strict: Node would refuse `--arg -1`, and its messages name no alternatives; the
+  // tokens say everything needed to refuse what is wrong here, in this command line's words
+  const { tokens } = readArgs({ args: [...argv], options: config, strict: false, allowPositionals: true, tokens: true })
   const options: Record<string, string[]> = {}
   const switches = new Set<string>()
   const positionals: string[] = []
-  const known = new Set([...(spec.options ?? []), ...(spec.switches ?? [])])
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string
-    if (a === '--') {
-      positionals.push(...argv.slice(i + 1))
-      break
-    }
-    let name: string | undefined
-    let inline: string | undefined
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=')
-      name = eq === -1 ? a.slice(2) : a.slice(2, eq)
-      inline = eq === -1 ? undefined : a.slice(eq + 1)
-    } else if (/^-[A-Za-z]$/.test(a)) {
-      name = spec.aliases?.[a.slice(1)]
-      if (name === undefined) throw new UsageError(`unknown option ${a}`)
-    } else {
-      positionals.push(a)
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value)
+    if (token.kind !== 'option') continue
+    const known = config[token.name]
+    if (known === undefined) throw unknownOption(token.rawName, Object.keys(config))
+    if (known.type === 'boolean') {
+      if (token.value !== undefined) throw new UsageError(`--${token.name} takes no value`)
+      switches.add(token.name)
       continue
     }
-    if (!known.has(name)) {
-      const near = [...known].filter((k) => k.startsWith(name.slice(0, 2)))
-      throw new UsageError(`unknown option --${name}${near.length > 0 ? ` (did you mean ${near.map((n) => `--${n}`).join(' or ')}?)` : ''}`)
-    }
-    if (spec.switches?.includes(name)) {
-      if (inline !== undefined) throw new UsageError(`--${name} takes no value`)
-      switches.add(name)
-      continue
-    }
-    const value = inline ?? argv[++i]
-    if (value === undefined) throw new UsageError(`--${name} needs a value`)
-    ;(options[name] ??= []).push(value)
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) throw new UsageError(`--${token.name} needs a value`)
+    ;(options[token.name] ??= []).push(token.value)
   }
   return { positionals, options, switches }
 }
 
 /** The last value given for an option, if any. */
 export const lastOption = (args: Args, name: string): string | undefined => args.options[name]?.at(-1)
+
+/** A whole number option (a port, a timeout): undefined when not given; a UsageError when not a whole number in `[min, max]`. */
+export const wholeOption = (args: Args, name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined => {
+  const raw = lastOption(args, name)
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs a whole number, not ${JSON.stringify(raw)}`)
+  return n
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** Node's option table for a spec. */
+const configOf = (spec: ArgSpec): Record<string, OptionConfig> => {
+  const shortOf = new Map(Object.entries(spec.aliases ?? {}).map(([s, long]) => [long, s]))
+  const config: Record<string, OptionConfig> = {}
+  const add = (name: string, type: OptionConfig['type']): void => {
+    const short = shortOf.get(name)
+    config[name] = { type, ...(type === 'string' ? { multiple: true } : {}), ...(short === undefined ? {} : { short }) }
+  }
+  for (const name of spec.options ?? []) add(name, 'string')
+  for (const name of spec.switches ?? []) add(name, 'boolean')
+  return config
+}
+
+/** An unknown option, with the known ones that start alike. */
+const unknownOption = (raw: string, known: ReadonlyArray<string>): UsageError => {
+  if (!raw.startsWith('--')) return new UsageError(`unknown option ${raw}`)
+  const near = known.filter((k) => k.startsWith(raw.slice(2, 4)))
+  return new UsageError(`unknown option ${raw}${near.length > 0 ? ` (did you mean ${near.map((n) => `--${n}`).join(' or ')}?)` : ''}`)
+}

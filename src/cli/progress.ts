@@ -25,8 +25,8 @@ export const progress = (io: CommandIO, label: string, delayMs = 500, now: () =>
   let lastDraw = 0
   const update = (done: number, total: number): void => {
     const t = now()
-    if (t - started < delayMs && done < total) return
-    if (total === 0) return
+    // nothing at all for work that ends within the delay, however far it got
+    if (total === 0 || (!shown && t - started < delayMs)) return
     const ratio = done / total
     if (io.interactive) {
       if (done < total && t - lastDraw < 50) return
@@ -37,7 +37,7 @@ export const progress = (io: CommandIO, label: string, delayMs = 500, now: () =>
       shown = true
     } else {
       const tenth = Math.floor(ratio * 10)
-      if (tenth === lastTenth || (!shown && t - started < delayMs)) return
+      if (tenth === lastTenth) return
       lastTenth = tenth
       io.err(`${label}: ${done}/${total} (${Math.floor(ratio * 100)}%)\n`)
       shown = true

@@ -1,7 +1,9 @@
 /**
  * Canonical JSON and fingerprints. A fingerprint is the SHA-256 of a value's canonical JSON
  * (object keys sorted, no whitespace), so it does not change when a file is re-indented or
- * its keys reordered, and changes whenever anything a client sees changes.
+ * its keys reordered, and changes whenever anything a client sees changes. The text is that
+ * of RFC 8785 (JCS): keys sorted by UTF-16 code units, numbers and strings as ECMAScript's
+ * JSON.stringify writes them; NaN and the infinities, which JSON cannot carry, are refused.
  *
  * @example
  * import { canonicalJson, fingerprint } from 'emcp/manifest'
@@ -13,6 +15,8 @@ import { createHash } from 'node:crypto'
 /** The canonical JSON text of a value: keys sorted at every level, `undefined` members left out. */
 export const canonicalJson = (value: unknown): string => {
   if (value === null || typeof value !== 'object') {
+    // JSON.stringify would write null, and two different values would share one text
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`emcp: ${value} is not JSON`)
     const s = JSON.stringify(value)
     if (s === undefined) throw new TypeError(`emcp: ${typeof value} is not JSON`)
     return s

@@ -52,7 +52,7 @@ export const namespaced = <C extends string, N extends string, I, O, S extends b
     ...tool,
     name: `${category}.${tool.name}` as const,
     _meta: { ...tool._meta, [metaKeys.category]: category },
-  }) as unknown as Tool<`${C}.${N}`, I, O, S>
+  })
 
 /** A tool's category: its `_meta` entry, else the part of its name before the first dot. */
 export const categoryOf = (tool: { readonly name: string; readonly _meta?: { readonly [key: string]: unknown } | undefined }): string | undefined => {
@@ -85,9 +85,7 @@ export const catalogServer = (entries: ReadonlyArray<CatalogEntry>, info: Server
   const handlers: Record<string, Handler<AnyTool>> = {}
   for (const e of kept) handlers[e.tool.name] = e.handler
   // a list built at run time: mcpServer checks names and duplicates as it runs
-  const server = mcpServer(kept.map((e) => e.tool) as unknown as readonly [AnyTool], info, serverOptions).implement(
-    handlers as never,
-  ) as Server
+  const server: Server = mcpServer(kept.map((e) => e.tool), info, serverOptions).implement(handlers)
   // the listing as tools/list gives it: the wire fields of each tool, nothing else
   const estimate = listingBudget(
     server.tools.map(({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }) =>

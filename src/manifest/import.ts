@@ -22,8 +22,9 @@ import * as t from 'io-ts'
 import type { Handler, HandlerResult } from '../call.js'
 import { toolError, type ToolContent } from '../content.js'
 import type { ToolContext } from '../context.js'
-import { emcp, type AnyTool, type Tool } from '../emcp.js'
+import type { Tool } from '../emcp.js'
 import { isObject } from '../json-object.js'
+import { runtimeTool, type RuntimeTool } from '../runtime-tool.js'
 import { formatIssues, validatorOf, type SchemaSpec, type TypeOfSpec, type Validator } from '../schema.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../server.js'
 import { meosKey, slotsOf, type Codecs, type Slots } from './dispatch.js'
@@ -163,15 +164,21 @@ export const serverOfManifest = (
   const names = new Set(m.tools.map(dispatchNameOf))
   for (const key of Object.keys(handlers))
     if (!names.has(key)) problems.push({ tool: key, path: '', message: `a handler is given, but the manifest has no tool ${key} (it has ${[...names].slice(0, 20).join(', ')}${names.size > 20 ? ', …' : ''})` })
-  const tools: AnyTool[] = []
-  const wrapped: Record<string, unknown> = {}
+  const tools: RuntimeTool[] = []
+  const wrapped: Record<string, Handler<RuntimeTool>> = {}
   const review = options.review ?? (options.confirm === undefined ? reviewByElicitation : reviewByConfirm(options.confirm))
   const declared = declaredByHandler(m.tools)
   for (const entry of m.tools) {
     const policy = policyOf(entry)
     const key = dispatchNameOf(entry)
-    const handler = handlers[key]
-    if (handler === undefined && policy !== 'disabled') {
+    const given = handlers[key]
+    if (given !== undefined && !isHandler(given)) {
+      problems.push({ tool: entry.name, path: '', message: `the handler must be a function, not ${typeof given}` })
+      continue
+    }
+    // a disabled tool is served only once enabled (enableTool): with its handler when one is given
+    const handler = given ?? (policy === 'disabled' ? () => toolError(`tool ${entry.name} is disabled by its manifest and has no handler`) : undefined)
+    if (handler === undefined) {
       problems.push(
         key === entry.name
           ? { tool: entry.name, path: '', message: 'no handler is given for this tool' }
@@ -179,29 +186,19 @@ export const serverOfManifest = (
       )
       continue
     }
-    if (handler !== undefined && typeof handler !== 'function') {
-      problems.push({ tool: entry.name, path: '', message: `the handler must be a function, not ${typeof handler}` })
-      continue
-    }
     const invalid = schemaErrors(entry)
     if (invalid.length > 0) {
       problems.push(...invalid)
       continue
     }
-    problems.push(...argumentMismatches(entry, handler, declared.get(key)))
+    problems.push(...argumentMismatches(entry, given, declared.get(key)))
     const slots = slotsOf(entry, options.codecs ?? {}, problems)
     tools.push(contractOf(entry, slots))
-    wrapped[entry.name] =
-      policy === 'disabled'
-        ? // served only once enabled (enableTool): with its handler when one is given
-          (handler ?? (() => toolError(`tool ${entry.name} is disabled by its manifest and has no handler`)))
-        : policy === 'ask'
-          ? asking(entry, handler as Handler<AnyTool>, review, validatorOf(slots.input as SchemaSpec, entry.inputSchema))
-          : handler
+    wrapped[entry.name] = policy === 'ask' ? asking(entry, handler, review, validatorOf(slots.input as SchemaSpec, entry.inputSchema)) : handler
   }
   if (problems.length > 0) return E.left(problems)
   const { info, codecs: _codecs, confirm: _confirm, review: _review, ...serverOptions } = options
-  const server = mcpServer(tools as unknown as readonly [AnyTool], info ?? infoOf(m), serverOptions).implement(wrapped as never) as Server
+  const server: Server = mcpServer(tools, info ?? infoOf(m), serverOptions).implement(wrapped)
   server.batch(() => {
     for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
   })
@@ -222,13 +219,13 @@ const infoOf = (m: Manifest): ServerInfo => {
 }
 
 /** The contract of an entry: its schema slots (with their codecs) and every other field as the manifest has them. */
-const contractOf = (entry: ManifestTool, slots: Slots): AnyTool => {
+const contractOf = (entry: ManifestTool, slots: Slots): RuntimeTool => {
   const { inputSchema: _input, outputSchema: _output, ...rest } = entry
-  const def: Record<string, unknown> = { ...rest, input: slots.input }
-  if (slots.output !== undefined) def.output = slots.output
-  // a definition built at run time: emcp checks it as it runs
-  return emcp(def as never) as unknown as AnyTool
+  return runtimeTool({ ...rest, input: slots.input, ...(slots.output === undefined ? {} : { output: slots.output }) })
 }
+
+/** A handler given in a record built at run time: any function (its arguments are checked by the tool's schema). */
+const isHandler = (u: unknown): u is Handler<RuntimeTool> => typeof u === 'function'
 
 /**
  * Runs the handler only after the user's review, with the arguments the review gives back,
@@ -236,7 +233,7 @@ const contractOf = (entry: ManifestTool, slots: Slots): AnyTool => {
  * (in either era) gets an `isError` result that says so: an `ask` tool never runs unasked.
  */
 const asking =
-  (entry: ManifestTool, handler: Handler<AnyTool>, review: Review, input: Validator) =>
+  (entry: ManifestTool, handler: Handler<RuntimeTool>, review: Review, input: Validator) =>
   async (args: unknown, ctx: ToolContext): Promise<unknown> => {
     // the review shows wire values (a geometry as its text), as the model sent them
     const wire = input.encode(args)
@@ -249,6 +246,7 @@ const asking =
     if (!reviewed.run) return toolError(reviewed.reason)
     const decoded = input.decode(reviewed.arguments)
     if (E.isLeft(decoded)) return toolError(`Invalid arguments for tool ${entry.name}, as the user reviewed them: ${formatIssues(decoded.left)}`)
+    if (!isObject(decoded.right)) return toolError(`Invalid arguments for tool ${entry.name}, as the user reviewed them: not an object`)
     const out: HandlerResult<unknown> = handler(decoded.right, ctx)
     return typeof out === 'function' ? (out as () => Promise<unknown>)() : out
   }

@@ -14,6 +14,8 @@
  */
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { lastOption, parseArgs, wholeOption } from '../cli/args.js'
+import { UsageError } from '../cli/command.js'
 import type { Identity } from '../session.js'
 import { serveHttp } from '../transport/http.js'
 import { startStdio } from '../transport/stdio.js'
@@ -145,8 +147,12 @@ export const run = async (argv: ReadonlyArray<string>, io: PgIO = defaultIO()): 
   try {
     running = await start(argv, io)
   } catch (e) {
-    io.err(`emcp pg: ${e instanceof Error ? e.message : String(e)}\n`)
-    return e instanceof UsageError ? 2 : 1
+    if (!(e instanceof UsageError)) {
+      io.err(`emcp pg: ${e instanceof Error ? e.message : String(e)}\n`)
+      return 1
+    }
+    io.err(`emcp pg: ${e.message}${e.exitCode === 2 ? ' (see emcp pg --help)' : ''}\n`)
+    return e.exitCode
   }
   const stop = (): void => {
     void running.close()
@@ -159,74 +165,62 @@ export const run = async (argv: ReadonlyArray<string>, io: PgIO = defaultIO()): 
   return 0
 }
 
-/** A flag the user can fix. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError'
-}
-
 // ---------------------------------------------------------------------------------------
 // internals
 
 interface Parsed {
-  url?: string
-  pglite?: string
-  init: string[]
-  sql: string[]
-  schema: string[]
-  prefix?: string
-  name?: string
-  listen?: string
-  timeout?: number
-  setRole: boolean
-  http: boolean
-  port?: number
-  host?: string
-  tokens?: string
-  identity?: Identity
+  readonly url?: string | undefined
+  readonly pglite?: string | undefined
+  readonly init: ReadonlyArray<string>
+  readonly sql: ReadonlyArray<string>
+  readonly schema: ReadonlyArray<string>
+  readonly prefix?: string | undefined
+  readonly name?: string | undefined
+  readonly listen?: string | undefined
+  readonly timeout?: number | undefined
+  readonly setRole: boolean
+  readonly http: boolean
+  readonly port?: number | undefined
+  readonly host?: string | undefined
+  readonly tokens?: string | undefined
+  readonly identity?: Identity | undefined
 }
 
+const spec = {
+  options: ['url', 'pglite', 'init', 'sql', 'schema', 'prefix', 'name', 'listen', 'timeout', 'port', 'host', 'tokens', 'identity'],
+  switches: ['set-role', 'stdio', 'http'],
+} as const
+
 const parse = (argv: ReadonlyArray<string>): Parsed => {
-  const o: Parsed = { init: [], sql: [], schema: [], setRole: false, http: false }
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] as string
-    const value = (): string => {
-      const v = argv[++i]
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`)
-      return v
-    }
-    const number = (): number => {
-      const v = value()
-      const n = Number(v)
-      if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} needs a whole number, not ${JSON.stringify(v)}`)
-      return n
-    }
-    switch (flag) {
-      case '--url': o.url = value(); break
-      case '--pglite': o.pglite = value(); break
-      case '--init': o.init.push(value()); break
-      case '--sql': o.sql.push(value()); break
-      case '--schema': o.schema.push(value()); break
-      case '--prefix': o.prefix = value(); break
-      case '--name': o.name = value(); break
-      case '--listen': o.listen = value(); break
-      case '--timeout': o.timeout = number(); break
-      case '--set-role': o.setRole = true; break
-      case '--stdio': o.http = false; break
-      case '--http': o.http = true; break
-      case '--port': o.port = number(); break
-      case '--host': o.host = value(); break
-      case '--tokens': o.tokens = value(); break
-      case '--identity': {
-        const [subject = '', roles = ''] = value().split(':')
-        if (subject === '') throw new UsageError('--identity needs SUBJECT or SUBJECT:ROLE,ROLE')
-        o.identity = { subject, roles: roles.split(',').map((r) => r.trim()).filter((r) => r !== '') }
-        break
-      }
-      default:
-        throw new UsageError(`unknown option ${flag} (see emcp pg --help)`)
-    }
+  const args = parseArgs(argv, spec)
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`)
+  if (args.switches.has('stdio') && args.switches.has('http')) throw new UsageError('give --stdio or --http, not both')
+  const one = (name: (typeof spec.options)[number]): string | undefined => lastOption(args, name)
+  return {
+    url: one('url'),
+    pglite: one('pglite'),
+    init: args.options.init ?? [],
+    sql: args.options.sql ?? [],
+    schema: args.options.schema ?? [],
+    prefix: one('prefix'),
+    name: one('name'),
+    listen: one('listen'),
+    timeout: wholeOption(args, 'timeout'),
+    setRole: args.switches.has('set-role'),
+    http: args.switches.has('http'),
+    port: wholeOption(args, 'port', 0, 65535),
+    host: one('host'),
+    tokens: one('tokens'),
+    identity: identityOf(one('identity')),
   }
-  return o
+}
+
+/** `SUBJECT` or `SUBJECT:ROLE,ROLE`. */
+const identityOf = (given: string | undefined): Identity | undefined => {
+  if (given === undefined) return undefined
+  const [subject = '', roles = ''] = given.split(':')
+  if (subject === '') throw new UsageError('--identity needs SUBJECT or SUBJECT:ROLE,ROLE')
+  return { subject, roles: roles.split(',').map((r) => r.trim()).filter((r) => r !== '') }
 }
 
 /** A verifier from a JSON file of tokens. */

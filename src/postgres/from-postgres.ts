@@ -14,7 +14,9 @@
  * const pg = await fromPostgres(db, { listen: 'emcp_reload' })
  * await serveHttp(pg.server, { port: 3000 })
  */
+import type { Handler } from '../call.js'
 import { toolError } from '../content.js'
+import type { RuntimeTool } from '../runtime-tool.js'
 import { mcpServer, type Server } from '../server.js'
 import type { Identity } from '../session.js'
 import { databaseError, type Database, type DatabaseError } from './database.js'
@@ -167,17 +169,17 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
   }
 
   const name = options.name ?? String((await db.query('SELECT current_database() AS name')).rows[0]?.name ?? 'postgres')
-  const [head, ...rest] = first.tools
-  const server = mcpServer(
-    [(head as DbTool).tool] as never,
+  const tools = first.tools.map((t) => t.tool)
+  const handlers: Record<string, Handler<RuntimeTool>> = Object.fromEntries(tools.map((t) => [t.name, handler(t.name)]))
+  const server: Server = mcpServer(
+    tools,
     { name, version: options.version ?? '1.0.0' },
     {
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
       authorize,
     },
-  ).implement({ [(head as DbTool).tool.name]: handler((head as DbTool).tool.name) } as never) as unknown as Server
-  for (const t of rest) server.addTool(t.tool, handler(t.tool.name) as never)
+  ).implement(handlers)
 
   // reloads run one at a time; notifications during one ask for one more, not one each
   let running: Promise<Changes> | undefined
@@ -197,7 +199,7 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
     current = fresh
     skipped = next.skipped
     for (const n of [...removed, ...changed]) server.removeTool(n)
-    for (const n of [...changed, ...added]) server.addTool((fresh.get(n) as DbTool).tool, handler(n) as never)
+    for (const n of [...changed, ...added]) server.addTool((fresh.get(n) as DbTool).tool, handler(n))
     return { added, removed, changed }
   }
   const reload = (): Promise<Changes> => {

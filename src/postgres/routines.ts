@@ -13,7 +13,8 @@
  * const { tools } = await readRoutines(db, { schemas: ['public'] })
  * tools[0]?.tool.inputSchema // { type: 'object', properties: { who: { type: 'string' } }, required: ['who'], ... }
  */
-import { emcp, type AnyTool, type ToolAnnotations } from '../emcp.js'
+import type { ToolAnnotations } from '../emcp.js'
+import { runtimeTool, type RuntimeTool } from '../runtime-tool.js'
 import type { JsonSchema } from '../schema.js'
 import { annotations, type Annotations } from './annotations.js'
 import { quoteIdent, type Queryable } from './database.js'
@@ -43,7 +44,7 @@ export interface Statement {
 
 /** A tool read from the database, before it has a handler. */
 export interface DbTool {
-  readonly tool: AnyTool
+  readonly tool: RuntimeTool
   /** Who may call it (see `Annotations.authorize`). */
   readonly authorize: ReadonlyArray<string> | undefined
   /** What it runs. */
@@ -192,13 +193,13 @@ const routineTool = async (
   if (typeof made === 'string') return made
   const hints: ToolAnnotations =
     r.kind === 'f' && r.volatility !== 'v' ? { readOnlyHint: true, idempotentHint: true, openWorldHint: false } : { openWorldHint: false }
-  const tool = emcp({
+  const tool = runtimeTool({
     name,
     description: withSuffix(a.description, options),
-    input: args.inputSchema as { type: 'object' },
-    ...(made.output === undefined ? {} : { output: made.output as { type: 'object' } }),
+    input: args.inputSchema,
+    ...(made.output === undefined ? {} : { output: made.output }),
     annotations: hints,
-  } as never) as unknown as AnyTool
+  })
   const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, r, made.statement.sql(new Set(args.props))])
   return { tool, authorize: a.authorize, statement: made.statement, fingerprint }
 }

@@ -20,7 +20,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { emcp, type AnyTool } from '../emcp.js'
+import { runtimeTool } from '../runtime-tool.js'
 import type { JsonSchema } from '../schema.js'
 import { annotations, type Annotations, type ParamLine } from './annotations.js'
 import type { Database, Queryable } from './database.js'
@@ -131,13 +131,13 @@ const fileTool = async (db: Database, typeOf: (oid: number) => Promise<PgType>, 
     types.map((t, i) => (resolved.has(i) ? null : (props[i] as string) in args ? textForm(t, args[props[i] as string]) : (declared.get(i)?.default ?? null)))
   const resolve = resolved.size === 0 ? undefined : resolver(resolved, names, types)
   const { output, st } = await outputOf(learnt.shape, statement, typeOf)
-  const tool = emcp({
+  const tool = runtimeTool({
     name,
     description: withSuffix(a.description, options),
-    input: inputSchema as { type: 'object' },
-    ...(output === undefined ? {} : { output: output as { type: 'object' } }),
+    input: inputSchema,
+    ...(output === undefined ? {} : { output }),
     annotations: learnt.shape.kind === 'query' ? { readOnlyHint: true, openWorldHint: false } : { openWorldHint: false },
-  } as never) as unknown as AnyTool
+  })
   const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, statement, [...resolved]])
   return { tool, authorize: a.authorize, statement: { ...st, params, ...(resolve === undefined ? {} : { resolve }) }, fingerprint }
 }

@@ -162,18 +162,34 @@ describe('progress', () => {
     expect(err).toBe(`\rvalidating [${'#'.repeat(15)}${' '.repeat(15)}] 2/4\rvalidating [${'#'.repeat(30)}] 4/4\n`)
   })
 
-  it('prints a line per tenth when standard error is not a terminal, and nothing for quick work', () => {
+  it('prints a line per tenth when standard error is not a terminal', () => {
     let err = ''
     let clock = 0
     const io: CommandIO = { out: () => {}, err: (s) => void (err += s), cwd: '/', interactive: false }
-    const quick = progress(io, 'v', 500, () => clock)
-    quick.update(1, 2)
+    const p = progress(io, 'v', 500, () => clock)
+    p.update(1, 20)
     expect(err).toBe('')
-    clock = 1000
-    const slow = progress(io, 'v', 500, () => 0)
-    const p = progress(io, 'v', 0, () => clock)
-    for (let i = 1; i <= 20; i++) p.update(i, 20)
-    expect(err.trim().split('\n')).toHaveLength(11)
-    expect(slow).toBeDefined()
+    for (let i = 2; i <= 20; i++) {
+      clock = 500 + i
+      p.update(i, 20)
+    }
+    p.end()
+    // the first line when the delay has passed, then one each time a tenth is crossed
+    expect(err.trim().split('\n')).toEqual(['v: 2/20 (10%)', ...[4, 6, 8, 10, 12, 14, 16, 18, 20].map((i) => `v: ${i}/20 (${i * 5}%)`)])
+  })
+
+  it('prints nothing for work that ends within the delay, on a terminal or not', () => {
+    for (const interactive of [false, true]) {
+      let err = ''
+      let clock = 0
+      const io: CommandIO = { out: () => {}, err: (s) => void (err += s), cwd: '/', interactive }
+      const quick = progress(io, 'v', 500, () => clock)
+      for (let i = 1; i <= 20; i++) {
+        clock = i * 20
+        quick.update(i, 20)
+      }
+      quick.end()
+      expect(err, `interactive: ${interactive}`).toBe('')
+    }
   })
 })

@@ -248,7 +248,7 @@ describe('regular expressions in the sources', () => {
     expect(dynamic).toEqual(dynamicSites)
     // the scan sees them: a sample of each kind
     expect(inSources.length).toBeGreaterThan(40)
-    expect(inSources.some((f) => f.at.startsWith('src/transport/stdio.ts') && f.source.includes('"id"'))).toBe(true)
+    expect(inSources.some((f) => f.at.startsWith('src/transport/stdio/framer.ts') && f.source.includes('"id"'))).toBe(true)
     expect(patternsInSources.some((f) => f.at.startsWith('src/postgres/types.ts'))).toBe(true)
   })
 
