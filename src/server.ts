@@ -17,6 +17,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, describe, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import type { KeyCheck, ResultCheck, ToolFacts } from './handlers.js'
 import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
@@ -49,7 +50,7 @@ import { initializeWith, refuseLegacy, setLevel } from './protocol/legacy.js'
 import { legacyOutputSchema, wrapsOutput } from './protocol/legacy-output.js'
 import { allEras, batchesAllowed, isModernVersion, type Era } from './protocol/versions.js'
 import { abortCall, type Session } from './session.js'
-import { sumOf, type CheckedList } from './sum.js'
+import { sumOf, type CheckedTools } from './sum.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -132,8 +133,11 @@ export type NoExtraHandlers<H, K> = { readonly [P in Exclude<keyof H, K>]: `no t
 
 /** A sum of tools waiting for its handlers. */
 export interface ServerBuilder<U extends AnyTool> {
-  /** Supplies one handler per tool; a missing or extra key does not compile. */
-  readonly implement: <H extends Handlers<U>>(handlers: H & NoExtraHandlers<H, U['name']>) => Server<U>
+  /**
+   * Supplies one handler per tool; a missing or extra key, or a result key a closed output
+   * schema does not allow, does not compile (see `KeyCheck` and `ResultCheck`).
+   */
+  readonly implement: <H extends Handlers<U> & KeyCheck<H, ToolFacts<U>>>(this: NoInfer<ResultCheck<H, ToolFacts<U>>>, handlers: H) => Server<U>
 }
 
 // ---------------------------------------------------------------------------------------
@@ -144,7 +148,7 @@ export interface ServerBuilder<U extends AnyTool> {
  * (and, for lists built at run time, an exception listing every problem).
  */
 export const mcpServer = <const T extends readonly AnyTool[]>(
-  tools: T & CheckedList<T>,
+  tools: CheckedTools<T>,
   info: ServerInfo,
   options: ServerOptions = {},
 ): ServerBuilder<T[number]> => {
