@@ -177,8 +177,9 @@ type Why<N extends string> = N extends ''
 /**
  * `N` when it is a valid tool name, otherwise a message saying why not. A name that is not
  * one literal (`string`, a pattern such as `tool_${string}`) passes: it is checked at run time.
+ * (`NoInfer`: the name is inferred from the `N` branch alone, never from a message.)
  */
-export type ValidName<N extends string> = N extends Invalid ? Why<N> : N
+export type ValidName<N extends string> = N extends Invalid ? NoInfer<Why<N>> : N
 
 /**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of

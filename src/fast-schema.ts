@@ -32,7 +32,7 @@ type Slow<S> = S extends JSONSchema ? FromSchema<S> : unknown
 // change the node's type": one relation check, which instantiates nothing.
 
 /** Keywords that change a node's type beyond its `type` (json-schema-to-ts reads them). */
-type Plain = {
+interface Plain {
   readonly $ref?: never
   readonly allOf?: never
   readonly anyOf?: never
@@ -43,11 +43,20 @@ type Plain = {
   readonly if?: never
   readonly nullable?: never
 }
-type PlainString = { readonly type: 'string' } & Plain
-type PlainNumber = { readonly type: 'number' | 'integer' } & Plain
-type PlainBoolean = { readonly type: 'boolean' } & Plain
-type PlainNull = { readonly type: 'null' } & Plain
-type PlainObject = {
+// Interfaces, not intersections: a named non-generic interface is never instantiated again.
+interface PlainString extends Plain {
+  readonly type: 'string'
+}
+interface PlainNumber extends Plain {
+  readonly type: 'number' | 'integer'
+}
+interface PlainBoolean extends Plain {
+  readonly type: 'boolean'
+}
+interface PlainNull extends Plain {
+  readonly type: 'null'
+}
+interface PlainObject extends Plain {
   readonly type: 'object'
   readonly additionalProperties?: boolean
   readonly patternProperties?: never
@@ -55,13 +64,26 @@ type PlainObject = {
   readonly dependentRequired?: never
   readonly dependentSchemas?: never
   readonly dependencies?: never
-} & Plain
+}
 /** The commonest root: an object schema without `$defs` (which only the general path reads). */
-type RootObject = PlainObject & { readonly $defs?: never; readonly definitions?: never }
+interface RootObject extends PlainObject {
+  readonly $defs?: never
+  readonly definitions?: never
+}
 /** `items` a single schema (an array of them is the tuple form); the index signature keeps it from being a weak type. */
-type PlainArray = { readonly type: 'array'; readonly prefixItems?: never; readonly items?: { readonly length?: never; readonly [keyword: string]: unknown } } & Plain
+interface PlainArray extends Plain {
+  readonly type: 'array'
+  readonly prefixItems?: never
+  readonly items?: { readonly length?: never; readonly [keyword: string]: unknown }
+}
 
 type WithDefs = { readonly $defs: unknown } | { readonly definitions: unknown }
+interface WithItems {
+  readonly items: object
+}
+interface WithEnum {
+  readonly enum: ReadonlyArray<unknown>
+}
 type WithDefault = { readonly default: unknown }
 /** Properties none of which has a `default` (the inner index signature keeps `{ default?: undefined }` from being a weak type). */
 type NoDefaults = { readonly [key: string]: { readonly default?: undefined; readonly [keyword: string]: unknown } }
@@ -103,20 +125,20 @@ type Node<S> = S extends PlainString
       : S extends PlainBoolean
         ? boolean
         : S extends PlainArray
-          ? S extends { readonly items: object } ? Node<S['items']>[] : unknown[]
+          ? S extends WithItems ? Node<S['items']>[] : unknown[]
           : S extends PlainNull
             ? null
             : Special<S>
 
-/** $anchor references, enum, const, anyOf/oneOf alone, and the rest. */
-type Special<S> = S extends { readonly $ref: `#${infer R}` }
-  ? R extends '' | `/${string}` ? Slow<S> : unknown // an $anchor reference: see AnchorFree
-  : S extends { readonly enum: ReadonlyArray<infer E> }
-    ? S extends Combined ? Slow<S> : E
-    : S extends { readonly const: infer C }
-      ? S extends Combined ? Slow<S> : C
-      : S extends { readonly anyOf: ReadonlyArray<infer A> } | { readonly oneOf: ReadonlyArray<infer A> }
-        ? S extends Qualified ? Slow<S> : Node<A>
+/** enum, const, anyOf/oneOf alone, $anchor references, and the rest (`enum` first: the commonest). */
+type Special<S> = S extends WithEnum
+  ? S extends Combined ? Slow<S> : S['enum'][number]
+  : S extends { readonly const: infer C }
+    ? S extends Combined ? Slow<S> : C
+    : S extends { readonly anyOf: ReadonlyArray<infer A> } | { readonly oneOf: ReadonlyArray<infer A> }
+      ? S extends Qualified ? Slow<S> : Node<A>
+      : S extends { readonly $ref: `#${infer R}` }
+        ? R extends '' | `/${string}` ? Slow<S> : unknown // an $anchor reference: see AnchorFree
         : Slow<S>
 
 /**
@@ -136,7 +158,7 @@ type ObjectOf<S> = S extends WithPlainProperties
     ? WithDefaults<S['properties'], Given<S>, S>
     : S extends WithRequired
       ? Slow<S>
-      : S extends Closed ? {} : Open
+      : S extends Closed ? {} : { [x: string]: unknown }
 
 /** The names of the properties with a default. */
 type Defaulted<P> = { [K in keyof P]: P[K] extends WithDefault ? K : never }[keyof P]

@@ -30,7 +30,12 @@ export type ToolFacts<U extends AnyTool> = U extends unknown ? [U['name'], Outpu
  * The keys a structured result of `T` may have: those of its output object when that is
  * closed, `string` (any) when it is open, not an object, or the tool has no output schema.
  */
-type OutputKeys<T extends AnyTool> = T['_S'] extends true ? (T['_O'] extends object ? (string extends AllKeys<T['_O']> ? string : AllKeys<T['_O']> & string) : string) : string
+type OutputKeys<T extends AnyTool> = T['_S'] extends true
+  ? T['_O'] extends readonly unknown[] ? string : T['_O'] extends object ? Bounded<AllKeys<T['_O']>> : string
+  : string
+
+/** The keys of an object type, or `string` when it is open (has an index signature). */
+type Bounded<K> = string extends K ? string : K & string
 
 /**
  * What a handler record `H` must also be, besides `Handlers<U>`: `unknown` when each of its
@@ -98,7 +103,7 @@ type AllKeys<O> = O extends unknown ? keyof O : never
 type ResultKeysBeyond<Fn, Allowed> = Fn extends (...args: never) => infer R
   ? 0 extends 1 & R // any: nothing to check
     ? never
-    : Settled<R> extends infer X ? (X extends object ? Exclude<keyof X, Allowed> : never) : never
+    : Settled<R> extends infer X ? (X extends readonly unknown[] ? never : X extends object ? Exclude<keyof X, Allowed> & string : never) : never
   : never
 
 /** Handler name -> the result keys it may not return (never for most). */
@@ -113,10 +118,13 @@ type Unfit<X> = { [K in keyof X]: [X[K]] extends [never] ? never : K }[keyof X] 
     : { readonly [P in `result key ${Join<X[K] & string>} of ${Join<K>} is not in its output schema (additionalProperties: false)`]: true }
   : unknown
 
-/** A key saying which key names no tool, and which tool without a handler it may have meant. */
-type Misnamed<X extends string, Free extends string> = {
-  readonly [P in `no tool is named ${Join<X>}${[X] extends [Last<X>] ? Suggestion<X, Free> : ''}`]: true
-}
+/**
+ * A key saying which key names no tool, and which tool without a handler it may have meant.
+ * (The test, always true, keeps the alias out of messages, which then show the key itself.)
+ */
+type Misnamed<X extends string, Free extends string> = [X] extends [string]
+  ? { readonly [P in `no tool is named ${Join<X>}${[X] extends [Last<X>] ? Suggestion<X, Free> : ''}`]: true }
+  : never
 
 /** `; did you mean echo?` when one of the tools still without a handler is the nearest to `K`, else nothing. */
 type Suggestion<K extends string, Free extends string> = [Free] extends [never]
