@@ -137,7 +137,7 @@ export interface ServerBuilder<U extends AnyTool> {
    * Supplies one handler per tool; a missing or extra key, or a result key a closed output
    * schema does not allow, does not compile (see `KeyCheck` and `ResultCheck`).
    */
-  readonly implement: <H extends Handlers<U> & KeyCheck<H, ToolFacts<U>> & ResultCheck<H, ToolFacts<U>>>(handlers: H) => Server<U>
+  readonly implement: <H extends KeyCheck<H, ToolFacts<U>> & ResultCheck<H, ToolFacts<U>> & Handlers<U>>(handlers: H) => Server<U>
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The one-shot, stateless HTTP transport: each POST carries one JSON-RPC message and gets
  * its answer as JSON (202 and no body for notifications). One core decides every reply;

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The stdio transport: newline-delimited JSON-RPC over a pair of streams (stdin/stdout by
  * default), framing only. Partial lines and CRLF are fine; a garbage line gets -32700 and the
