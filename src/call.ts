@@ -34,7 +34,6 @@ import { formatIssues, validatorOf, type SchemaSpec, type Validator } from './sc
 export type HandlerResult<O> =
   | O
   | ToolError
-  | Promise<O | ToolError>
   | PromiseLike<O | ToolError>
   | E.Either<unknown, O>
   | TaskEither<unknown, O>

@@ -16,7 +16,7 @@
 import type { ToolContent } from './content.js'
 import { schemaProblems } from './schema-check.js'
 import type * as t from 'io-ts'
-import type { FastFromSchema } from './fast-schema.js'
+import type { DefaultedOf, FastFromSchema } from './fast-schema.js'
 import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral } from './schema.js'
 
 // ---------------------------------------------------------------------------------------
@@ -87,9 +87,11 @@ export interface ListedTool extends ToolMeta {
 
 /**
  * A tool contract. `N` is the name, `I` the handler's argument type, `O` the handler's
- * result type; `S` says whether the tool has an output schema (structured results).
+ * result type; `S` says whether the tool has an output schema (structured results); `D`
+ * names the arguments with a `default` (the handler always gets them, a caller may leave
+ * them out; `never`: none; `string`: not known, as for a contract not made by `emcp`).
  */
-export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean> extends ListedTool {
+export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean, D extends string = string> extends ListedTool {
   readonly name: N
   /** The input slot as given (a schema literal or a codec). */
   readonly input: unknown
@@ -103,10 +105,12 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
   readonly _O: O
   /** Phantom: true when the tool has an output schema. Never present at run time. */
   readonly _S: S
+  /** Phantom: the arguments with a default (top-level). Never present at run time. */
+  readonly _D: D
 }
 
 /** Any tool contract. */
-export type AnyTool = Tool<string, any, any, boolean>
+export type AnyTool = Tool<string, any, any, boolean, string>
 
 /** The name of a tool, as a literal type. */
 export type NameOf<T extends AnyTool> = T['name']
@@ -200,14 +204,15 @@ export function emcp<
   const OS extends OutputSpec | undefined = undefined,
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : SpecType<OS>,
->(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true> {
+  D extends string = DefaultedOf<IS>,
+>(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true, D> {
   const { input, output, ...rest } = def
   const tool: Record<string, unknown> = { ...rest, inputSchema: objectRoot(def.name, 'input', input as InputSpec), input }
   if (output !== undefined) {
     tool.output = output
     tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
   }
-  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true>
+  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D>
 }
 
 // ---------------------------------------------------------------------------------------

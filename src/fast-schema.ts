@@ -160,6 +160,12 @@ type ObjectOf<S> = S extends WithPlainProperties
       ? Slow<S>
       : S extends Closed ? {} : { [x: string]: unknown }
 
+/**
+ * The names of an object schema's properties that have a `default` (its top level only; a
+ * codec or a schema without defaults: `never`). The typed client lets a caller leave them out.
+ */
+export type DefaultedOf<S> = S extends { readonly properties: object } ? (S['properties'] extends NoDefaults ? never : Defaulted<S['properties']> & string) : never
+
 /** The names of the properties with a default. */
 type Defaulted<P> = { [K in keyof P]: P[K] extends WithDefault ? K : never }[keyof P]
 

@@ -21,15 +21,22 @@ export type ToolList = readonly [AnyTool, ...AnyTool[]]
 /** The union of the names in a list of tools. */
 export type NamesOf<T extends readonly AnyTool[]> = T[number]['name']
 
-/** The contract of the tool named `K` within the union `U`. */
-export type ToolNamed<U extends AnyTool, K extends string> = Extract<U, { readonly name: K }>
+/**
+ * The contract of the tool named `K` within the union `U`. Contracts whose names are not
+ * literals (a server built from a manifest read at run time: `Tool<string, ...>`) are all
+ * of `U`: any name may be one of them.
+ */
+export type ToolNamed<U extends AnyTool, K extends string> = string extends U['name'] ? U : Extract<U, { readonly name: K }>
 
 /**
  * The names of a list, position by position: a tuple of string literals, which the compiler
  * can instantiate again for nothing (a tuple of contracts, whose types hold mapped types,
  * it walks whole every time).
  */
-type Names<T extends readonly AnyTool[]> = { [I in keyof T]: T[I]['name'] }
+type Names<T extends ReadonlyArray<Named>> = { [I in keyof T]: T[I]['name'] }
+
+/** Anything with a name: a contract, a manifest entry. */
+type Named = { readonly name: string }
 
 /** Name -> the position that carries it (the union of positions, for a name given twice). */
 type Slots<N extends readonly string[]> = { [I in keyof N & `${number}` as N[I]]: I }
@@ -41,6 +48,12 @@ type Repeated<N extends readonly string[], S extends { readonly [name: string]: 
 
 /** The names that occur more than once in the list. */
 export type DuplicateNames<T extends readonly AnyTool[]> = Repeated<Names<T>>
+
+/** The names that occur more than once in a list of named things (manifest entries, say). */
+export type RepeatedNames<T extends ReadonlyArray<Named>> = Repeated<Names<T>>
+
+/** `T` with each entry whose name is in `D` replaced by `DuplicateName` (so that each is reported where it is). */
+export type MarkRepeated<T extends ReadonlyArray<Named>, D> = { [I in keyof T]: T[I]['name'] extends D ? DuplicateName<T[I]['name']> : T[I] }
 
 /**
  * `unknown` when the list is a valid sum; otherwise a message naming the problem (the
@@ -69,7 +82,7 @@ export type CheckedTools<T extends readonly AnyTool[], D = DuplicateNames<T>> = 
   ? NoInfer<NoTools>
   : [D] extends [never]
     ? T
-    : NoInfer<{ [I in keyof T]: T[I]['name'] extends D ? DuplicateName<T[I]['name']> : T[I] }>
+    : NoInfer<MarkRepeated<T, D>>
 
 /** A problem found in a list of tools at run time. */
 export interface SumError {

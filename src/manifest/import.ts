@@ -20,10 +20,12 @@ import type { Handler, HandlerResult } from '../call.js'
 import { toolError, type ToolContent } from '../content.js'
 import type { ToolContext } from '../context.js'
 import { emcp, type AnyTool, type Tool } from '../emcp.js'
+import type { DefaultedOf } from '../fast-schema.js'
 import { isObject } from '../json-object.js'
 import { withSchema, type JsonSchema, type TypeOfSpec } from '../schema.js'
 import { MissingClientCapability } from '../protocol/input-required.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../server.js'
+import type { RepeatedNames } from '../sum.js'
 import { metaKeys, policyOf, type Manifest, type ManifestTool } from './manifest.js'
 import { readManifest, type ManifestProblem } from './validate.js'
 
@@ -64,10 +66,10 @@ type ArgsOf<IS> = unknown extends TypeOfSpec<IS> ? { readonly [argument: string]
 /** The contract a manifest entry describes: its name, and argument and result types from its schemas (and codecs). */
 export type EntryTool<T, C = {}> = T extends { readonly name: infer N extends string; readonly inputSchema: infer IS }
   ? T extends { readonly outputSchema: infer OS }
-    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, TypeOfSpec<OS>, true>
+    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, TypeOfSpec<OS>, true, DefaultedOf<IS>>
     : 'outputSchema' extends keyof T
-      ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean> // a manifest read at run time: it may or may not have one
-      : Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, ToolContent, false>
+      ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean, DefaultedOf<IS>> // a manifest read at run time: it may or may not have one
+      : Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, ToolContent, false, DefaultedOf<IS>>
   : never
 
 /** The contracts of a manifest type, as a union. */
@@ -86,6 +88,18 @@ export type ManifestHandlers<M, C = {}> = {
 }
 
 type NameOfEntry<T> = T extends { readonly name: infer N extends string } ? N : never
+
+/**
+ * `unknown` when a manifest of a const type lists each name once; otherwise a type with one
+ * key that names the repeated tool (`Property '"duplicate tool name: add"' is missing ...`),
+ * so that such a manifest does not compile, as a tool list given to `mcpServer` does not. A
+ * manifest read at run time (typed `Manifest`) is checked at startup.
+ */
+export type DistinctNames<M> = M extends { readonly tools: ReadonlyArray<{ readonly name: string }> }
+  ? [RepeatedNames<M['tools']>] extends [never]
+    ? unknown
+    : { readonly [P in `duplicate tool name: ${RepeatedNames<M['tools']>}`]: true }
+  : unknown
 
 /** Asks the user whether an `ask` tool may run with these arguments. */
 export type Confirm = (tool: ManifestTool, args: unknown, ctx: ToolContext) => Promise<boolean>
@@ -108,7 +122,7 @@ export interface FromManifestOptions extends ServerOptions {
  * and key that does not fit, when the handlers, the codecs or the manifest disagree.
  */
 export function fromManifest<const M extends Manifest, H extends ManifestHandlers<M, C>, const C extends Codecs = {}>(
-  manifest: M,
+  manifest: M & NoInfer<DistinctNames<M>>,
   handlers: H & NoExtraHandlers<H, NameOfEntry<EntryOf<M>>> & CodecsGiven<M, C>,
   options: FromManifestOptions & { readonly codecs?: C } = {},
 ): Server<ManifestTools<M, C>> {
