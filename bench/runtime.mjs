@@ -21,6 +21,10 @@
  *   node bench/runtime.mjs --rounds 5 --only emcp,raw --transports stdio
  *   node bench/runtime.mjs --render # only regenerate the page and chart from bench/results/runtime.json
  *   node bench/runtime.mjs --no-write  # measure and print, write nothing
+ *   npm run bench -- --sections postgres  # only the PostgreSQL section (bench/postgres.mjs); its figures
+ *                                         # replace those of bench/results/runtime.json, the rest is kept
+ *
+ * The PostgreSQL section runs on the server of EMCP_TEST_DATABASE_URL when it is set, else on PGlite.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -30,6 +34,7 @@ import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../scripts/free-port.mjs'
+import { measurePostgres, postgresPage, printPostgres } from './postgres.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const resultsDir = join(root, 'bench', 'results')
@@ -118,14 +123,19 @@ const allServers = [
 const only = flag('--only')?.split(',')
 const servers = only === undefined ? allServers : allServers.filter((s) => only.includes(s.id))
 const transports = (flag('--transports') ?? 'stdio,http').split(',')
+const sections = (flag('--sections') ?? 'runtime,postgres').split(',')
 
 if (
   !(plan.rounds >= 1) ||
   servers.length === 0 ||
   transports.some((t) => t !== 'stdio' && t !== 'http') ||
+  sections.length === 0 ||
+  sections.some((x) => x !== 'runtime' && x !== 'postgres') ||
   (only !== undefined && only.some((id) => !allServers.some((s) => s.id === id)))
 ) {
-  console.error('usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,sdk1,sdk2,raw] [--transports stdio,http] [--render] [--no-write]')
+  console.error(
+    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres] [--render] [--no-write]',
+  )
   process.exit(2)
 }
 
@@ -1116,6 +1126,7 @@ const renderPage = (result) => {
     for (const f of result.failures) out.push(`- ${f.server} over ${f.transport}, round ${f.round}: ${f.error}`)
     out.push('')
   }
+  if (result.postgres !== undefined) out.push(postgresPage(result.postgres, mdTable, fmtRatio))
   out.push('## Type-checking: emcp beside the official SDK')
   out.push('')
   out.push(typesSection())
@@ -1124,6 +1135,7 @@ const renderPage = (result) => {
   out.push('```sh')
   out.push(`npm run bench              # builds, 3 rounds, rewrites this page (${result.quick ? 'a few minutes' : `this run: ${Math.ceil(result.durationS / 60)} min`})`)
   out.push('npm run bench -- --quick   # one round with smaller counts; prints only (add --write to record it)')
+  out.push('npm run bench -- --sections postgres   # only the PostgreSQL section (on $EMCP_TEST_DATABASE_URL, else PGlite)')
   out.push('npm run bench:types        # the type-checking figures')
   out.push('node bench/profile.mjs     # a CPU profile of the emcp server under the pipelined stdio load (after a build)')
   out.push('```')
@@ -1178,6 +1190,21 @@ const main = async () => {
     process.exit(1)
   }
   const started = performance.now()
+  let result = sections.includes('runtime') ? await runtimeSection(started) : existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined
+  if (sections.includes('postgres')) {
+    const driver = { StdioConn, HttpConn, startChild, stopChild, callOnce, handshake, freePort, median, round, waitForCalm }
+    const postgres = await measurePostgres(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
+    printPostgres(postgres, fmtRatio)
+    if (result !== undefined) result = { ...result, postgres }
+  }
+  if (write && result !== undefined) writeOutputs(result)
+  console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s`)
+  killAll()
+  if ((result?.failures.length ?? 0) > 0 && sections.includes('runtime')) process.exit(1)
+}
+
+/** The runtime section: every server on every transport, the medians, the targets; printed. */
+const runtimeSection = async (started) => {
   const samples = {}
   const failures = []
   const discarded = []
@@ -1270,10 +1297,7 @@ const main = async () => {
     console.log('\nemcp targets:')
     for (const r of result.targets) console.log(`  ${r.met === null ? 'n/a   ' : r.met ? 'met   ' : 'MISSED'}  ${r.target}: ${r.ratio}×`)
   }
-  if (write) writeOutputs(result)
-  console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s`)
-  killAll()
-  if (failures.length > 0) process.exit(1)
+  return result
 }
 
 main().catch((e) => {

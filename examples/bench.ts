@@ -50,12 +50,8 @@ const main = async (): Promise<void> => {
   if (mode !== 'http') throw new Error(`usage: bench.js stdio|http (got ${mode})`)
   const { serveHttp } = await import('emcp/http')
   const running = await serveHttp(server, { port: Number(process.env.PORT ?? 3000) })
+  // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
   console.error(`bench server on ${running.url}`)
-  const stop = (): void => {
-    void running.close().then(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
 }
 
 if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()

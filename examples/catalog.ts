@@ -3,8 +3,9 @@
  * element types and operations becomes about two thousand tools, one per (category,
  * operation, type), named `category.operation_type`. Pairs that make no sense (a square root
  * of an integer, the negation of an unsigned number) are excluded with a reason, and the
- * manifest records them. A geometry category shows wire codecs: the same operations take
- * their shapes as well-known text, MF-JSON or hex WKB.
+ * manifest records them. Every function is pure, and its annotations say so (`pure`). A
+ * geometry category shows wire codecs: the same operations take their shapes as well-known
+ * text, MF-JSON or hex WKB (closed io-ts objects: `t.strict`).
  *
  *   node dist/examples/catalog.js --stdio [--category vector ...] [--tag f64 ...]
  *   npx emcp list dist/examples/catalog.js --categories
@@ -17,6 +18,7 @@ import {
   geometryMfJson,
   geometryWkbHex,
   geometryWkt,
+  pure,
   toolError,
   withSchema,
   type AnyTool,
@@ -254,7 +256,7 @@ for (const { category, ops } of table)
             description: `${op.doc.replace('{T}', length === undefined ? type.name : `${length}-element ${type.name}`)}${modeDoc[mode]}`,
             input: inputFor(op.shape, type, length) as never,
             output: outputFor(op.shape, type) as never,
-            annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+            annotations: pure,
             _meta: { 'emcp/category': category, 'emcp/tags': tags(type, op.shape, mode) },
           }) as AnyTool
           entries.push({ tool, handler: handlerFor(op, type, mode) })
@@ -268,7 +270,7 @@ for (const c of conversions)
       description: mode === 'checked' ? c.doc : `Convert a ${c.from.name} to ${c.to.name}.${modeDoc[mode]}`,
       input: inputFor('unary', c.from) as never,
       output: outputFor('unary', c.to) as never,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: pure,
       _meta: { 'emcp/category': 'convert', 'emcp/tags': [c.from.name, c.to.name, 'convert', mode] },
     }) as AnyTool
     entries.push({
@@ -329,9 +331,9 @@ for (const { suffix, codec } of encodings) {
     tool: emcp({
       name: `geometry.area_${suffix}`,
       description: `The area of a polygon or multipolygon given as ${suffix}; 0 for points and lines.`,
-      input: t.type({ shape: codec }),
-      output: t.type({ result: t.number }),
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      input: t.strict({ shape: codec }),
+      output: t.strict({ result: t.number }),
+      annotations: pure,
       _meta: meta('area'),
     }) as AnyTool,
     handler: ({ shape }: { shape: Geometry }) => ({ result: area(shape) }),
@@ -340,9 +342,9 @@ for (const { suffix, codec } of encodings) {
     tool: emcp({
       name: `geometry.num_points_${suffix}`,
       description: `How many positions a geometry given as ${suffix} has.`,
-      input: t.type({ shape: codec }),
-      output: t.type({ result: t.number }),
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      input: t.strict({ shape: codec }),
+      output: t.strict({ result: t.number }),
+      annotations: pure,
       _meta: meta('num_points'),
     }) as AnyTool,
     handler: ({ shape }: { shape: Geometry }) => ({ result: positions(shape).length }),
@@ -351,9 +353,9 @@ for (const { suffix, codec } of encodings) {
     tool: emcp({
       name: `geometry.translate_${suffix}`,
       description: `Move a geometry given as ${suffix} by (dx, dy); the result in the same encoding.`,
-      input: t.type({ shape: codec, dx: offset('how far to move along x'), dy: offset('how far to move along y') }),
-      output: t.type({ result: codec }),
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      input: t.strict({ shape: codec, dx: offset('how far to move along x'), dy: offset('how far to move along y') }),
+      output: t.strict({ result: codec }),
+      annotations: pure,
       _meta: meta('translate'),
     }) as AnyTool,
     handler: ({ shape, dx, dy }: { shape: Geometry; dx: number; dy: number }) => ({ result: translate(shape, dx, dy) }),
@@ -362,9 +364,9 @@ for (const { suffix, codec } of encodings) {
     tool: emcp({
       name: `geometry.length_${suffix}`,
       description: `The length of the lines (or the perimeter of the polygons) of a geometry given as ${suffix}.`,
-      input: t.type({ shape: codec }),
-      output: t.type({ result: t.number }),
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      input: t.strict({ shape: codec }),
+      output: t.strict({ result: t.number }),
+      annotations: pure,
       _meta: meta('length'),
     }) as AnyTool,
     handler: ({ shape }: { shape: Geometry }) => ({ result: length(shape) }),
@@ -377,9 +379,9 @@ for (const { suffix, codec } of encodings) {
       tool: emcp({
         name: `geometry.${op}_${suffix}`,
         description: `${doc} given as ${suffix}; the result in the same encoding.`,
-        input: t.type({ shape: codec }),
-        output: t.type({ result: codec }),
-        annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+        input: t.strict({ shape: codec }),
+        output: t.strict({ result: codec }),
+        annotations: pure,
         _meta: meta(op),
       }) as AnyTool,
       handler: ({ shape }: { shape: Geometry }) => ({ result: f(shape) }),

@@ -202,6 +202,8 @@ export const contextServer = mcpServer([count, logLevelsTool, askName, summarize
 
   slow: async ({ ms }, ctx) => {
     const started = Date.now()
+    // a client that asked for progress knows the call is running (and may cancel it)
+    ctx.progress(0, ms)
     if (await sleep(ms, ctx.signal)) return 'finished'
     // the client will never see this answer; the log tells it (and the tests) the signal fired
     ctx.log('notice', `slow was cancelled after ${Date.now() - started} ms: ${String(ctx.signal.reason)}`, 'slow')

@@ -116,12 +116,8 @@ const main = async (): Promise<void> => {
   }
   // sessions serve 2025-11-25 clients (whose elicitation needs a stream back); 2026-07-28 requests need none
   const running = await serveHttp(server, { port: Number(flag('--port') ?? 3000), host: flag('--host') ?? '127.0.0.1', sessions: true })
+  // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
   console.log(`eras MCP server listening on ${running.url} (2025-11-25 sessions and 2026-07-28 requests)`)
-  const stop = (): void => {
-    void running.close().then(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
 }
 
 if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()

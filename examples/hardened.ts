@@ -16,7 +16,7 @@ import { add, echo } from './calculator.js'
 
 export const sleep = emcp({
   name: 'sleep',
-  description: 'Wait for ms milliseconds, then answer "slept"; stops early with "aborted: <reason>" when the call is cancelled.',
+  description: 'Wait for ms milliseconds, then answer "slept"; stops early with "aborted: <reason>" when the call is cancelled. Reports progress 0 when it starts, given a progress token (and logs the start on stderr).',
   input: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'], additionalProperties: false },
   annotations: { readOnlyHint: true },
 })
@@ -31,8 +31,11 @@ const number = (name: string, fallback: number): number => {
 export const hardened = mcpServer([add, echo, sleep], { name: 'hardened', version: '1.0.0' }, { callTimeoutMs: number('CALL_TIMEOUT_MS', 30_000) }).implement({
   add: ({ a, b }) => ({ sum: a + b }),
   echo: ({ text }) => text,
-  sleep: ({ ms }, { signal }) =>
+  sleep: ({ ms }, { signal, progress }) =>
     new Promise<string>((resolve) => {
+      // the call is running once these arrive: progress for a client that can get it, a log line for the operator
+      progress(0, ms)
+      console.error(`sleep: ${ms} ms started`)
       const timer = setTimeout(() => resolve('slept'), ms)
       signal.addEventListener('abort', () => {
         clearTimeout(timer)

@@ -35,13 +35,26 @@ Try them with the MCP Inspector:
   npx @modelcontextprotocol/inspector --transport http --server-url ${base}/store/mcp
 
 Press Ctrl+C to stop.`)
+  // SIGTERM or SIGINT: as serveHttp does, the calls in flight are answered while new requests
+  // get 503; then the sessions end and the process exits with 0 (a second signal: at once)
+  const drainTimeoutMs = Number(process.env.DRAIN_TIMEOUT_MS ?? 10_000)
+  let draining = false
   const stop = (): void => {
-    shop.sessions?.close()
-    node.close(() => process.exit(0))
-    node.closeAllConnections()
+    if (draining) {
+      node.closeAllConnections()
+      process.exit(0)
+    }
+    draining = true
+    void Promise.all([calc.drain(drainTimeoutMs), shop.drain(drainTimeoutMs)]).then((drained) => {
+      // past the deadline, connections still waiting on a call are cut
+      if (!drained.every(Boolean)) node.closeAllConnections()
+      node.close(() => process.exit(0))
+      node.closeIdleConnections()
+      setTimeout(() => process.exit(0), 1_000).unref()
+    })
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }
 
 void main()

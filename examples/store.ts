@@ -8,6 +8,7 @@
  *
  * `npm start` serves it beside the calculator (examples/start.ts).
  */
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Identity } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
@@ -82,8 +83,15 @@ comment on function store.my_orders is 'The orders the caller placed, oldest fir
 export const demoToken = 'demo-customer-token'
 export const demoIdentity: Identity = { subject: 'demo-customer', roles: ['customer'] }
 
-/** Verifies the demo token (a real deployment checks a JWT or asks its identity provider). */
-export const verifyDemoToken = (token: string): Identity | undefined => (token === demoToken ? demoIdentity : undefined)
+/**
+ * Verifies the demo token (a real deployment checks a JWT or asks its identity provider), in
+ * constant time: how long a wrong guess takes says nothing about how much of it was right.
+ */
+export const verifyDemoToken = (token: string): Identity | undefined => {
+  const given = createHash('sha256').update(token).digest()
+  return timingSafeEqual(given, demoTokenHash) ? demoIdentity : undefined
+}
+const demoTokenHash = createHash('sha256').update(demoToken).digest()
 
 /** A fresh store in memory, served. */
 export const openStore = async (): Promise<PostgresTools> => {

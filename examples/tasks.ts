@@ -64,8 +64,8 @@ export const server = mcpServer([report, purge], { name: 'reports', version: '1.
 const main = async (): Promise<void> => {
   if (process.argv.includes('--stdio')) return serveStdio(server)
   const running = await serveHttp(server, { port: Number(process.env.PORT ?? 3000) })
+  // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
   console.log(`tasks example listening on ${running.url}`)
-  process.once('SIGTERM', () => void running.close().then(() => process.exit(0)))
 }
 
 if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)

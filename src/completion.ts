@@ -7,6 +7,7 @@
  * const city: Completer<{ city: string }> = (value) => ['Oslo', 'Osaka'].filter((c) => c.startsWith(value))
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { clip } from './clip.js'
 import { map, type Eventually } from './eventually.js'
 import type { Completion, CompletionRequest, Feature } from './feature.js'
 import { isObject, isReadonlyArray } from './json-object.js'
@@ -53,7 +54,7 @@ export const complete = (completers: ReadonlyArray<Feature>, req: Request, sessi
   const ask = (i: number): Eventually<E.Either<RpcError, unknown>> => {
     const f = completers[i]
     if (f?.complete === undefined)
-      return E.left(rpcError('InvalidParams', `completion/complete: no ${ref.type === 'ref/prompt' ? `prompt named ${ref.name}` : `resource template ${ref.uri}`}`))
+      return E.left(rpcError('InvalidParams', `completion/complete: no ${ref.type === 'ref/prompt' ? `prompt named ${clip(ref.name)}` : `resource template ${clip(ref.uri)}`}`))
     return map(f.complete(request, session), (c) => (c === undefined ? ask(i + 1) : E.right({ completion: capped(c) })))
   }
   return ask(0)

@@ -83,6 +83,8 @@ export interface ListedTool extends ToolMeta {
   readonly inputSchema: JsonSchema
   /** The JSON Schema of the structured result, when the tool has one. */
   readonly outputSchema?: JsonSchema
+  /** SEMOSS: the kind of function behind a tool imported from its manifest (e.g. `"python"`), listed as it came. */
+  readonly _type?: string
 }
 
 /**

@@ -2,16 +2,19 @@
  * Planar geometries (2D, the six simple-feature types) and three wire codecs for them:
  * well-known text, MF-JSON (the OGC Moving Features JSON encoding, whose static geometries
  * are GeoJSON geometry objects) and hex-encoded well-known binary. The decoded value is
- * the same in all three, so one handler serves whichever encoding a catalog chose.
+ * the same in all three, so one handler serves whichever encoding a catalog chose;
+ * `geometryAny` takes whichever the client sends, and `geometryCodecs` names them all as
+ * manifests do (emcp's names and MEOS's parse and serialize functions).
  *
  * @example
  * import * as t from 'io-ts'
- * import { emcp, geometryWkt, geometryWkbHex } from 'emcp'
- * const centroid = emcp({ name: 'centroid', input: t.type({ shape: geometryWkt }), output: t.type({ result: geometryWkbHex }) })
- * geometryWkt.decode('POINT (1 2)') // Right({ type: 'Point', coordinates: [1, 2] })
+ * import { emcp, geometryAny, geometryWkbHex } from 'emcp'
+ * const centroid = emcp({ name: 'centroid', input: t.type({ shape: geometryAny }), output: t.type({ result: geometryWkbHex }) })
+ * geometryAny.decode('POINT (1 2)') // Right({ type: 'Point', coordinates: [1, 2] })
+ * geometryAny.decode('{"type":"Point","coordinates":[1,2]}') // the same
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { wireCodec } from './wire-codec.js'
+import { anyEncoding, wireCodec } from './wire-codec.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -262,6 +265,9 @@ export const geometryWkt = wireCodec<Geometry>({
   is: isGeometry,
   decode: fromWkt,
   encode: toWkt,
+  // a word first, and not hex digits only (those are WKB)
+  form: (s) => /^\s*[A-Za-z]/.test(s) && /[^0-9A-Fa-f]/.test(s),
+  label: 'well-known text, e.g. POINT (1 2)',
 })
 
 /** A geometry as MF-JSON text (`geometry/mf-json`). */
@@ -272,6 +278,8 @@ export const geometryMfJson = wireCodec<Geometry>({
   decode: fromMfJson,
   encode: toMfJson,
   schema: { contentMediaType: 'application/geo+json' },
+  form: (s) => /^\s*\{/.test(s),
+  label: 'MF-JSON, e.g. {"type":"Point","coordinates":[1,2]}',
 })
 
 /** A geometry as hex-encoded well-known binary (`geometry/wkb-hex`). */
@@ -282,4 +290,37 @@ export const geometryWkbHex = wireCodec<Geometry>({
   decode: fromWkbHex,
   encode: toWkbHex,
   schema: { pattern: '^([0-9a-fA-F]{2})+$' },
+  form: (s) => /^[0-9A-Fa-f]+$/.test(s),
+  label: 'hex WKB, e.g. 0101000000000000000000f03f0000000000000040',
 })
+
+/** A geometry in any of the three encodings, recognised by form; results are written as well-known text (`geometry/any`). */
+export const geometryAny = anyEncoding<Geometry>({
+  name: 'geometry/any',
+  description: 'a 2D geometry as well-known text, MF-JSON or hex WKB',
+  encodings: [geometryWkt, geometryMfJson, geometryWkbHex],
+})
+
+/**
+ * The geometry wire codecs by every name a manifest uses for them: emcp's own
+ * (`geometry/wkt`, …) and the MEOS functions a MEOS manifest's `x-meos` names. Every MEOS
+ * parse function takes any of the three encodings (a MEOS manifest describes its serialized
+ * arguments so); each serialize function writes what the MEOS function writes (`geo_out`:
+ * hex WKB, as PostGIS prints a geometry).
+ */
+export const geometryCodecs = {
+  'geometry/wkt': geometryWkt,
+  'geometry/mf-json': geometryMfJson,
+  'geometry/wkb-hex': geometryWkbHex,
+  'geometry/any': geometryAny,
+  geom_in: geometryAny,
+  geo_from_text: geometryAny,
+  geom_from_text: geometryAny,
+  geo_from_geojson: geometryAny,
+  geom_from_hexewkb: geometryAny,
+  geo_out: geometryWkbHex,
+  geo_as_text: geometryWkt,
+  geo_as_ewkt: geometryWkt,
+  geo_as_geojson: geometryMfJson,
+  geo_as_hexewkb: geometryWkbHex,
+} as const

@@ -21,6 +21,20 @@ export const isReadonlyArray = (u: unknown): u is ReadonlyArray<unknown> => Arra
 export const stripUndefined = <A extends object>(o: A): A =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as A
 
+/**
+ * The `x-` extension fields of an object (as OpenAPI spells them, and MEOS manifests their
+ * `x-meos`), in code-unit order of their keys. A tool carries them to `tools/list` and to
+ * its manifest; clients ignore what they do not know.
+ */
+export const extensionFields = (o: object): { readonly [key: `x-${string}`]: unknown } => {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(o).filter((k) => k.startsWith('x-')).sort()) {
+    const value = (o as Record<string, unknown>)[key]
+    if (value !== undefined) out[key] = value
+  }
+  return out
+}
+
 /** Fails unless the common metadata (name, title, description) has the right types. */
 export const checkMeta = (what: string, def: { readonly name?: unknown; readonly title?: unknown; readonly description?: unknown }): void => {
   if (typeof def.name !== 'string' || def.name === '') throw new TypeError(`emcp: ${what}: name must be a non-empty string`)

@@ -40,6 +40,12 @@ export const plainValidator = (schema: JsonSchema, mode: CheckMode): PlainCheck 
   }
 }
 
+/**
+ * True when a schema is plain: only the plain keywords, each with a well-formed value. Such a
+ * schema needs no check against its meta-schema (and no general engine) to be known sound.
+ */
+export const isPlainSchema = (schema: JsonSchema): boolean => isPlain(schema, 0)
+
 // ---------------------------------------------------------------------------------------
 // internals
 

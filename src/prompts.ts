@@ -20,6 +20,7 @@
  * mcpServer([noop], { name: 'p', version: '1' }, { features: [prompts([review])] }).implement({ noop: () => 'ok' })
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { clip } from './clip.js'
 import type { ContentBlock } from './content.js'
 import type { ToolContext } from './context.js'
 import type { Icon } from './emcp.js'
@@ -187,7 +188,7 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
     const name = req.params?.name
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'prompts/get: params.name must be a string'))
     const p = byName.get(name)
-    if (p === undefined) return E.left(rpcError('InvalidParams', `Unknown prompt: ${name}`, { name }))
+    if (p === undefined) return E.left(rpcError('InvalidParams', `Unknown prompt: ${clip(name)}`, { name: clip(name) }))
     const args = req.params?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: params.arguments must be an object of strings`))
     const checked = checkArguments(p, args)

@@ -22,6 +22,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { clip } from './clip.js'
 import type { ContentAnnotations } from './content.js'
 import { completeWith, type Completer } from './completion.js'
 import { runWithContext, type ToolContext } from './context.js'
@@ -319,7 +320,7 @@ const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
 
 /** MCP: -32002 for a URI the server does not have, with the URI as data. */
-const notFound = (uri: string): RpcError => rpcError('ResourceNotFound', 'Resource not found', { uri })
+const notFound = (uri: string): RpcError => rpcError('ResourceNotFound', 'Resource not found', { uri: clip(uri) })
 
 const checkUnique = (list: ReadonlyArray<AnyResource>): ReadonlyArray<AnyResource> => {
   const seen = new Set<string>()
@@ -380,7 +381,7 @@ const readResult = (uri: string, mimeType: string | undefined, r: ReadResult | u
   const result = isReadonlyArray(r) ? { contents: r } : isObject(r) && 'contents' in r ? r : { contents: [r] }
   if (!isReadonlyArray(result.contents) || !result.contents.every(isContents))
     return E.left(
-      rpcError('InternalError', `resources/read: the read of ${uri} returned neither text, bytes nor contents ({ uri, text } or { uri, blob })`),
+      rpcError('InternalError', `resources/read: the read of ${clip(uri)} returned neither text, bytes nor contents ({ uri, text } or { uri, blob })`),
     )
   return E.right(result as ReadResourceResult)
 }

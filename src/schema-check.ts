@@ -11,7 +11,7 @@
  * schemaProblems({ $defs: { a: { type: 'string' } }, properties: { a: { $ref: '#/$defs/a' } } }) // []
  */
 import { isObject } from './json-object.js'
-import { resolvePointer } from './json-pointer.js'
+import { escapeToken, resolvePointer } from './json-pointer.js'
 import type { JsonSchema } from './schema.js'
 
 /** The bounds every served schema stays within. */
@@ -31,12 +31,23 @@ const dataKeywords = new Set(['const', 'enum', 'default', 'examples'])
 /** Keywords whose values map names to subschemas. */
 const nameMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'])
 
+/** A reason a schema cannot be served, and where: a JSON pointer into the schema (`''` for the whole). */
+export interface SchemaProblem {
+  readonly path: string
+  readonly message: string
+}
+
 /** Every reason a schema cannot be served as it is; empty when it can. */
-export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> => {
-  const problems: string[] = []
+export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> =>
+  locatedSchemaProblems(schema).map((p) => (p.path === '' ? p.message : `${p.message} (at ${p.path})`))
+
+/** Every reason a schema cannot be served as it is, each with the pointer of the keyword at fault. */
+export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaProblem> => {
+  const problems: SchemaProblem[] = []
   const ids = new Set<string>()
   const anchors = new Set<string>()
-  const refs: Array<{ readonly ref: string; readonly scoped: boolean }> = []
+  // the node holding each $ref: its pointer is only worked out for one that fails
+  const refs: Array<{ readonly ref: string; readonly scoped: boolean; readonly node: object; readonly key: string }> = []
   let count = 0
   let deepest = 0
   const visit = (node: unknown, depth: number, scoped: boolean): void => {
@@ -51,7 +62,7 @@ export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> => {
     const inner = scoped || (depth > 0 && typeof node.$id === 'string' && !node.$id.startsWith('#'))
     if (typeof node.$id === 'string') ids.add(node.$id.replace(/#$/, ''))
     for (const k of ['$anchor', '$dynamicAnchor'] as const) if (typeof node[k] === 'string') anchors.add(node[k] as string)
-    for (const k of ['$ref', '$dynamicRef'] as const) if (typeof node[k] === 'string') refs.push({ ref: node[k] as string, scoped: inner })
+    for (const k of ['$ref', '$dynamicRef'] as const) if (typeof node[k] === 'string') refs.push({ ref: node[k] as string, scoped: inner, node, key: k })
     // for-in and no visit of scalars: this runs for every tool a server defines
     for (const key in node) {
       const value = node[key]
@@ -61,18 +72,35 @@ export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> => {
     }
   }
   visit(schema, 0, false)
-  if (count > schemaBounds.maxSubschemas) problems.push(`it has more than ${schemaBounds.maxSubschemas} subschemas`)
-  if (deepest > schemaBounds.maxDepth) problems.push(`it nests deeper than ${schemaBounds.maxDepth} levels`)
+  if (count > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` })
+  if (deepest > schemaBounds.maxDepth) problems.push({ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` })
   if (schema.$schema !== undefined && (typeof schema.$schema !== 'string' || !dialects.test(schema.$schema)))
-    problems.push(`$schema ${JSON.stringify(schema.$schema)} names a dialect emcp does not validate (2020-12, 2019-09, draft-07, draft-06, draft-04)`)
-  for (const { ref, scoped } of refs) {
+    problems.push({
+      path: '/$schema',
+      message: `$schema ${JSON.stringify(schema.$schema)} names a dialect emcp does not validate (2020-12, 2019-09, draft-07, draft-06, draft-04)`,
+    })
+  for (const { ref, scoped, node, key } of refs) {
+    const at = (message: string): void => {
+      problems.push({ path: `${pathTo(schema, node) ?? ''}/${key}`, message })
+    }
     if (ref.startsWith('#/') || ref === '#') {
-      if (!scoped && resolvePointer(schema, ref.slice(1)) === undefined) problems.push(`$ref ${JSON.stringify(ref)} points at nothing in the schema`)
+      if (!scoped && resolvePointer(schema, ref.slice(1)) === undefined) at(`$ref ${JSON.stringify(ref)} points at nothing in the schema`)
     } else if (ref.startsWith('#')) {
-      if (!anchors.has(ref.slice(1))) problems.push(`$ref ${JSON.stringify(ref)} names an anchor the schema does not define`)
+      if (!anchors.has(ref.slice(1))) at(`$ref ${JSON.stringify(ref)} names an anchor the schema does not define`)
     } else if (!ids.has(ref.split('#')[0] ?? '')) {
-      problems.push(`$ref ${JSON.stringify(ref)} is outside the schema: emcp resolves references within a schema only and never fetches one`)
+      at(`$ref ${JSON.stringify(ref)} is outside the schema: emcp resolves references within a schema only and never fetches one`)
     }
   }
   return problems
+}
+
+/** The JSON pointer of `target` within `root` (found by identity, depth first), or undefined. */
+const pathTo = (root: unknown, target: object, depth = 0): string | undefined => {
+  if (root === target) return ''
+  if (typeof root !== 'object' || root === null || depth > schemaBounds.maxDepth) return undefined
+  for (const [k, v] of Object.entries(root)) {
+    const rest = pathTo(v, target, depth + 1)
+    if (rest !== undefined) return `/${escapeToken(k)}${rest}`
+  }
+  return undefined
 }

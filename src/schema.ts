@@ -10,10 +10,11 @@
  * v.decode({ a: 'x' }) // Left([{ path: '/a', message: 'must be number' }])
  */
 import { createRequire } from 'node:module'
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
+import type { Ajv, ErrorObject, FormatDefinition, ValidateFunction } from 'ajv'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { JSONSchema } from 'json-schema-to-ts'
+import { clip } from './clip.js'
 import type { FastFromSchema } from './fast-schema.js'
 import { escapeToken } from './json-pointer.js'
 import { plainValidator, type CheckMode, type PlainCheck } from './plain-validator.js'
@@ -136,9 +137,30 @@ export const validatorOf = (spec: JsonSchema | Codec, schema: JsonSchema = jsonS
 // ---------------------------------------------------------------------------------------
 // functions
 
-/** Renders issues as one readable line: `/a: must be number; /b: is required`. */
-export const formatIssues = (issues: ReadonlyArray<Issue>): string =>
-  issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ')
+/**
+ * Renders issues as one readable line: `/a: must be number; /b: is required`. Paths carry
+ * the client's property names, so each is clipped, and at most 20 issues are named (an
+ * object with 100 000 unknown members would otherwise be echoed back whole).
+ */
+export const formatIssues = (issues: ReadonlyArray<Issue>): string => {
+  const named = issues.slice(0, maxIssuesNamed).map((i) => `${i.path === '' ? '(root)' : clip(i.path)}: ${i.message}`)
+  return issues.length > maxIssuesNamed ? `${named.join('; ')}; and ${issues.length - maxIssuesNamed} more` : named.join('; ')
+}
+
+const maxIssuesNamed = 20
+
+/**
+ * Where a schema breaks its dialect's meta-schema (a keyword whose value has the wrong kind:
+ * `type: "nope"`, `minLength: "3"`, `required: "a"`): issues whose paths point into the
+ * schema. Loads the validator engine; compiles nothing.
+ */
+export const metaSchemaIssues = (schema: JsonSchema): ReadonlyArray<Issue> => {
+  const engine = engineFor(dialectOf(schema), 'output')
+  // the dialect comes from $schema; a $schema naming another one is checked against that one's meta-schema
+  const { $schema: _dialect, ...rest } = schema
+  if (engine.validateSchema(rest) === true) return []
+  return (engine.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? `fails "${e.keyword}"` }))
+}
 
 /** Derives a JSON Schema (2020-12) from an io-ts codec. */
 export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
@@ -187,7 +209,7 @@ export const codecToJsonSchema = (codec: t.Any): JsonSchema => {
       return objectSchema(c.props, false)
     case 'ExactType':
     case 'StrictType':
-      return { ...codecToJsonSchema(c.type), additionalProperties: false }
+      return closedSchema(codecToJsonSchema(c.type))
     case 'ReadonlyType':
       return codecToJsonSchema(c.type)
     case 'DictionaryType':
@@ -248,8 +270,26 @@ const dialectOf = (schema: JsonSchema): Dialect => {
 const newEngine = (dialect: Dialect, mode: Mode): Ajv => {
   const o = optionsFor(mode)
   const Engine = loadEngines()[dialect]
-  return (addFormats as (ajv: Ajv) => Ajv)(new Engine(o))
+  return boundFormats((addFormats as (ajv: Ajv) => Ajv)(new Engine(o)))
 }
+
+/**
+ * The date and time formats fail a string longer than any real one (256 characters) before
+ * their own check, which splits the whole string: a 1 MB argument took 450 ms there.
+ */
+const boundFormats = (ajv: Ajv): Ajv => {
+  for (const name of ['date', 'time', 'date-time', 'iso-time', 'iso-date-time']) {
+    // ajv-formats defines each of these as a function or as { validate: function, compare }
+    const f = ajv.formats[name]
+    const check = typeof f === 'function' ? f : typeof f === 'object' && 'validate' in f && typeof f.validate === 'function' ? f.validate : undefined
+    if (check === undefined) continue
+    const validate = (s: string): boolean => s.length <= maxFormatLength && (check as (s: string) => boolean)(s)
+    const bounded: FormatDefinition<string> = typeof f === 'object' && 'compare' in f && typeof f.compare === 'function' ? { type: 'string', validate, compare: f.compare as FormatDefinition<string>['compare'] } : { type: 'string', validate }
+    ajv.addFormat(name, bounded)
+  }
+  return ajv
+}
+const maxFormatLength = 256
 
 /** One shared validator engine per dialect and mode, created on first use; 2020-12 is the default. */
 const engines = new Map<string, Ajv>()
@@ -346,8 +386,34 @@ const dictionarySchema = (domain: t.Any, codomain: t.Any): JsonSchema => {
   return { type: 'object', additionalProperties: values }
 }
 
+/**
+ * An object schema of properties only, as an intersection merges them. A part's own
+ * `additionalProperties: false` (an exact or strict member) does not close the merged object:
+ * io-ts strips that member's extra keys, and the other members keep theirs.
+ */
 const isPlainObjectSchema = (s: JsonSchema): boolean =>
-  s.type === 'object' && Object.keys(s).every((k) => k === 'type' || k === 'properties' || k === 'required')
+  s.type === 'object' &&
+  Object.keys(s).every((k) => k === 'type' || k === 'properties' || k === 'required' || (k === 'additionalProperties' && s[k] === false))
+
+/**
+ * The schema of an exact or strict codec: an object that allows no property but its own.
+ * `additionalProperties` only sees the `properties` beside it, so the names an intersection
+ * left inside `allOf` are listed there too (as `{}`: their parts still check them).
+ */
+const closedSchema = (s: JsonSchema): JsonSchema => {
+  const own = (s.properties ?? {}) as Record<string, unknown>
+  const names = new Set<string>()
+  const collect = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null) return
+    const o = x as JsonSchema
+    if (typeof o.properties === 'object' && o.properties !== null) for (const k of Object.keys(o.properties)) names.add(k)
+    if (Array.isArray(o.allOf)) o.allOf.forEach(collect)
+  }
+  collect(s)
+  const inner = [...names].filter((n) => !Object.hasOwn(own, n))
+  if (inner.length === 0) return { ...s, additionalProperties: false }
+  return { ...s, properties: { ...own, ...Object.fromEntries(inner.map((n) => [n, {}])) }, additionalProperties: false }
+}
 
 const intersectionSchema = (types: ReadonlyArray<t.Any>): JsonSchema => {
   const parts = types.map(codecToJsonSchema)

@@ -17,12 +17,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, describe, runCall, type Callable, type Handler, type Handlers } from './call.js'
+import { clip } from './clip.js'
 import type { KeyCheck, ResultCheck, ToolFacts } from './handlers.js'
 import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
 import type { CallToolResult } from './content.js'
-import { isObject, stripUndefined } from './json-object.js'
+import { deeperThan, defaultMaxDepth } from './json-depth.js'
+import { extensionFields, isObject, stripUndefined } from './json-object.js'
 import { answerPage, checkPageSize, pagesOf } from './pages.js'
 import type { AnyTool, Icon, ListedTool } from './emcp.js'
 import {
@@ -95,6 +97,11 @@ export interface ServerOptions {
    * a tool with an `isError` result, any other method with error -32001.
    */
   readonly callTimeoutMs?: number
+  /**
+   * How deeply a request's `params` may nest (arrays and objects, `params` itself counted;
+   * default 512). A deeper request gets -32602 before anything reads it.
+   */
+  readonly maxDepth?: number
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -117,6 +124,11 @@ export interface Server<U extends AnyTool = AnyTool> {
   enableTool(name: U['name']): void
   /** Keeps a tool declared but neither listed nor callable, until enabled again. */
   disableTool(name: U['name']): void
+  /**
+   * Runs `changes` (calls of addTool, removeTool, enableTool, disableTool): the list pages are
+   * computed, and clients told, once when it returns, not once per change.
+   */
+  readonly batch: (changes: () => void) => void
   /** Forgets a session whose transport closed (its subscriptions, its place in the hub) and aborts its calls still running. */
   readonly release: (session: Session) => void
   /**
@@ -194,9 +206,26 @@ const build = <U extends AnyTool>(
   }
   let pages = pagesFor(current)
   const hub = newHub()
+  // inside batch(), changes only mark the pages stale; the outermost batch recomputes them
+  const batching = { depth: 0, changed: false }
   const toolsChanged = (): void => {
+    if (batching.depth > 0) {
+      batching.changed = true
+      return
+    }
     pages = pagesFor(current.filter((t) => !disabled.has(t.name)))
     hub.broadcast('notifications/tools/list_changed')
+  }
+  const batch = (changes: () => void): void => {
+    batching.depth++
+    try {
+      changes()
+    } finally {
+      if (--batching.depth === 0 && batching.changed) {
+        batching.changed = false
+        toolsChanged()
+      }
+    }
   }
 
   const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
@@ -243,10 +272,10 @@ const build = <U extends AnyTool>(
     const name = p?.name
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
     const c = callables.get(name)
-    if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${name}`))
+    if (c === undefined) return E.left(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
     if (disabled.has(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     if (authorize !== undefined && !authorize(c.tool, session))
-      return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${name}`))
+      return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
     const legacyWrap = wrapsOutput(c.tool.outputSchema) && !isModernVersion(session.protocolVersion)
@@ -302,6 +331,8 @@ const build = <U extends AnyTool>(
     modern?.claims(req) === true ? modern.respond(req, session) : serves2025 ? answer(req, session) : refuseLegacy(eras, req)
 
   const callTimeoutMs = options.callTimeoutMs ?? defaultCallTimeoutMs
+  const maxDepth = options.maxDepth ?? defaultMaxDepth
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
   /**
    * An asynchronous call, settled by the first of: its own answer; `callTimeoutMs` (its signal
    * aborted, and an answer that says so instead of its own); its cancellation (no answer, and
@@ -322,7 +353,7 @@ const build = <U extends AnyTool>(
               session.inFlight.delete(req.id)
               abort?.(new DOMException(why, 'TimeoutError'))
               const name = req.params?.name
-              resolve(req.method === 'tools/call' ? E.right(errorMessage(`Tool ${String(name)} ${why.slice(req.method.length + 1)}`)) : E.left(rpcError('RequestTimeout', `Request timed out: ${why}`)))
+              resolve(req.method === 'tools/call' ? E.right(errorMessage(`Tool ${clip(String(name))} ${why.slice(req.method.length + 1)}`)) : E.left(rpcError('RequestTimeout', `Request timed out: ${why}`)))
             }, callTimeoutMs)
           : undefined
       running.then(
@@ -340,8 +371,8 @@ const build = <U extends AnyTool>(
     }
     return E.left(
       req.method.startsWith('notifications/')
-        ? rpcError('InvalidRequest', `Invalid Request: ${req.method} is a notification; send it without an id`)
-        : rpcError('MethodNotFound', `Method not found: ${req.method}`),
+        ? rpcError('InvalidRequest', `Invalid Request: ${clip(req.method)} is a notification; send it without an id`)
+        : rpcError('MethodNotFound', `Method not found: ${clip(req.method)}`),
     )
   }
 
@@ -360,6 +391,8 @@ const build = <U extends AnyTool>(
       session.outbound?.settle(m)
       return O.none
     }
+    if (deeperThan(m.params, maxDepth))
+      return O.some(failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`)))
     const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
       session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
     // the one place where anything thrown below the dispatcher becomes an error shape
@@ -462,6 +495,7 @@ const build = <U extends AnyTool>(
     removeTool,
     enableTool: (name) => setEnabled(name, true),
     disableTool: (name) => setEnabled(name, false),
+    batch,
     release,
   }
   return server
@@ -476,7 +510,7 @@ const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
     throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }
 
-/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema). */
+/** The wire form of a tool in `tools/list`: its contract without the schema slots (for 2025-11-25 clients, an object output schema), and its `x-` extension fields. */
 const listed = (t: AnyTool, legacy: boolean): ListedTool =>
   stripUndefined<ListedTool>({
     name: t.name,
@@ -487,4 +521,6 @@ const listed = (t: AnyTool, legacy: boolean): ListedTool =>
     annotations: t.annotations,
     icons: t.icons,
     _meta: t._meta,
+    _type: t._type,
+    ...extensionFields(t),
   })

@@ -54,6 +54,8 @@ export interface UriTemplate<T extends string = string> {
   readonly variables: ReadonlyArray<string>
   /** The variables a URI must carry (all but those of `?`, `&` and `#` expressions). */
   readonly required: ReadonlyArray<string>
+  /** The anchored regular expression `match` runs: one capture group per expression (linear in the URI's length). */
+  readonly pattern: RegExp
   /** Reads the variables out of a URI (percent-decoded); `None` when it does not match. */
   readonly match: (uri: string) => O.Option<UriParams<T>>
   /** Writes the variables into the template (percent-encoded as the operator asks). */
@@ -151,28 +153,41 @@ const parseTemplate = (template: string): E.Either<string, ReadonlyArray<Part>> 
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 
-/** The pattern of one expression; each expression is one capture group. */
-const patternOf = (x: Expression): string => {
+/**
+ * The pattern of one expression; each expression is one capture group. Matching stays linear
+ * in the URI's length (a ReDoS analyzer checks these in the tests): a simple variable right
+ * after literal text does not take the text's last character (in `{b}.{c}`, `c` has no dot,
+ * so the dots of a long `b` are not tried one by one against a long `c`; the split found is
+ * the same, `b` the longest), query values do not take `?` (expansion encodes it), and a
+ * fragment that ends the template takes the rest at once.
+ */
+const patternOf = (x: Expression, before: Part | undefined, last: boolean): string => {
   const n = x.names.length
   const repeat = (unit: string, sep: string): string => [unit, ...Array<string>(n - 1).fill(`${sep}${unit}`)].join('')
   switch (x.operator) {
-    case '':
-      return n === 1 ? '([^/?#]+)' : `(${repeat('[^/?#,]+', ',')})`
+    case '': {
+      const edge = typeof before === 'string' ? before.charAt(before.length - 1) : ''
+      const not = `/?#${'/?#,'.includes(edge) ? '' : escapeClass(edge)}`
+      return n === 1 ? `([^${not}]+)` : `(${repeat(`[^${not},]+`, ',')})`
+    }
     case '+':
       return n === 1 ? '(.+?)' : `(${repeat('[^,]+?', ',')})`
     case '#':
-      return '(?:#(.*?))?'
+      return last ? '(?:#(.*))?' : '(?:#(.*?))?'
     case '/':
       return `(${repeat('/[^/?#]+', '')})`
     case '.':
       return `(${repeat('\\.[^/?#.]+', '')})`
     case '?':
     case '&': {
-      const pair = `(?:${x.names.map(escapeRegExp).join('|')})(?:=[^&#]*)?`
+      const pair = `(?:${x.names.map(escapeRegExp).join('|')})(?:=[^&#?]*)?`
       return `(?:\\${x.operator}(${pair}(?:&${pair})*)?)?`
     }
   }
 }
+
+/** A character as it stands inside a character class. */
+const escapeClass = (c: string): string => c.replace(/[\\\]^-]/g, '\\$&')
 
 const decode = (s: string): string | undefined => {
   try {
@@ -187,7 +202,12 @@ const read = (x: Expression, captured: string | undefined, out: Record<string, s
   if (captured === undefined) return true
   if (x.operator === '?' || x.operator === '&') {
     if (captured === '') return true
-    for (const pair of captured.split('&')) {
+    // pair by pair, without splitting first: a repeated name ends the walk at once
+    for (let at = 0; at <= captured.length; ) {
+      const amp = captured.indexOf('&', at)
+      const end = amp === -1 ? captured.length : amp
+      const pair = captured.slice(at, end)
+      at = end + 1
       const eq = pair.indexOf('=')
       const name = eq === -1 ? pair : pair.slice(0, eq)
       const value = decode(eq === -1 ? '' : pair.slice(eq + 1))
@@ -201,7 +221,7 @@ const read = (x: Expression, captured: string | undefined, out: Record<string, s
       ? captured.slice(1).split(x.operator)
       : x.operator === '#'
         ? splitAtMost(captured, x.names.length)
-        : captured.split(',')
+        : captured.split(',', x.names.length)
   for (let i = 0; i < pieces.length && i < x.names.length; i++) {
     const value = decode(pieces[i] as string)
     if (value === undefined) return false
@@ -210,10 +230,16 @@ const read = (x: Expression, captured: string | undefined, out: Record<string, s
   return true
 }
 
-/** Splits on commas into at most `n` pieces, the last keeping the rest. */
+/** Splits on commas into at most `n` pieces, the last keeping the rest (only the first n - 1 commas are looked for). */
 const splitAtMost = (s: string, n: number): string[] => {
-  const pieces = s.split(',')
-  return pieces.length <= n ? pieces : [...pieces.slice(0, n - 1), pieces.slice(n - 1).join(',')]
+  const pieces: string[] = []
+  let at = 0
+  for (let comma = s.indexOf(','); comma !== -1 && pieces.length < n - 1; comma = s.indexOf(',', at)) {
+    pieces.push(s.slice(at, comma))
+    at = comma + 1
+  }
+  pieces.push(s.slice(at))
+  return pieces
 }
 
 const utf8 = new TextEncoder()
@@ -253,13 +279,14 @@ const expandOne = (x: Expression, params: { readonly [name: string]: string | un
 
 const compile = <T extends string>(template: T, parts: ReadonlyArray<Part>): UriTemplate<T> => {
   const expressions = parts.filter((p): p is Expression => typeof p !== 'string')
-  const pattern = new RegExp(`^${parts.map((p) => (typeof p === 'string' ? escapeRegExp(p) : patternOf(p))).join('')}$`, 's')
+  const pattern = new RegExp(`^${parts.map((p, i) => (typeof p === 'string' ? escapeRegExp(p) : patternOf(p, parts[i - 1], i === parts.length - 1))).join('')}$`, 's')
   const variables = expressions.flatMap((x) => x.names)
   const required = expressions.filter((x) => x.operator !== '?' && x.operator !== '&' && x.operator !== '#').flatMap((x) => x.names)
   return {
     template,
     variables,
     required,
+    pattern,
     match: (uri) => {
       const m = pattern.exec(uri)
       if (m === null) return O.none

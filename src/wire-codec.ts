@@ -38,6 +38,24 @@ export interface WireCodecDef<A> {
   readonly encode: (value: A) => string
   /** Extra schema keywords for the wire string (e.g. `pattern`, `contentMediaType`). */
   readonly schema?: JsonSchema
+  /**
+   * Whether a wire string looks like this encoding (a cheap test of its shape, not a parse):
+   * lets one argument take several encodings of a type (`anyEncoding`). Without it the
+   * codec cannot be one of several.
+   */
+  readonly form?: (wire: string) => boolean
+  /** A short name of the encoding for messages, e.g. `well-known text`; the codec's name when absent. */
+  readonly label?: string
+}
+
+/** What `anyEncoding` takes: one name for the argument type, and the encodings it accepts. */
+export interface AnyEncodingDef<A> {
+  /** The codec's name as manifests list it, e.g. `geometry/any`. */
+  readonly name: string
+  /** What the wire string holds; becomes the argument schema's description. */
+  readonly description: string
+  /** The accepted encodings, each a wire codec with a `form`; results are written with the first. */
+  readonly encodings: readonly [t.Type<A, string, unknown>, ...ReadonlyArray<t.Type<A, string, unknown>>]
 }
 
 /** Which wire codec each argument and each result property uses, as a manifest lists it. */
@@ -52,6 +70,13 @@ export interface Dispatch {
 // on the codec under a registered symbol, not in a module-level map: every copy of emcp
 // loaded in a process (the bundle and the compiled sources) reads the same name
 const nameKey = Symbol.for('emcp/wire-codec')
+const formKey = Symbol.for('emcp/wire-form')
+
+/** How a codec's encoding is recognised, for `anyEncoding`. */
+export interface WireForm {
+  readonly test: (wire: string) => boolean
+  readonly label: string
+}
 
 /** An io-ts codec between a wire string and `A`, registered under its name. */
 export const wireCodec = <A>(def: WireCodecDef<A>): t.Type<A, string, unknown> => {
@@ -66,7 +91,36 @@ export const wireCodec = <A>(def: WireCodecDef<A>): t.Type<A, string, unknown> =
     def.encode,
   )
   Object.defineProperty(codec, nameKey, { value: def.name })
+  if (def.form !== undefined) Object.defineProperty(codec, formKey, { value: { test: def.form, label: def.label ?? def.name } satisfies WireForm })
   return withSchema(codec, { type: 'string', description: def.description, ...def.schema })
+}
+
+/**
+ * A wire codec that reads any of several encodings of one type, each recognised by its form
+ * (e.g. a geometry as well-known text, MF-JSON or hex WKB), and writes the first. A string
+ * of no accepted form fails naming them all; one whose form matches but does not parse fails
+ * with that encoding's reason.
+ */
+export const anyEncoding = <A>(def: AnyEncodingDef<A>): t.Type<A, string, unknown> => {
+  const forms = def.encodings.map((codec) => {
+    const form = formOf(codec)
+    if (form === undefined) throw new TypeError(`emcp: anyEncoding ${def.name}: the codec ${codec.name} has no form (give its wireCodec a \`form\`)`)
+    return { codec, form }
+  })
+  const accepted = forms.map((f) => f.form.label).join('; ')
+  const [first] = def.encodings
+  const codec = new t.Type<A, string, unknown>(
+    def.name,
+    first.is,
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c, `must be a string (${def.description})`)
+      const match = forms.find((f) => f.form.test(u))
+      return match === undefined ? t.failure(u, c, `is in none of the accepted encodings: ${accepted}`) : match.codec.validate(u, c)
+    },
+    first.encode,
+  )
+  Object.defineProperty(codec, nameKey, { value: def.name })
+  return withSchema(codec, { type: 'string', description: `${def.description}; accepted: ${accepted}` })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -77,6 +131,10 @@ export const wireNameOf = (codec: unknown): string | undefined => {
   const name = typeof codec === 'object' && codec !== null ? (codec as { readonly [nameKey]?: unknown })[nameKey] : undefined
   return typeof name === 'string' ? name : undefined
 }
+
+/** The form test and label of a wire codec made with a `form`, or undefined. */
+export const formOf = (codec: unknown): WireForm | undefined =>
+  typeof codec === 'object' && codec !== null ? (codec as { readonly [formKey]?: WireForm })[formKey] : undefined
 
 /**
  * The dispatch metadata of a contract's slots: for each property of an io-ts object codec

@@ -55,7 +55,7 @@ const wired = (capabilities: Record<string, unknown> = {}) => {
 }
 
 const until = async (check: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5))
+  for (const deadline = Date.now() + 15_000; !check() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5))
 }
 
 describe('context: progress (MCP: only with a progressToken; progress MUST increase)', () => {

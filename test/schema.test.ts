@@ -178,12 +178,20 @@ describe('schema: codecToJsonSchema', () => {
   })
 
   it('keeps an intersection with a non-plain part as allOf', () => {
-    expect(codecToJsonSchema(t.intersection([t.exact(t.type({ a: t.string })), t.type({ b: t.number })]))).toEqual({
+    const described = withSchema(t.type({ a: t.string }), { type: 'object', description: 'A.', properties: { a: { type: 'string' } }, required: ['a'] })
+    expect(codecToJsonSchema(t.intersection([described, t.type({ b: t.number })]))).toEqual({
       allOf: [
-        { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false },
+        { type: 'object', description: 'A.', properties: { a: { type: 'string' } }, required: ['a'] },
         { type: 'object', properties: { b: { type: 'number' } }, required: ['b'] },
       ],
     })
+  })
+
+  it('merges an exact member into its intersection: io-ts accepts the other members\' keys, so must the schema', () => {
+    const both = t.intersection([t.exact(t.type({ a: t.string })), t.type({ b: t.number })])
+    expect(codecToJsonSchema(both)).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a', 'b'] })
+    expect(E.isRight(validatorOf(both).decode({ a: 'x', b: 1 }))).toBe(true)
+    expect(E.isRight(both.decode({ a: 'x', b: 1 }))).toBe(true)
   })
 
   it('derives a union as anyOf', () => {
@@ -250,6 +258,30 @@ describe('schema: codecToJsonSchema', () => {
     const closed = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }
     expect(codecToJsonSchema(t.exact(t.type({ a: t.string })))).toEqual(closed)
     expect(codecToJsonSchema(t.strict({ a: t.string }))).toEqual(closed)
+  })
+
+  it('closes exact and strict codecs through readonly, refinements, intersections and exact members', () => {
+    const closed = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'], additionalProperties: false }
+    expect(codecToJsonSchema(t.exact(t.intersection([t.type({ a: t.string }), t.partial({ b: t.number })])))).toEqual(closed)
+    // an exact member of an intersection does not close the whole (io-ts keeps the other members' keys)
+    expect(codecToJsonSchema(t.intersection([t.strict({ a: t.string }), t.partial({ b: t.number })]))).toEqual({ ...closed, additionalProperties: undefined })
+    expect(codecToJsonSchema(t.readonly(t.strict({ a: t.string })))).toMatchObject({ additionalProperties: false })
+    expect(codecToJsonSchema(t.exact(t.readonly(t.type({ a: t.string }))))).toMatchObject({ additionalProperties: false })
+    expect(codecToJsonSchema(t.exact(t.refinement(t.type({ a: t.string }), (x) => x.a !== '')))).toMatchObject({ additionalProperties: false })
+  })
+
+  it('closes an exact intersection that stays allOf by naming its members\' properties beside additionalProperties', () => {
+    const Named = withSchema(t.type({ a: t.string }), { type: 'object', description: 'named', properties: { a: { type: 'string' } }, required: ['a'] })
+    const schema = codecToJsonSchema(t.exact(t.intersection([Named, t.type({ b: t.number })])))
+    expect(schema).toEqual({
+      allOf: [{ type: 'object', description: 'named', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'object', properties: { b: { type: 'number' } }, required: ['b'] }],
+      properties: { a: {}, b: {} },
+      additionalProperties: false,
+    })
+    // a closed allOf still accepts its own properties and refuses any other
+    const v = validatorOf(t.exact(t.intersection([Named, t.type({ b: t.number })])))
+    expect(E.isRight(v.decode({ a: 'x', b: 1 }))).toBe(true)
+    expect(issues(v.decode({ a: 'x', b: 1, c: true }))).toEqual([{ path: '/c', message: 'is not allowed' }])
   })
 
   it('derives readonly as the schema of the inner codec', () => {

@@ -445,6 +445,45 @@ describe('server: dynamic tools (notifications/tools/list_changed)', () => {
     expect(sent).toHaveLength(3)
   })
 
+  it('batch: 2000 changes compute the list pages once and tell clients once', async () => {
+    // each computation of the pages reads every listed tool's description: a probe counts them
+    let reads = 0
+    const counted = Object.defineProperty({ ...emcp({ name: 'counted', description: 'Counted.', input: { type: 'object' } }) }, 'description', {
+      get: () => (reads++, 'Counted.'),
+      enumerable: true,
+    })
+    const many = Array.from({ length: 2000 }, (_, i) => emcp({ name: `t${i}`, description: `Tool ${i}.`, input: { type: 'object' } }))
+    const handlers = Object.fromEntries([counted, ...many].map((t) => [t.name, () => 'ok']))
+    const server = mcpServer([counted, ...many] as ReadonlyArray<AnyTool> as [AnyTool], { name: 'b', version: '1' }).implement(handlers as never) as Server
+    const sent: unknown[] = []
+    const { outbound } = await import('../src/index.js')
+    const session = newSession(undefined, outbound((m) => sent.push(m)))
+    await server.dispatch({ jsonrpc: '2.0', id: 0, method: 'initialize', params: hello }, session)()
+    const before = reads
+    server.batch(() => {
+      for (const t of many) server.disableTool(t.name)
+      // nested batches count as one
+      server.batch(() => server.enableTool('t7'))
+    })
+    expect(reads - before).toBe(1)
+    expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }])
+    expect(await names(server, session)).toEqual(['counted', 't7'])
+    // one by one, as before: once per change
+    server.disableTool('t7')
+    server.enableTool('t8')
+    expect(reads - before).toBe(3)
+    expect(sent).toHaveLength(3)
+    // a batch that throws still applies what it did, once
+    expect(() =>
+      server.batch(() => {
+        server.enableTool('t9')
+        throw new Error('stop')
+      }),
+    ).toThrow('stop')
+    expect(await names(server, session)).toEqual(['counted', 't8', 't9'])
+    expect(sent).toHaveLength(4)
+  })
+
   it('refuses to add a duplicate or invalid name, or a tool without a handler', async () => {
     const { server } = await setup()
     expect(() => server.addTool(base, () => 'again')).toThrow(/duplicate tool name: base/)

@@ -106,6 +106,19 @@ describe('uri-template: matching time', () => {
   })
 })
 
+describe('uri-template: the splits linear matching keeps', () => {
+  it('a variable before a literal is the longest that leaves the next one a match', () => {
+    expect(some(match('x://{b}.{c}', 'x://archive.tar.gz'))).toEqual({ b: 'archive.tar', c: 'gz' })
+    expect(some(match('x://{b}-{c}/{d}', 'x://a-b-c/d'))).toEqual({ b: 'a-b', c: 'c', d: 'd' })
+  })
+
+  it('a query value holds no raw "?" (expansion encodes it), and a fragment at the end takes the rest', () => {
+    expect(O.isNone(match('x://{a}{?q}', 'x://a?q=what?'))).toBe(true)
+    expect(some(match('x://{a}{?q}', expand('x://{a}{?q}', { a: 'a', q: 'what?' })))).toEqual({ a: 'a', q: 'what?' })
+    expect(some(match('x://{a}{#f}', 'x://a#b#c,d'))).toEqual({ a: 'a', f: 'b#c,d' })
+  })
+})
+
 describe('uri-template: compiling', () => {
   it('lists the variables and which are required', () => {
     const t = uriTemplate('file:///{dir}/{+rest}{?rev}{#f}')

@@ -13,6 +13,7 @@ import type { Server } from '../server.js'
 import { parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
+import { answerForm } from './prompt.js'
 import { WireError, wireClient } from './wire.js'
 
 const help = `Usage: emcp call <module> <tool> [--arg key=value ...] [--json '{...}']
@@ -25,11 +26,14 @@ Options:
                     [1,2], {"x":1}) unless the schema says the argument is a string,
                     or it is not valid JSON: then it is the text as given.
   --json '{...}'    all arguments as one JSON object (--arg values are merged over it)
-  --yes             confirm when the tool asks (an "ask" tool's confirmation); without
-                    it the question is printed and declined
+  --yes             accept when the tool asks: an "ask" tool runs with the arguments
+                    as given, without the review. Without it, a terminal asks for
+                    each argument (Enter keeps the value shown in brackets, a new
+                    value replaces it, - leaves an optional one out) and then
+                    whether to run the tool; without a terminal the tool does not run
   --help            this text
 
-Log messages the tool sends go to standard error.
+Log messages the tool sends, and the questions of an "ask" tool, go to standard error.
 
 Example:
   emcp call dist/examples/calculator.js add --arg a=2 --arg b=3`
@@ -69,10 +73,7 @@ export const call: Command = {
       // wire values, as a client sends them: a codec argument goes as its text
       const yes = args.switches.has('yes')
       const client = await wireClient(server, {
-        confirm: async (message) => {
-          io.err(`${message}\n${yes ? 'confirmed (--yes)' : 'declined: rerun with --yes to allow it'}\n`)
-          return yes
-        },
+        elicit: (request) => answerForm(request, io, yes),
         log: (level, data) => io.err(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}\n`),
       })
       result = (await client.request('tools/call', { name: toolName, arguments: callArgs })) as unknown as CallToolResult

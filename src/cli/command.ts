@@ -25,6 +25,12 @@ export interface CommandIO {
   readonly cwd: string
   /** True when standard error is a terminal: progress may redraw one line. */
   readonly interactive: boolean
+  /**
+   * Asks the person at the terminal one question and resolves to the line they typed
+   * (undefined once input has ended). Absent when standard input is not a terminal: nobody
+   * can be asked.
+   */
+  readonly ask?: (question: string) => Promise<string | undefined>
 }
 
 /** A subcommand: its name, a one-line summary for `emcp --help`, its own help, and what it does. */

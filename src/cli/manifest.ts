@@ -1,6 +1,7 @@
 /**
  * `emcp manifest`: writes the manifest of a module's server (byte-for-byte the same for
- * the same server), or checks a file against it and shows the drift.
+ * the same server), or checks a file against it and shows the drift, or merges it with a
+ * hand-edited file, keeping the edits.
  *
  * @example
  * // emcp manifest dist/examples/catalog.js -o catalog.manifest.json
@@ -16,13 +17,14 @@ import { selected } from '../manifest/catalog.js'
 import { diffManifests, type Drift } from '../manifest/diff.js'
 import { manifestOf, manifestText } from '../manifest/export.js'
 import type { Excluded, Manifest } from '../manifest/manifest.js'
+import { mergeManifests, type MergeResult } from '../manifest/merge.js'
 import { readManifest } from '../manifest/validate.js'
 import { lastOption, parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
 
-const help = `Usage: emcp manifest <module> [-o file] [--check file] [--format json|ts]
+const help = `Usage: emcp manifest <module> [-o file] [--check file | --merge file] [--format json|ts]
 
 Writes the manifest of the module's default-exported server: { "_meta": {...}, "tools": [...] },
 tools sorted by name, schemas self-contained (JSON Schema 2020-12), a fingerprint per tool
@@ -33,6 +35,12 @@ Options:
   -o, --output F  write to file F instead of standard output
   --check F       compare with file F instead of writing: exit 0 when it is up to date,
                   exit 1 with the differences (tool by tool, path by path) when not
+  --merge F       write the module's manifest keeping the hand edits of file F: titles,
+                  descriptions, annotations, policies, other _meta keys and _type of
+                  each tool, over the contract (schemas) from the code. Tools renamed
+                  in F by their SMSS_FUNCTION_NAME keep their name. Where both F and the
+                  code changed a tool, F's value of each field they disagree on is kept
+                  and listed as a conflict; exit 1 when there are conflicts
   --format json   JSON (default)
   --format ts     a TypeScript module exporting the manifest \`as const\`, for
                   fromManifest with compile-time checked handlers
@@ -41,7 +49,8 @@ ${selectionHelp}
 
 Examples:
   emcp manifest dist/examples/catalog.js -o catalog.manifest.json
-  emcp manifest dist/examples/catalog.js --check catalog.manifest.json`
+  emcp manifest dist/examples/catalog.js --check catalog.manifest.json
+  emcp manifest dist/examples/ops.js --merge ops.manifest.json -o ops.manifest.json`
 
 /** The subcommand. */
 export const manifest: Command = {
@@ -49,14 +58,18 @@ export const manifest: Command = {
   summary: "Write a module's tool manifest, or check a file against it",
   help,
   run: async (argv, io) => {
-    const args = parseArgs(argv, { options: ['output', 'check', 'format', ...selectionOptions], aliases: { o: 'output' } })
+    const args = parseArgs(argv, { options: ['output', 'check', 'merge', 'format', ...selectionOptions], aliases: { o: 'output' } })
     const [modulePath, ...extra] = args.positionals
     if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
     const format = lastOption(args, 'format') ?? 'json'
     if (format !== 'json' && format !== 'ts') throw new UsageError(`--format must be json or ts, not ${format}`)
     const output = lastOption(args, 'output')
     const check = lastOption(args, 'check')
+    const merge = lastOption(args, 'merge')
     if (output !== undefined && check !== undefined) throw new UsageError('give -o or --check, not both')
+    if (merge !== undefined && check !== undefined) throw new UsageError('give --merge or --check, not both')
+    // read before the module is loaded: a file that cannot be merged stops here
+    const edited = merge === undefined ? undefined : readManifestFile(merge, io.cwd)
     const server = await loadServer(modulePath, io.cwd)
     const mod = (await import(pathToFileURL(resolve(io.cwd, modulePath as string)).href)) as { excluded?: unknown }
     const selection = selectionOf(args)
@@ -68,14 +81,18 @@ export const manifest: Command = {
       io.err(`emcp manifest: ${built.left.length} problem${built.left.length === 1 ? '' : 's'}; no manifest written\n`)
       return 1
     }
-    const text = format === 'ts' ? asModule(built.right) : manifestText(built.right)
+    const merged = edited === undefined ? undefined : mergeManifests(edited, built.right)
+    const result = merged?.manifest ?? built.right
+    const text = format === 'ts' ? asModule(result) : manifestText(result)
     if (check !== undefined) return checkAgainst(check, built.right, text, format, io)
     if (output === undefined) io.out(text)
     else {
       writeFileSync(resolve(io.cwd, output), text)
-      io.err(`wrote ${built.right.tools.length} tools to ${output}\n`)
+      io.err(`wrote ${result.tools.length} tools to ${output}\n`)
     }
-    return 0
+    if (merged === undefined) return 0
+    io.err(mergeReport(merge as string, merged))
+    return merged.conflicts.length > 0 ? 1 : 0
   },
 }
 
@@ -120,6 +137,31 @@ const checkAgainst = (file: string, actual: Manifest, text: string, format: stri
   io.err(`${file} is out of date: ${drift.length} difference${drift.length === 1 ? '' : 's'} (- the file, + the module)\n`)
   for (const d of drift) io.err(describe(d))
   return 1
+}
+
+/** A manifest file to merge with; a usage error naming what is wrong with it. */
+const readManifestFile = (file: string, cwd: string): Manifest => {
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(resolve(cwd, file), 'utf8'))
+  } catch (e) {
+    throw new UsageError(`cannot read ${file} as JSON: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const read = readManifest(json)
+  if (E.isLeft(read))
+    throw new UsageError(`${file} is not a manifest emcp can merge with:\n${read.left.map((p) => `  ${p.tool === '' ? 'manifest' : `tool ${p.tool}`}: ${p.path || '(root)'}: ${p.message}`).join('\n')}`)
+  return read.right
+}
+
+const mergeReport = (file: string, m: MergeResult): string => {
+  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`
+  const lines = [`merged with ${file}: ${n(m.kept.length, 'tool')} kept hand edits, ${m.added.length} added, ${m.removed.length} removed, ${n(m.conflicts.length, 'conflict')}`]
+  if (m.kept.length > 0) lines.push(`  kept: ${m.kept.join(', ')}`)
+  if (m.contractChanged.length > 0) lines.push(`  ~ contract new from the code, hand edits kept: ${m.contractChanged.join(', ')}`)
+  for (const a of m.added) lines.push(`  + ${a}: new in the code`)
+  for (const r of m.removed) lines.push(`  - ${r}: no longer in the code, left out`)
+  for (const c of m.conflicts) lines.push(`! conflict: tool ${c.tool} ${c.path}`, `    ${file} (kept): ${show(c.file)}`, `    code:  ${show(c.code)}`)
+  return `${lines.join('\n')}\n`
 }
 
 const show = (v: unknown): string => {

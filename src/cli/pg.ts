@@ -5,7 +5,7 @@
  *
  * @example
  * import { pg } from './pg.js'
- * await pg.run(['--sql', 'schema.sql', '--http', '--port', '3000'], { out: console.log, err: console.error, cwd: '.', interactive: false })
+ * await pg.run(['--init', 'schema.sql', '--sql', 'find.sql', '--http', '--port', '3000'], { out: console.log, err: console.error, cwd: '.', interactive: false })
  */
 import { help, run } from '../postgres/cli.js'
 import type { Command } from './command.js'

@@ -53,10 +53,13 @@ export const serve: Command = {
     const server = await loadServer(modulePath, io.cwd)
     const selection = selectionOf(args)
     if (selection !== undefined) {
-      const keep = server.tools.filter(selected(selection))
-      if (keep.length === 0) throw new UsageError('no tool matches the selection', 1)
-      for (const t of server.tools) if (!keep.includes(t)) server.disableTool(t.name)
-      io.err(`serving ${keep.length} of ${server.tools.length} tools\n`)
+      const keep = new Set(server.tools.filter(selected(selection)))
+      if (keep.size === 0) throw new UsageError('no tool matches the selection', 1)
+      // one batch: the list pages are computed once, not once per disabled tool
+      server.batch(() => {
+        for (const t of server.tools) if (!keep.has(t)) server.disableTool(t.name)
+      })
+      io.err(`serving ${keep.size} of ${server.tools.length} tools\n`)
     }
     if (!http) {
       io.err(`${server.info.name} ${server.info.version}: serving over stdio\n`)
@@ -69,13 +72,8 @@ export const serve: Command = {
       ...(args.switches.has('sessions') ? { sessions: true } : {}),
     })
     io.err(`${server.info.name} ${server.info.version}: listening on ${running.url}${args.switches.has('sessions') ? ' (stateful)' : ''}; Ctrl+C stops\n`)
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        void running.close().then(resolve)
-      }
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-    })
+    // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then closes
+    await new Promise<void>((resolve) => running.server.once('close', () => resolve()))
     return 0
   },
 }

@@ -34,13 +34,22 @@ export interface WireClient {
   readonly list: () => Promise<ReadonlyArray<ListedTool>>
 }
 
+/** A form elicitation, as the server sends it. */
+export interface FormRequest {
+  readonly message: string
+  readonly requestedSchema: { readonly [key: string]: unknown }
+}
+
+/** The answer to a form elicitation. */
+export type FormAnswer = { readonly action: 'accept'; readonly content: { readonly [name: string]: unknown } } | { readonly action: 'decline' | 'cancel' }
+
 /** What the command line answers when the server asks it something during a call. */
 export interface WireOptions {
   /**
-   * Answers a form elicitation (an `ask` tool's confirmation): true accepts with every yes/no
-   * field set to yes, false declines. Without it the client declares no elicitation.
+   * Answers a form elicitation (an `ask` tool's review of its arguments). Without it the
+   * client declares no elicitation.
    */
-  readonly confirm?: (message: string) => Promise<boolean>
+  readonly elicit?: (request: FormRequest) => Promise<FormAnswer>
   /** Told each log message the server sends (`notifications/message`). */
   readonly log?: (level: string, data: unknown) => void
 }
@@ -51,16 +60,13 @@ export const wireClient = async (server: Server, options: WireOptions = {}): Pro
   const answer = async (m: ServerMessage & { readonly id: string | number }): Promise<void> => {
     const reply = (body: object) => server.dispatch({ jsonrpc: '2.0', id: m.id, ...body }, session)()
     const params = m.params ?? {}
-    if (m.method !== 'elicitation/create' || options.confirm === undefined || params.mode === 'url') {
+    if (m.method !== 'elicitation/create' || options.elicit === undefined || params.mode === 'url') {
       await reply({ error: { code: -32601, message: `emcp call cannot answer ${m.method}` } })
       return
     }
-    const yes = await options.confirm(typeof params.message === 'string' ? params.message : '')
-    const schema = isObject(params.requestedSchema) && isObject(params.requestedSchema.properties) ? params.requestedSchema.properties : {}
-    const booleans = Object.entries(schema).filter(([, p]) => isObject(p) && p.type === 'boolean')
-    // only a pure yes/no form can be answered with a yes; anything else is declined
-    const acceptable = yes && booleans.length === Object.keys(schema).length && booleans.length > 0
-    await reply({ result: acceptable ? { action: 'accept', content: Object.fromEntries(booleans.map(([k]) => [k, true])) } : { action: 'decline' } })
+    const message = typeof params.message === 'string' ? params.message : ''
+    const requestedSchema = isObject(params.requestedSchema) ? params.requestedSchema : {}
+    await reply({ result: await options.elicit({ message, requestedSchema }) })
   }
   const session = newSession(
     undefined,
@@ -76,7 +82,7 @@ export const wireClient = async (server: Server, options: WireOptions = {}): Pro
     if (reply.result === undefined) throw new WireError(reply.error ?? { code: -32603, message: `no answer to ${method}` })
     return reply.result
   }
-  const capabilities = options.confirm === undefined ? {} : { elicitation: { form: {} } }
+  const capabilities = options.elicit === undefined ? {} : { elicitation: { form: {} } }
   await request('initialize', { protocolVersion: latestVersion, capabilities, clientInfo: { name: 'emcp-cli', version: '0' } })
   await server.dispatchText(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session)()
   const list = async (): Promise<ReadonlyArray<ListedTool>> => {

@@ -1,7 +1,7 @@
 /**
  * Export: a server's tools as a manifest. Tools sorted by name, every schema made
- * self-contained 2020-12, annotations, icons, `_meta` and namespaced extension fields
- * carried, wire codecs listed as dispatch metadata, a fingerprint per tool and one for the
+ * self-contained 2020-12, annotations, icons, `_meta` (SEMOSS's keys included), SEMOSS's
+ * `_type` and namespaced extension fields carried, wire codecs listed as dispatch metadata, a fingerprint per tool and one for the
  * whole document. The same server always gives the same bytes (`manifestText`).
  *
  * @example
@@ -115,9 +115,11 @@ const toolEntry = (tool: AnyTool): E.Either<ReadonlyArray<Issue>, ManifestTool> 
     outputSchema: schema('outputSchema'),
     annotations: tool.annotations === undefined ? undefined : sortedKeys(tool.annotations),
     icons: tool.icons,
+    // SEMOSS's kind of tool (carriedEntryKeys), as the manifest it came from had it
+    _type: tool._type,
   }
-  // namespaced extension fields (a `/` in the key) travel as they are, in a stable order
-  const extensions = Object.keys(tool).filter((k) => !mcpKeys.has(k) && k.includes('/')).sort(byCodeUnits)
+  // extension fields (namespaced with a `/`, or `x-` as MEOS writes them) travel as they are, in a stable order
+  const extensions = Object.keys(tool).filter((k) => !mcpKeys.has(k) && (k.includes('/') || k.startsWith('x-'))).sort(byCodeUnits)
   for (const k of extensions) entry[k] = (tool as unknown as Record<string, unknown>)[k]
   const meta: Record<string, unknown> = { ...(isObject(tool._meta) ? tool._meta : {}) }
   delete meta[metaKeys.fingerprint]

@@ -3,9 +3,12 @@
  * exports it `as const`, e.g. written by `emcp manifest --format ts`), the handler record is
  * checked by the compiler: a missing or extra handler, or an argument name the schema does
  * not declare, does not compile. At run time (a JSON file read at startup) the same checks
- * run before the server is built, and fail naming the tool and the key. Each tool's
- * execution policy (`_meta["emcp/policy"]`) is honoured: `disabled` tools are declared but
- * neither listed nor callable, `ask` tools run only after the user confirms.
+ * run before the server is built, and fail naming the tool and the key (a schema that
+ * cannot work, by its JSON pointer). Each tool's execution policy (`_meta["emcp/policy"]`
+ * or SEMOSS's `SMSS_MCP_EXECUTION`) is honoured: `disabled` tools are declared but neither
+ * listed nor callable, `ask` tools run only after the user has reviewed their arguments
+ * (review.ts). Handlers are keyed by the name a tool dispatches to: SEMOSS's
+ * `SMSS_FUNCTION_NAME`, else the tool's own.
  *
  * @example
  * import { fromManifest } from 'emcp/manifest'
@@ -22,11 +25,15 @@ import type { ToolContext } from '../context.js'
 import { emcp, type AnyTool, type Tool } from '../emcp.js'
 import type { DefaultedOf } from '../fast-schema.js'
 import { isObject } from '../json-object.js'
-import { withSchema, type JsonSchema, type TypeOfSpec } from '../schema.js'
-import { MissingClientCapability } from '../protocol/input-required.js'
+import { formatIssues, validatorOf, type SchemaSpec, type TypeOfSpec, type Validator } from '../schema.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../server.js'
 import type { RepeatedNames } from '../sum.js'
-import { metaKeys, policyOf, type Manifest, type ManifestTool } from './manifest.js'
+import { meosKey, slotsOf, type Codecs, type Slots } from './dispatch.js'
+import { metaKeys, type Manifest, type ManifestTool } from './manifest.js'
+import { policyOf } from './policy.js'
+import { reviewByConfirm, reviewByElicitation, type Confirm, type Review, type Reviewed, type WireArguments } from './review.js'
+import { schemaErrors } from './schema-errors.js'
+import { dispatchNameOf } from './semoss.js'
 import { readManifest, type ManifestProblem } from './validate.js'
 
 // ---------------------------------------------------------------------------------------
@@ -35,11 +42,15 @@ import { readManifest, type ManifestProblem } from './validate.js'
 /** The entries of a manifest type, as a union. */
 export type EntryOf<M> = M extends { readonly tools: ReadonlyArray<infer T> } ? T : never
 
-/** Wire codecs by name, as `fromManifest` takes them. */
-export type Codecs = { readonly [name: string]: t.Type<any, string, unknown> }
+export type { Codecs } from './dispatch.js'
 
-/** Argument -> codec name, from an entry's dispatch metadata. */
-type DispatchArgs<T> = T extends { readonly _meta: { readonly 'emcp/dispatch': { readonly arguments: infer A } } } ? A : {}
+/** Argument -> codec name, from an entry's dispatch metadata (emcp's, or a MEOS manifest's `x-meos.decode`). */
+type DispatchArgs<T> = (T extends { readonly _meta: { readonly 'emcp/dispatch': { readonly arguments: infer A } } } ? A : {}) &
+  (T extends { readonly 'x-meos': { readonly decode: infer A } } ? A : {})
+
+/** Result property -> codec name, from an entry's dispatch metadata (emcp's, or `x-meos.encode` of the `result` property). */
+type DispatchResult<T> = (T extends { readonly _meta: { readonly 'emcp/dispatch': { readonly result: infer R } } } ? R : {}) &
+  (T extends { readonly 'x-meos': { readonly encode: infer N extends string } } ? { readonly result: N } : {})
 
 /** The argument type with each argument that names a given codec typed as what the codec decodes to. */
 type Decoded<I, A, C> = keyof A extends never
@@ -47,7 +58,11 @@ type Decoded<I, A, C> = keyof A extends never
   : { [K in keyof I]: K extends keyof A ? (A[K] extends keyof C ? (C[A[K]] extends t.Any ? t.TypeOf<C[A[K]]> : I[K]) : I[K]) : I[K] }
 
 /** The wire codec names a manifest type's dispatch metadata uses. */
-type CodecNamesOf<M> = EntryOf<M> extends infer T ? (T extends unknown ? DispatchArgs<T>[keyof DispatchArgs<T>] & string : never) : never
+type CodecNamesOf<M> = EntryOf<M> extends infer T
+  ? T extends unknown
+    ? (DispatchArgs<T>[keyof DispatchArgs<T>] | DispatchResult<T>[keyof DispatchResult<T>]) & string
+    : never
+  : never
 
 /**
  * A manifest that names a wire codec `options.codecs` does not give: a type that says which,
@@ -66,26 +81,38 @@ type ArgsOf<IS> = unknown extends TypeOfSpec<IS> ? { readonly [argument: string]
 /** The contract a manifest entry describes: its name, and argument and result types from its schemas (and codecs). */
 export type EntryTool<T, C = {}> = T extends { readonly name: infer N extends string; readonly inputSchema: infer IS }
   ? T extends { readonly outputSchema: infer OS }
-    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, TypeOfSpec<OS>, true, DefaultedOf<IS>>
+    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, Decoded<TypeOfSpec<OS>, DispatchResult<T>, C>, true, DefaultedOf<IS>>
     : 'outputSchema' extends keyof T
-      ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean, DefaultedOf<IS>> // a manifest read at run time: it may or may not have one
+      ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean, string> // a manifest read at run time: it may or may not have one; its defaults are not known
       : Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, ToolContent, false, DefaultedOf<IS>>
   : never
 
 /** The contracts of a manifest type, as a union. */
 export type ManifestTools<M, C = {}> = EntryTool<EntryOf<M>, C>
 
-type IsDisabled<T> = T extends { readonly _meta: { readonly 'emcp/policy': 'disabled' } } ? true : false
+/** Whether an entry's policy, by either key (SEMOSS's in any case), is `disabled`. */
+type IsDisabled<T> = T extends { readonly _meta: { readonly 'emcp/policy': 'disabled' } }
+  ? true
+  : T extends { readonly _meta: { readonly SMSS_MCP_EXECUTION: infer P extends string } }
+    ? Lowercase<P> extends 'disabled' ? true : false
+    : false
 
 /**
- * One handler per tool of the manifest, keyed by name; tools whose policy is `disabled`
- * may have one (it is never called) or not.
+ * One handler per tool of the manifest, keyed by the name it dispatches to (its
+ * `_meta.SMSS_FUNCTION_NAME`, else its own name); tools whose policy is `disabled` may have
+ * one (it is never called) or not.
  */
 export type ManifestHandlers<M, C = {}> = {
-  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? never : NameOfEntry<T>]: Handler<EntryTool<T, C>>
+  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? never : DispatchNameOf<T>]: Handler<EntryTool<T, C>>
 } & {
-  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? NameOfEntry<T> : never]?: Handler<EntryTool<T, C>>
+  readonly [T in EntryOf<M> as IsDisabled<T> extends true ? DispatchNameOf<T> : never]?: Handler<EntryTool<T, C>>
 }
+
+/**
+ * Extra handlers are a compile error when the names are known; with a manifest read at run
+ * time (names are `string`) a record built at run time fits, and extras fail at startup.
+ */
+type ExtraHandlers<H, K> = string extends K ? {} : NoExtraHandlers<H, K>
 
 type NameOfEntry<T> = T extends { readonly name: infer N extends string } ? N : never
 
@@ -101,8 +128,8 @@ export type DistinctNames<M> = M extends { readonly tools: ReadonlyArray<{ reado
     : { readonly [P in `duplicate tool name: ${RepeatedNames<M['tools']>}`]: true }
   : unknown
 
-/** Asks the user whether an `ask` tool may run with these arguments. */
-export type Confirm = (tool: ManifestTool, args: unknown, ctx: ToolContext) => Promise<boolean>
+/** The key of an entry's handler: its `SMSS_FUNCTION_NAME`, else its name. */
+export type DispatchNameOf<T> = T extends { readonly _meta: { readonly SMSS_FUNCTION_NAME: infer F extends string } } ? F : NameOfEntry<T>
 
 /** How `fromManifest` builds the server. */
 export interface FromManifestOptions extends ServerOptions {
@@ -110,7 +137,12 @@ export interface FromManifestOptions extends ServerOptions {
   readonly info?: ServerInfo
   /** The wire codecs the manifest's dispatch metadata names, by name. */
   readonly codecs?: Codecs
-  /** How `ask` tools get the user's confirmation; by default an elicitation (see `confirmByElicitation`). */
+  /**
+   * How the user reviews an `ask` tool's arguments before it runs; by default a form of the
+   * arguments, prefilled with the model's proposal (`reviewByElicitation`).
+   */
+  readonly review?: Review
+  /** A yes/no decision instead of a review (a policy engine, an audit log): the arguments run unchanged when it says yes. */
   readonly confirm?: Confirm
 }
 
@@ -123,7 +155,7 @@ export interface FromManifestOptions extends ServerOptions {
  */
 export function fromManifest<const M extends Manifest, H extends ManifestHandlers<M, C>, const C extends Codecs = {}>(
   manifest: M & NoInfer<DistinctNames<M>>,
-  handlers: H & NoExtraHandlers<H, NameOfEntry<EntryOf<M>>> & CodecsGiven<M, C>,
+  handlers: H & ExtraHandlers<H, DispatchNameOf<EntryOf<M>>> & CodecsGiven<M, C>,
   options: FromManifestOptions & { readonly codecs?: C } = {},
 ): Server<ManifestTools<M, C>> {
   const built = serverOfManifest(manifest, handlers as unknown as Record<string, unknown>, options)
@@ -142,57 +174,52 @@ export const serverOfManifest = (
   if (E.isLeft(read)) return read
   const m = read.right
   const problems: ManifestProblem[] = []
-  const names = new Set(m.tools.map((t) => t.name))
+  const names = new Set(m.tools.map(dispatchNameOf))
   for (const key of Object.keys(handlers))
     if (!names.has(key)) problems.push({ tool: key, path: '', message: `a handler is given, but the manifest has no tool ${key} (it has ${[...names].slice(0, 20).join(', ')}${names.size > 20 ? ', …' : ''})` })
   const tools: AnyTool[] = []
   const wrapped: Record<string, unknown> = {}
-  const confirm = options.confirm ?? confirmByElicitation
+  const review = options.review ?? (options.confirm === undefined ? reviewByElicitation : reviewByConfirm(options.confirm))
+  const declared = declaredByHandler(m.tools)
   for (const entry of m.tools) {
     const policy = policyOf(entry)
-    const handler = handlers[entry.name]
+    const key = dispatchNameOf(entry)
+    const handler = handlers[key]
     if (handler === undefined && policy !== 'disabled') {
-      problems.push({ tool: entry.name, path: '', message: 'no handler is given for this tool' })
+      problems.push(
+        key === entry.name
+          ? { tool: entry.name, path: '', message: 'no handler is given for this tool' }
+          : { tool: entry.name, path: '/_meta/SMSS_FUNCTION_NAME', message: `no handler is given for this tool: it dispatches to ${key}, and no handler has that name` },
+      )
       continue
     }
     if (handler !== undefined && typeof handler !== 'function') {
       problems.push({ tool: entry.name, path: '', message: `the handler must be a function, not ${typeof handler}` })
       continue
     }
-    problems.push(...argumentMismatches(entry, handler))
-    const input = inputOf(entry, options.codecs ?? {}, problems)
-    tools.push(contractOf(entry, input))
+    const invalid = schemaErrors(entry)
+    if (invalid.length > 0) {
+      problems.push(...invalid)
+      continue
+    }
+    problems.push(...argumentMismatches(entry, handler, declared.get(key)))
+    const slots = slotsOf(entry, options.codecs ?? {}, problems)
+    tools.push(contractOf(entry, slots))
     wrapped[entry.name] =
       policy === 'disabled'
         ? // served only once enabled (enableTool): with its handler when one is given
           (handler ?? (() => toolError(`tool ${entry.name} is disabled by its manifest and has no handler`)))
         : policy === 'ask'
-          ? asking(entry, handler as Handler<AnyTool>, confirm)
+          ? asking(entry, handler as Handler<AnyTool>, review, validatorOf(slots.input as SchemaSpec, entry.inputSchema))
           : handler
   }
   if (problems.length > 0) return E.left(problems)
-  const { info, codecs: _codecs, confirm: _confirm, ...serverOptions } = options
+  const { info, codecs: _codecs, confirm: _confirm, review: _review, ...serverOptions } = options
   const server = mcpServer(tools as unknown as readonly [AnyTool], info ?? infoOf(m), serverOptions).implement(wrapped as never) as Server
-  for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
-  return E.right(server)
-}
-
-/**
- * The default confirmation of an `ask` tool: an elicitation with one yes/no field. A
- * 2025-11-25 client gets `elicitation/create`; a 2026-07-28 client gets an `input_required`
- * result and its retry carries the answer (the server needs `requestState` then). A client
- * that cannot elicit gets an error; the tool does not run.
- */
-export const confirmByElicitation: Confirm = async (tool, args, ctx) => {
-  const answer = await ctx.elicit({
-    message: `Allow the tool "${tool.title ?? tool.name}" to run with these arguments?\n${JSON.stringify(args, null, 2)}`,
-    requestedSchema: {
-      type: 'object',
-      properties: { allow: { type: 'boolean', title: `Run ${tool.name}`, description: tool.description ?? '' } },
-      required: ['allow'],
-    },
+  server.batch(() => {
+    for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
   })
-  return answer.action === 'accept' && answer.content.allow === true
+  return E.right(server)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -202,74 +229,67 @@ const infoOf = (m: Manifest): ServerInfo => {
   const s = m._meta?.[metaKeys.server]
   if (isObject(s) && typeof s.name === 'string' && typeof s.version === 'string')
     return { name: s.name, version: s.version, ...(typeof s.title === 'string' ? { title: s.title } : {}) }
+  // a MEOS manifest names its server in the document's x-meos, without a version
+  const meos = m[meosKey]
+  if (isObject(meos) && typeof meos.server === 'string' && meos.server !== '') return { name: meos.server, version: '0.0.0' }
   return { name: 'manifest', version: '0.0.0' }
 }
 
-/** The contract of an entry: its schemas and every other field as the manifest has them. */
-const contractOf = (entry: ManifestTool, input: JsonSchema | t.Any): AnyTool => {
-  const { inputSchema, outputSchema, ...rest } = entry
-  const def: Record<string, unknown> = { ...rest, input }
-  if (outputSchema !== undefined) def.output = outputSchema
+/** The contract of an entry: its schema slots (with their codecs) and every other field as the manifest has them. */
+const contractOf = (entry: ManifestTool, slots: Slots): AnyTool => {
+  const { inputSchema: _input, outputSchema: _output, ...rest } = entry
+  const def: Record<string, unknown> = { ...rest, input: slots.input }
+  if (slots.output !== undefined) def.output = slots.output
   // a definition built at run time: emcp checks it as it runs
   return emcp(def as never) as unknown as AnyTool
 }
 
 /**
- * The input slot: the schema itself, or, when the dispatch metadata names wire codecs, an
- * object codec that validates against the schema and then decodes those arguments.
+ * Runs the handler only after the user's review, with the arguments the review gives back,
+ * decoded and checked against the tool's input schema again. A client that cannot be asked
+ * (in either era) gets an `isError` result that says so: an `ask` tool never runs unasked.
  */
-const inputOf = (entry: ManifestTool, codecs: Codecs, problems: ManifestProblem[]): JsonSchema | t.Any => {
-  const dispatch = entry._meta?.[metaKeys.dispatch]
-  const args = isObject(dispatch) && isObject(dispatch.arguments) ? (dispatch.arguments as Record<string, string>) : undefined
-  if (args === undefined) return entry.inputSchema
-  const byArg: Record<string, t.Type<any, string, unknown>> = {}
-  for (const [arg, name] of Object.entries(args)) {
-    const codec = codecs[name]
-    if (codec === undefined)
-      problems.push({ tool: entry.name, path: `/_meta/${metaKeys.dispatch}/arguments/${arg}`, message: `no wire codec named ${name} is given (pass it in options.codecs)` })
-    else byArg[arg] = codec
-  }
-  const props = t.partial(byArg)
-  const codec = new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
-    `${entry.name} arguments`,
-    (u): u is Record<string, unknown> => isObject(u),
-    (u, c) => {
-      if (!isObject(u)) return t.failure(u, c, 'must be an object')
-      const decoded = props.validate(u, c)
-      return E.isRight(decoded) ? t.success({ ...u, ...decoded.right }) : decoded
-    },
-    (a) => ({ ...a, ...props.encode(a) }),
-  )
-  return withSchema(codec, entry.inputSchema)
-}
-
-/** Runs the handler only once `confirm` says yes. */
 const asking =
-  (entry: ManifestTool, handler: Handler<AnyTool>, confirm: Confirm) =>
+  (entry: ManifestTool, handler: Handler<AnyTool>, review: Review, input: Validator) =>
   async (args: unknown, ctx: ToolContext): Promise<unknown> => {
-    let allowed: boolean
+    // the review shows wire values (a geometry as its text), as the model sent them
+    const wire = input.encode(args)
+    let reviewed: Reviewed
     try {
-      allowed = await confirm(entry, args, ctx)
+      reviewed = await review(entry, (E.isRight(wire) ? wire.right : args) as WireArguments, ctx)
     } catch (e) {
-      // a 2026 client that cannot answer gets the protocol's own error, as for any other question
-      if (e instanceof MissingClientCapability) throw e
-      return toolError(`tool ${entry.name} needs the user's confirmation, which could not be asked: ${e instanceof Error ? e.message : String(e)}`)
+      return toolError(`tool ${entry.name} runs only after the user has reviewed its arguments, and the review could not be done: ${e instanceof Error ? e.message : String(e)}`)
     }
-    if (!allowed) return toolError(`the user did not allow tool ${entry.name} to run`)
-    const out: HandlerResult<unknown> = handler(args, ctx)
+    if (!reviewed.run) return toolError(reviewed.reason)
+    const decoded = input.decode(reviewed.arguments)
+    if (E.isLeft(decoded)) return toolError(`Invalid arguments for tool ${entry.name}, as the user reviewed them: ${formatIssues(decoded.left)}`)
+    const out: HandlerResult<unknown> = handler(decoded.right, ctx)
     return typeof out === 'function' ? (out as () => Promise<unknown>)() : out
   }
+
+/** Per handler key, the argument names the tools dispatching to it declare (undefined: one of them declares any). */
+const declaredByHandler = (tools: ReadonlyArray<ManifestTool>): ReadonlyMap<string, ReadonlySet<string> | undefined> => {
+  const out = new Map<string, Set<string> | undefined>()
+  for (const t of tools) {
+    const key = dispatchNameOf(t)
+    const props = t.inputSchema.properties
+    if (!out.has(key)) out.set(key, new Set())
+    const names = out.get(key)
+    if (names === undefined || !isObject(props)) out.set(key, undefined)
+    else for (const p of Object.keys(props)) names.add(p)
+  }
+  return out
+}
 
 /**
  * The argument names a handler destructures (`({ a, b }) => …`) that the entry's input
  * schema does not declare: in a hand-edited manifest, a key spelt differently from the
  * handler's parameter would otherwise fail silently (the argument would just be missing).
+ * A handler several tools dispatch to may read what any of them declares.
  */
-const argumentMismatches = (entry: ManifestTool, handler: unknown): ReadonlyArray<ManifestProblem> => {
-  if (typeof handler !== 'function') return []
-  const props = entry.inputSchema.properties
-  if (!isObject(props)) return []
-  const declared = Object.keys(props)
+const argumentMismatches = (entry: ManifestTool, handler: unknown, shared: ReadonlySet<string> | undefined): ReadonlyArray<ManifestProblem> => {
+  if (typeof handler !== 'function' || shared === undefined) return []
+  const declared = [...shared]
   return destructuredKeys(handler)
     .filter((k) => !declared.includes(k))
     .map((k) => ({

@@ -1,8 +1,9 @@
 /**
  * emcp/manifest: tool manifests and large catalogs. Export a server's tools as a
  * deterministic manifest (`toManifest`), build a server from a manifest and handlers
- * (`fromManifest`), check a manifest file (`validateManifest`), and serve curated subsets
- * of a catalog within a token budget (`catalogServer`).
+ * (`fromManifest`), check a manifest file (`validateManifest`), re-export without losing
+ * hand edits (`mergeManifests`), and serve curated subsets of a catalog within a token
+ * budget (`catalogServer`).
  *
  * @example
  * import { fromManifest, manifestText, toManifest } from 'emcp/manifest'
@@ -17,13 +18,21 @@ export { diffManifests } from './diff.js'
 export type { Drift } from './diff.js'
 export { manifestOf, manifestText, toManifest, toolFingerprint } from './export.js'
 export type { ManifestIssue, ManifestOptions } from './export.js'
-export { confirmByElicitation, fromManifest, serverOfManifest } from './import.js'
-export type { Codecs, DistinctNames, Confirm, EntryOf, EntryTool, FromManifestOptions, ManifestHandlers, ManifestTools } from './import.js'
+export { fromManifest, serverOfManifest } from './import.js'
+export type { Codecs, DispatchNameOf, DistinctNames, EntryOf, EntryTool, FromManifestOptions, ManifestHandlers, ManifestTools } from './import.js'
 export { lintTool } from './lint.js'
 export type { LintIssue } from './lint.js'
-export { metaKeys, policies, policyOf } from './manifest.js'
+export { metaKeys, policies } from './manifest.js'
 export type { Excluded, Manifest, ManifestTool, Policy } from './manifest.js'
+export { mergeManifests } from './merge.js'
+export type { MergeConflict, MergeResult } from './merge.js'
+export { policyOf, readPolicy } from './policy.js'
+export type { PolicyProblem } from './policy.js'
+export { confirmByElicitation, reviewByConfirm, reviewByElicitation, reviewForm } from './review.js'
+export type { Confirm, Review, Reviewed, WireArguments } from './review.js'
+export { schemaErrors } from './schema-errors.js'
 export { dialect2020, selfContained } from './self-contained.js'
+export { carriedEntryKeys, dispatchNameOf, displayLocations, semossKeys } from './semoss.js'
 export { charsPerToken, estimateTokens, listingBudget } from './tokens.js'
 export type { ListingBudget } from './tokens.js'
 export { readManifest, validateManifest } from './validate.js'

@@ -1,7 +1,8 @@
 /**
  * A lint for tool entries that clients reject or handle badly: external `$ref`s, roots that
- * are not objects, composition at the root, missing descriptions, names that some model APIs
- * refuse. Errors are what a client will refuse; warnings are what some will.
+ * are not objects, composition at the root, missing descriptions, names longer than some
+ * model APIs take. Errors are what a client will refuse; warnings are what some will. Names
+ * with dots (`category.tool`) are valid MCP names and draw nothing.
  *
  * @example
  * import { lintTool } from 'emcp/manifest'
@@ -30,8 +31,9 @@ export const lintTool = (tool: Pick<ManifestTool, 'name' | 'description' | 'inpu
   }
   if (typeof tool.description !== 'string' || tool.description.trim() === '')
     add('warning', 'description', '/description', 'no description: models choose tools by it, and some clients and test suites require one')
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool.name))
-    add('warning', 'portable-name', '/name', 'some model APIs accept only 1-64 of A-Z a-z 0-9 _ - in tool names; a client must rename this tool for them')
+  // a dot is valid in MCP tool names (catalogs namespace with it): only the length draws a warning
+  if (tool.name.length > 64)
+    add('warning', 'long-name', '/name', `the name has ${tool.name.length} characters: some model APIs accept at most 64, and a client must shorten it for them`)
   for (const slot of ['inputSchema', 'outputSchema'] as const) {
     const schema = tool[slot]
     if (schema === undefined) continue

@@ -2,6 +2,8 @@
  * The manifest document: `{ "_meta": {...}, "tools": [...] }`, one entry per tool as
  * `tools/list` shows it, plus emcp's namespaced `_meta` keys: fingerprints, the execution
  * policy, the dispatch metadata of wire codecs, the server it came from, excluded tools.
+ * SEMOSS manifests, the same document with SEMOSS's own `_meta` keys, are read as they are
+ * (see semoss.ts and policy.ts).
  *
  * @example
  * import type { Manifest } from 'emcp/manifest'
@@ -37,7 +39,7 @@ export const metaKeys = {
   excluded: 'emcp/excluded',
 } as const
 
-/** One tool of a manifest. Keys with a `/` beside the MCP ones are extension fields, carried as they are. */
+/** One tool of a manifest. Keys with a `/` or starting `x-` beside the MCP ones are extension fields, carried as they are. */
 export interface ManifestTool {
   readonly name: string
   readonly title?: string
@@ -47,7 +49,9 @@ export interface ManifestTool {
   readonly annotations?: ToolAnnotations
   readonly icons?: ReadonlyArray<Icon>
   readonly _meta?: { readonly [key: string]: unknown }
-  readonly [extension: `${string}/${string}`]: unknown
+  /** SEMOSS: the kind of function behind the entry (e.g. `"python"`); carried as it is. */
+  readonly _type?: string
+  readonly [extension: `${string}/${string}` | `x-${string}`]: unknown
 }
 
 /** Something left out of a catalog, and why. */
@@ -60,10 +64,7 @@ export interface Excluded {
 export interface Manifest {
   readonly _meta?: { readonly [key: string]: unknown }
   readonly tools: ReadonlyArray<ManifestTool>
+  /** Document extension fields, e.g. a MEOS manifest's `x-meos` (its server name, coverage). */
+  readonly [extension: `x-${string}`]: unknown
 }
 
-/** The policy a tool's `_meta` names; `auto` when it names none. */
-export const policyOf = (tool: { readonly _meta?: { readonly [key: string]: unknown } | undefined }): Policy => {
-  const p = tool._meta?.[metaKeys.policy]
-  return p === 'ask' || p === 'disabled' ? p : 'auto'
-}

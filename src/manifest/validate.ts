@@ -1,21 +1,25 @@
 /**
  * Checking a manifest read at run time: first its structure (`readManifest`: what
  * `fromManifest` needs, with messages naming the tool and the key), then everything else
- * (`validateManifest`): schemas compile as JSON Schema 2020-12, policies and dispatch
- * metadata are well formed, fingerprints still match, and the lint.
+ * (`validateManifest`): schemas compile as JSON Schema 2020-12, policies (emcp's and
+ * SEMOSS's) and dispatch metadata are well formed, fingerprints still match, and the lint.
  *
  * @example
  * import { validateManifest } from 'emcp/manifest'
  * const report = validateManifest({ tools: [{ name: 'f', inputSchema: { type: 'object', properties: { n: { type: 'nope' } } } }] })
- * report.errors // [{ tool: 'f', path: '/inputSchema', message: 'does not compile as JSON Schema 2020-12: …' }]
+ * report.errors // [{ tool: 'f', path: '/inputSchema/properties/n/type', message: 'must be equal to one of the allowed values ("type" is "nope")' }]
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { isObject } from '../json-object.js'
 import { validatorOf, type JsonSchema } from '../schema.js'
 import { fingerprint } from './canonical.js'
+import { meosProblems } from './dispatch.js'
 import { toolFingerprint } from './export.js'
 import { lintTool } from './lint.js'
-import { metaKeys, policies, type Manifest } from './manifest.js'
+import { metaKeys, type Manifest } from './manifest.js'
+import { readPolicy } from './policy.js'
+import { schemaErrors } from './schema-errors.js'
+import { semossProblems, semossWarnings } from './semoss.js'
 
 /** A problem with one tool of a manifest (`tool` is empty for the document itself). */
 export interface ManifestProblem {
@@ -63,9 +67,10 @@ export const readManifest = (u: unknown): E.Either<ReadonlyArray<ManifestProblem
     if (t.annotations !== undefined && !isObject(t.annotations)) at(name, '/annotations', '"annotations" must be an object')
     if (t.icons !== undefined && !Array.isArray(t.icons)) at(name, '/icons', '"icons" must be an array')
     if (t._meta !== undefined && !isObject(t._meta)) return at(name, '/_meta', '"_meta" must be an object')
-    const policy = t._meta?.[metaKeys.policy]
-    if (policy !== undefined && !(policies as ReadonlyArray<unknown>).includes(policy))
-      at(name, `/_meta/${metaKeys.policy}`, `the policy must be one of ${policies.join(', ')} (found ${JSON.stringify(policy)})`)
+    if (t._type !== undefined && typeof t._type !== 'string') at(name, '/_type', '"_type" must be a string')
+    const policy = readPolicy(t._meta)
+    if (E.isLeft(policy)) for (const p of policy.left) at(name, p.path, p.message)
+    if (t._meta !== undefined) problems.push(...semossProblems(name, t._meta))
     const dispatch = t._meta?.[metaKeys.dispatch]
     if (dispatch !== undefined) {
       if (!isObject(dispatch)) at(name, `/_meta/${metaKeys.dispatch}`, 'dispatch metadata must be an object')
@@ -74,6 +79,7 @@ export const readManifest = (u: unknown): E.Either<ReadonlyArray<ManifestProblem
           if (dispatch[part] !== undefined && (!isObject(dispatch[part]) || !Object.values(dispatch[part] as object).every((v) => typeof v === 'string')))
             at(name, `/_meta/${metaKeys.dispatch}/${part}`, `"${part}" must map names to codec names`)
     }
+    problems.push(...meosProblems(name, t))
   })
   return problems.length > 0 ? E.left(problems) : E.right(u as unknown as Manifest)
 }
@@ -87,13 +93,16 @@ export const validateManifest = (u: unknown, options: ValidateOptions = {}): Val
   const warnings: ManifestProblem[] = []
   const total = m.tools.length
   m.tools.forEach((tool, i) => {
+    const invalid = schemaErrors(tool)
+    errors.push(...invalid)
     for (const slot of ['inputSchema', 'outputSchema'] as const) {
       const schema = tool[slot]
-      if (schema === undefined) continue
+      if (schema === undefined || invalid.length > 0) continue
       const compiled = compiles(schema)
       if (compiled !== undefined) errors.push({ tool: tool.name, path: `/${slot}`, message: `does not compile as JSON Schema 2020-12: ${compiled}` })
     }
     for (const issue of lintTool(tool)) (issue.severity === 'error' ? errors : warnings).push({ tool: issue.tool, path: issue.path, message: issue.message })
+    warnings.push(...semossWarnings(tool))
     const stored = tool._meta?.[metaKeys.fingerprint]
     if (stored !== undefined && stored !== toolFingerprint(tool))
       warnings.push({ tool: tool.name, path: `/_meta/${metaKeys.fingerprint}`, message: 'the fingerprint does not match the entry: it was edited after export' })

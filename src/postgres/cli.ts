@@ -1,15 +1,16 @@
 /**
  * `emcp pg`: serve a database's annotated routines over stdio or HTTP.
  *
- *   emcp pg [--url URL | --pglite DIR] [--sql FILE]... [--schema NAME]... [--stdio | --http [--port N] [--host H]]
+ *   emcp pg [--url URL | --pglite DIR] [--init FILE]... [--sql FILE]... [--schema NAME]... [--stdio | --http [--port N] [--host H]]
  *
  * Without `--url` (or `DATABASE_URL`) the database is PGlite: in memory, or kept in `--pglite
- * DIR`. A `--sql` file whose leading comment carries `@mcp` is served as a tool; any other
- * `--sql` file is a script run once at start (a schema, seed data).
+ * DIR`. `--init` files are setup scripts (a schema, seed data), run once at start, in order;
+ * `--sql` files are tools, never run at start: one without an MCP annotation is left out with
+ * a warning.
  *
  * @example
  * import { run } from './cli.js'
- * process.exitCode = await run(['--sql', 'schema.sql', '--http', '--port', '3000'])
+ * process.exitCode = await run(['--init', 'schema.sql', '--sql', 'find.sql', '--http', '--port', '3000'])
  */
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -18,8 +19,6 @@ import { serveHttp } from '../transport/http.js'
 import { startStdio } from '../transport/stdio.js'
 import { pglite, postgres, type Database } from './database.js'
 import { fromPostgres, type PostgresTools } from './from-postgres.js'
-import { splitSqlFile } from './sql-files.js'
-import { annotations } from './annotations.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -51,9 +50,14 @@ Database (one of):
   --url URL            a PostgreSQL server (default: $DATABASE_URL)
   --pglite DIR         an embedded PGlite database kept in DIR (default: in memory)
 
+Setup:
+  --init FILE          a setup script (a schema, seed data) run once at start, statement by
+                       statement; an error names the file and line and stops; repeatable
+
 What to serve:
-  --sql FILE           a .sql file: served as a tool when its leading comment carries @mcp,
-                       otherwise run once at start (a schema, seed data); repeatable
+  --sql FILE           a .sql file served as a tool when its comments carry @mcp,
+                       @mcp_description, @mcp_desc or @mcp_name; one without is left out
+                       with a warning and never run; repeatable
   --schema NAME        a schema to scan (default: public); repeatable
   --prefix TEXT        prepended to every tool name
   --name NAME          the server's name (default: the database's name)
@@ -81,14 +85,12 @@ export const start = async (argv: ReadonlyArray<string>, io: PgIO): Promise<Runn
   if (url !== undefined && o.pglite !== undefined) throw new UsageError('give --url or --pglite, not both')
   const db: Database = url !== undefined && url !== '' ? await postgres(url) : await pglite(o.pglite === undefined ? undefined : resolve(io.cwd, o.pglite))
   try {
-    const toolFiles: { path: string; text: string }[] = []
-    for (const f of o.sql) {
-      const path = resolve(io.cwd, f)
-      const text = await readFile(path, 'utf8')
-      if (annotations(splitSqlFile(text).comment, '').tool) toolFiles.push({ path: f, text })
-      else await db.exec(text)
-    }
+    // files are named in messages as the user gave them, and read from the working directory
+    const files = async (names: ReadonlyArray<string>) => Promise.all(names.map(async (f) => ({ path: f, text: await readFile(resolve(io.cwd, f), 'utf8') })))
+    const init = await files(o.init)
+    const toolFiles = await files(o.sql)
     const tools = await fromPostgres(db, {
+      init,
       ...(o.schema.length > 0 ? { schemas: o.schema } : {}),
       ...(o.prefix === undefined ? {} : { prefix: o.prefix }),
       ...(o.name === undefined ? {} : { name: o.name }),
@@ -168,6 +170,7 @@ export class UsageError extends Error {
 interface Parsed {
   url?: string
   pglite?: string
+  init: string[]
   sql: string[]
   schema: string[]
   prefix?: string
@@ -183,7 +186,7 @@ interface Parsed {
 }
 
 const parse = (argv: ReadonlyArray<string>): Parsed => {
-  const o: Parsed = { sql: [], schema: [], setRole: false, http: false }
+  const o: Parsed = { init: [], sql: [], schema: [], setRole: false, http: false }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string
     const value = (): string => {
@@ -200,6 +203,7 @@ const parse = (argv: ReadonlyArray<string>): Parsed => {
     switch (flag) {
       case '--url': o.url = value(); break
       case '--pglite': o.pglite = value(); break
+      case '--init': o.init.push(value()); break
       case '--sql': o.sql.push(value()); break
       case '--schema': o.schema.push(value()); break
       case '--prefix': o.prefix = value(); break

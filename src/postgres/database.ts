@@ -10,6 +10,7 @@
  * const server = await postgres('postgres://app@127.0.0.1/shop', { max: 10 })
  * const { rows } = await embedded.query('select $1::int + 1 as n', [41])
  */
+import { createHash } from 'node:crypto'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -35,10 +36,22 @@ export interface Queryable {
 export interface Database extends Queryable {
   /** Which driver: the embedded one, or a pool of connections to a server. */
   readonly kind: 'pglite' | 'postgres'
+  /**
+   * Runs one statement on its own (its own implicit transaction) with a statement timeout of
+   * `timeoutMs` (0: none): a tool call's fast path, one round trip. On a `pg` pool the
+   * statement is prepared once per connection, and the timeout is that connection's session
+   * setting (`SET statement_timeout`, sent only when it changes); PGlite enforces no timeout.
+   */
+  readonly call: (sql: string, params: ReadonlyArray<unknown>, timeoutMs: number) => Promise<QueryResult>
   /** Runs `f` in a transaction on one connection: committed when `f` resolves, rolled back when it rejects. */
   readonly transaction: <A>(f: (q: Queryable) => Promise<A>) => Promise<A>
   /** Runs a script of several statements without parameters (a schema file). */
   readonly exec: (script: string) => Promise<void>
+  /**
+   * Runs `f` on one connection, outside any transaction of its own: `run` sends statements
+   * one at a time, as psql does with a script (`runScripts`).
+   */
+  readonly session: <A>(f: (run: (statement: string) => Promise<void>) => Promise<A>) => Promise<A>
   /** Calls `f` with the payload of every `NOTIFY` on `channel`; resolves to the way to stop. */
   readonly listen: (channel: string, f: (payload: string) => void) => Promise<() => Promise<void>>
   /** Closes the database (PGlite) or ends the pool (pg). */
@@ -51,6 +64,8 @@ export interface DatabaseError {
   readonly message: string
   readonly detail?: string
   readonly hint?: string
+  /** Where in the statement (1-based, in characters), when PostgreSQL says. */
+  readonly position?: number
 }
 
 /** Options of the `pg` pool. */
@@ -73,6 +88,8 @@ export interface PgPoolLike {
 /** The parts of a `pg` Client used here. */
 export interface PgClientLike {
   query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>>; fields?: Field[] }>
+  /** A named statement: prepared on the connection the first time, then only bound and run. */
+  query(config: { readonly name: string; readonly text: string; readonly values: unknown[] }): Promise<{ rows: Array<Record<string, unknown>>; fields?: Field[] }>
   on(event: 'notification', f: (m: { channel: string; payload?: string }) => void): unknown
   on(event: 'error', f: (e: Error) => void): unknown
 }
@@ -107,6 +124,7 @@ export const pglite = async (dirOrInstance?: string | PGliteLike): Promise<Datab
   return {
     kind: 'pglite',
     query: q,
+    call: (sql, params) => q(sql, params),
     transaction: (f) =>
       db.transaction((tx) =>
         f({
@@ -119,6 +137,11 @@ export const pglite = async (dirOrInstance?: string | PGliteLike): Promise<Datab
     exec: async (script) => {
       await db.exec(script)
     },
+    // one connection already: the statements go to it in turn
+    session: (f) =>
+      f(async (statement) => {
+        await db.exec(statement)
+      }),
     listen: (channel, f) => db.listen(channel, f),
     close: () => db.close(),
   }
@@ -147,9 +170,29 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
   // a connection that breaks while idle in the pool must not crash the process
   ;(pool as unknown as { on?: (e: string, f: () => void) => void }).on?.('error', () => undefined)
   const result = (r: { rows: Array<Record<string, unknown>>; fields?: Field[] }): QueryResult => ({ rows: r.rows, fields: r.fields ?? [] })
+  // each connection's statement timeout, as last set by call()
+  const timeouts = new WeakMap<object, number>()
   return {
     kind: 'postgres',
     query: async (sql, params) => result(await pool.query(sql, params === undefined ? undefined : [...params])),
+    call: async (sql, params, timeoutMs) => {
+      const client = await pool.connect()
+      let broken: Error | undefined
+      try {
+        const ms = Math.max(0, Math.floor(timeoutMs))
+        if (timeouts.get(client) !== ms) {
+          await client.query(`SET statement_timeout = ${ms}`)
+          timeouts.set(client, ms)
+        }
+        return result(await client.query({ name: statementName(sql), text: sql, values: [...params] }))
+      } catch (e) {
+        // a database error leaves the connection fine; anything else (a broken socket) drops it
+        if (databaseError(e) === undefined) broken = e instanceof Error ? e : new Error(String(e))
+        throw e
+      } finally {
+        client.release(broken)
+      }
+    },
     transaction: async (f) => {
       const client = await pool.connect()
       let broken: Error | undefined
@@ -171,6 +214,21 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
     exec: async (script) => {
       await pool.query(script)
     },
+    session: async (f) => {
+      const client = await pool.connect()
+      let failed: Error | undefined
+      try {
+        return await f(async (statement) => {
+          await client.query(statement)
+        })
+      } catch (e) {
+        // the script may have left a transaction open or a setting changed: the connection is not reused
+        failed = e instanceof Error ? e : new Error(String(e))
+        throw e
+      } finally {
+        client.release(failed)
+      }
+    },
     listen: async (channel, f) => {
       // LISTEN holds its connection for good: a client of its own, outside the pool
       if (url === undefined || pg === undefined) {
@@ -191,13 +249,15 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
 /** The SQLSTATE and message of a driver's error, or undefined when it did not come from PostgreSQL. */
 export const databaseError = (e: unknown): DatabaseError | undefined => {
   if (typeof e !== 'object' || e === null) return undefined
-  const { code, message, detail, hint } = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown }
+  const { code, message, detail, hint, position } = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown; position?: unknown }
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined
+  const at = Number(position)
   return {
     sqlstate: code,
     message: typeof message === 'string' ? message : String(message),
     ...(typeof detail === 'string' && detail !== '' ? { detail } : {}),
     ...(typeof hint === 'string' && hint !== '' ? { hint } : {}),
+    ...(Number.isInteger(at) && at > 0 ? { position: at } : {}),
   }
 }
 
@@ -218,6 +278,18 @@ const listenOn = async (client: PgClientLike, channel: string, f: (payload: stri
     await end()
   }
 }
+
+/** A prepared statement's name: the same text, the same name, on every connection (remembered for the texts seen last). */
+const statementName = (sql: string): string => {
+  let name = names.get(sql)
+  if (name === undefined) {
+    name = `emcp_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`
+    if (names.size >= 1024) names.clear()
+    names.set(sql, name)
+  }
+  return name
+}
+const names = new Map<string, string>()
 
 const importDriver = async <A>(name: string): Promise<A> => {
   try {

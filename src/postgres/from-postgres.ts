@@ -19,6 +19,7 @@ import { mcpServer, type Server } from '../server.js'
 import type { Identity } from '../session.js'
 import { databaseError, type Database, type DatabaseError } from './database.js'
 import { readRoutines, type DbTool, type RoutineOptions, type Skipped } from './routines.js'
+import { runScripts } from './scripts.js'
 import { readSqlFiles, type SqlFile } from './sql-files.js'
 
 // ---------------------------------------------------------------------------------------
@@ -32,8 +33,13 @@ export interface PostgresOptions extends RoutineOptions {
   readonly version?: string
   /** Guidance for the model, sent in the `initialize` result. */
   readonly instructions?: string
-  /** `.sql` files whose leading comment carries `@mcp`: paths, or `{ path, text }`. */
+  /**
+   * `.sql` files served as tools: paths, or `{ path, text }`. A file whose comments carry no
+   * MCP annotation is left out with a warning; no file given here is ever run at start.
+   */
   readonly sqlFiles?: ReadonlyArray<string | SqlFile>
+  /** Setup scripts (a schema, seed data) run once, in order, before the catalog is read: see `runScripts`. */
+  readonly init?: ReadonlyArray<string | SqlFile>
   /** The statement timeout of each call, in milliseconds (default 30 000; 0: none). Enforced by a real server; PGlite does not enforce it. */
   readonly timeoutMs?: number
   /**
@@ -97,10 +103,11 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
     return { tools, skipped }
   }
 
+  if (options.init !== undefined) await runScripts(db, options.init)
   const first = await read()
   if (first.tools.length === 0)
     throw new Error(
-      `emcp/postgres: no routine in schema(s) ${(options.schemas ?? ['public']).join(', ')} and no .sql file carries @mcp` +
+      `emcp/postgres: no routine in schema(s) ${(options.schemas ?? ['public']).join(', ')} and no .sql file carries @mcp (or @mcp_description, @mcp_desc, @mcp_name)` +
         (first.skipped.length > 0 ? ` (not served: ${first.skipped.map((s) => `${s.source}: ${s.reason}`).join('; ')})` : ''),
     )
   let current = new Map(first.tools.map((t) => [t.tool.name, t]))
@@ -117,23 +124,17 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
     async (args: { readonly [key: string]: unknown }, ctx: { readonly session: { readonly identity?: Identity | undefined } }): Promise<unknown> => {
       const t = current.get(name)
       if (t === undefined) return toolError(`tool ${name} is no longer served`)
-      const sql = t.statement.sql(new Set(Object.keys(args)))
-      const params = t.statement.params(args)
+      const present = new Set(Object.keys(args))
+      const who = ctx.session.identity
+      const role = roleFor(who, t.authorize)
+      const subject = who?.subject ?? ''
+      const roles = who?.roles.join(',') ?? ''
       try {
-        const text = await db.transaction(async (q) => {
-          // the call's settings, all local to its transaction: the timeout, and who calls
-          // (readable in SQL as current_setting('emcp.subject', true) and 'emcp.roles')
-          const who = ctx.session.identity
-          await q.query(`SELECT set_config('statement_timeout', $1, true), set_config('emcp.subject', $2, true), set_config('emcp.roles', $3, true)`, [
-            String(timeoutMs),
-            who?.subject ?? '',
-            who?.roles.join(',') ?? '',
-          ])
-          const role = roleFor(who, t.authorize)
-          if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
-          const r = await q.query(sql, params)
-          return r.rows[0]?.result
-        })
+        const text =
+          t.statement.alone !== undefined && role === undefined
+            ? // one round trip: the statement sets who calls itself; the timeout is the connection's
+              (await db.call(t.statement.alone(present), [JSON.stringify(args), subject, roles], timeoutMs)).rows[0]?.result
+            : await inTransaction(t, args, present, subject, roles, role)
         return t.statement.result === 'void' ? 'done' : JSON.parse(String(text))
       } catch (e) {
         const d = databaseError(e)
@@ -141,6 +142,21 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
         throw e
       }
     }
+
+  /** A call in a transaction of its own: its settings (all local to it), the caller's role, the resolved parameters, the statement. */
+  const inTransaction = (t: DbTool, args: { readonly [key: string]: unknown }, present: ReadonlySet<string>, subject: string, roles: string, role: string | undefined) =>
+    db.transaction(async (q) => {
+      // readable in SQL as current_setting('emcp.subject', true) and current_setting('emcp.roles', true)
+      await q.query(`SELECT set_config('statement_timeout', $1, true), set_config('emcp.subject', $2, true), set_config('emcp.roles', $3, true)`, [
+        String(timeoutMs),
+        subject,
+        roles,
+      ])
+      if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
+      const given = t.statement.params(args)
+      const params = t.statement.resolve === undefined ? given : await t.statement.resolve(q, given)
+      return (await q.query(t.statement.sql(present), params)).rows[0]?.result
+    })
 
   const authorize = (tool: { readonly name: string }, session: { readonly identity?: Identity | undefined }): boolean => {
     const roles = current.get(tool.name)?.authorize

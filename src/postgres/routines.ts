@@ -15,9 +15,10 @@
  */
 import { emcp, type AnyTool, type ToolAnnotations } from '../emcp.js'
 import type { JsonSchema } from '../schema.js'
-import { annotations } from './annotations.js'
+import { annotations, type Annotations } from './annotations.js'
 import { quoteIdent, type Queryable } from './database.js'
-import { fromJson, nullable, objectOf, schemaOf, toJson, typeReader, type PgType } from './types.js'
+import { indexOfName, resolvedOf, substitute, unresolvable } from './resolved.js'
+import { fromJson, literal, nullable, objectOf, schemaOf, toJson, typeReader, type PgType } from './types.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -30,6 +31,14 @@ export interface Statement {
   readonly params: (args: { readonly [key: string]: unknown }) => ReadonlyArray<unknown>
   /** What the statement's one row, one column (`result`, JSON text) becomes: structured output, or none. */
   readonly result: 'json' | 'void'
+  /** Fills the resolved parameters of `params`, inside the call's transaction (`.sql` files; routines compute them in `sql`). */
+  readonly resolve?: (q: Queryable, params: ReadonlyArray<unknown>) => Promise<ReadonlyArray<unknown>>
+  /**
+   * The call as one statement that sets the caller's identity itself (`$1` the arguments as
+   * JSON, `$2` the subject, `$3` the roles), run alone in one round trip when no role is to be
+   * set (functions have it; procedures and files run in a transaction).
+   */
+  readonly alone?: (present: ReadonlySet<string>) => string
 }
 
 /** A tool read from the database, before it has a handler. */
@@ -86,8 +95,14 @@ export const readRoutines = async (db: Queryable, options: RoutineOptions = {}):
   for (const row of rows) {
     const r = JSON.parse(String(row.info)) as RoutineRow
     const source = `${r.schema}.${r.name}(${r.signature})`
-    const a = annotations(r.comment, r.name)
+    // NpgsqlRest's tags of a routine, for its `for`, `disabled` and `enabled` lines
+    const tags = [r.kind === 'p' ? 'procedure' : 'function', { i: 'immutable', s: 'stable', v: 'volatile' }[r.volatility]]
+    const a = annotations(r.comment, r.name, { tags })
     if (!a.tool) continue
+    if (a.disabled) {
+      skipped.push({ source, reason: 'its comment says disabled (NpgsqlRest)' })
+      continue
+    }
     warnings.push(...a.warnings)
     const made = await routineTool(r, a, typeOf, options)
     if (typeof made === 'string') skipped.push({ source, reason: made })
@@ -139,7 +154,7 @@ const routineQuery = `SELECT jsonb_build_object(
 FROM pg_proc p
 JOIN pg_namespace n ON n.oid = p.pronamespace
 JOIN pg_description d ON d.objoid = p.oid AND d.classoid = 'pg_proc'::regclass AND d.objsubid = 0
-WHERE n.nspname IN (SELECT jsonb_array_elements_text($1::jsonb)) AND p.prokind IN ('f', 'p') AND d.description LIKE '%@mcp%'
+WHERE n.nspname IN (SELECT jsonb_array_elements_text($1::jsonb)) AND p.prokind IN ('f', 'p') AND d.description ILIKE '%mcp%'
 ORDER BY n.nspname, p.proname, p.oid`
 
 interface Param {
@@ -151,7 +166,7 @@ interface Param {
 
 const routineTool = async (
   r: RoutineRow,
-  a: ReturnType<typeof annotations>,
+  a: Annotations,
   typeOf: (oid: number) => Promise<PgType>,
   options: NamingOptions,
 ): Promise<Omit<DbTool, 'source'> | string> => {
@@ -166,93 +181,172 @@ const routineTool = async (
   const inputs = all.filter((p) => p.mode === 'i' || p.mode === 'b' || p.mode === 'v')
   const outputs = all.filter((p) => p.mode === 'o' || p.mode === 'b' || p.mode === 't')
   // the last pronargdefaults inputs have defaults
-  const withDefaults = inputs.map((p, i) => ({ ...p, hasDefault: i >= inputs.length - r.ndefaults }))
-  const named = withDefaults.every((p) => p.name !== undefined)
-  const paramNames = withDefaults.map((p, i) => p.name ?? `arg${i + 1}`)
-  const props = paramNames.map((p) => propertyName(p, paramNames))
-  for (const p of withDefaults) if (p.type.kind === 'pseudo') return `parameter of pseudo-type ${p.type.sql} cannot be given as JSON`
-
-  const properties = Object.fromEntries(withDefaults.map((p, i) => [props[i], schemaOf(p.type)]))
-  const required = withDefaults.flatMap((p, i) => (named && p.hasDefault ? [] : [props[i] as string]))
-  const inputSchema: JsonSchema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }
-
+  const params = inputs.map((p, i) => ({ ...p, hasDefault: i >= inputs.length - r.ndefaults }))
+  for (const p of params) if (p.type.kind === 'pseudo') return `parameter of pseudo-type ${p.type.sql} cannot be given as JSON`
+  const resolved = resolvedOf(a.assignments, params.map((p) => p.name ?? ''))
+  const refused = unresolvable(resolved, params.map((p) => p.name ?? ''))
+  if (refused !== undefined) return refused
+  const args = argumentsOf(params, resolved)
   const callee = `${quoteIdent(r.schema)}.${quoteIdent(r.name)}`
-  const argsSql = (present: ReadonlySet<string>): string =>
-    withDefaults
-      .flatMap((p, i) => {
-        const prop = props[i] as string
-        if (named && p.hasDefault && !present.has(prop)) return []
-        const value = fromJson(p.type, `($1::jsonb -> ${`'${prop.replace(/'/g, "''")}'`})`)
-        const variadic = p.mode === 'v' ? 'VARIADIC ' : ''
-        return [named ? `${variadic}${quoteIdent(p.name as string)} => ${value}` : `${variadic}${value}`]
-      })
-      .join(', ')
-
-  // the arguments travel as one JSON parameter, when the call passes any
-  const params = (args: { readonly [key: string]: unknown }): ReadonlyArray<unknown> =>
-    argsSql(new Set(Object.keys(args))) === '' ? [] : [JSON.stringify(args)]
-  const ret = await typeOf(r.ret)
-  let output: JsonSchema | undefined
-  let statement: Statement
-  if (r.kind === 'p') {
-    if (outputs.length > 0) return 'procedures with OUT or INOUT parameters are not served (write a function)'
-    statement = { sql: (present) => `CALL ${callee}(${argsSql(present)})`, params, result: 'void' }
-  } else if (ret.kind === 'pseudo' && ret.sql === 'void') {
-    statement = { sql: (present) => `SELECT ${callee}(${argsSql(present)})`, params, result: 'void' }
-  } else {
-    const columns: ReadonlyArray<{ readonly name: string; readonly type: PgType; readonly description?: string }> | undefined =
-      ret.kind === 'composite'
-        ? ret.fields
-        : outputs.length >= 2 || outputs.some((p) => p.mode === 't')
-          ? outputs.map((p, i) => ({ name: p.name ?? `column${i + 1}`, type: p.type }))
-          : undefined
-    if (columns === undefined && ret.kind === 'pseudo')
-      return `returns ${ret.sql} without OUT parameters: its columns are unknown (declare OUT parameters or RETURNS TABLE)`
-    const aliases = (columns ?? [{ name: 'value', type: ret }]).map((_, i) => `c${i + 1}`)
-    const item = columns === undefined ? toJson(ret, 'r.c1') : objectOf(columns.map((c, i) => [c.name, toJson(c.type, `r.c${i + 1}`)]))
-    const itemSchema: JsonSchema =
-      columns === undefined
-        ? nullable(schemaOf(ret))
-        : {
-            type: 'object',
-            properties: Object.fromEntries(
-              columns.map((c) => [c.name, c.description === undefined ? nullable(schemaOf(c.type)) : { ...nullable(schemaOf(c.type)), description: c.description }]),
-            ),
-            required: columns.map((c) => c.name),
-            additionalProperties: false,
-          }
-    if (r.set) {
-      output = {
-        type: 'object',
-        properties: { rows: { type: 'array', description: `the rows ${r.name} returns, in its order`, items: itemSchema } },
-        required: ['rows'],
-        additionalProperties: false,
-      }
-      statement = {
-        sql: (present) =>
-          `SELECT jsonb_build_object('rows', coalesce(jsonb_agg(${item} ORDER BY r.o), '[]'::jsonb))::text AS result FROM ${callee}(${argsSql(present)}) WITH ORDINALITY AS r(${aliases.join(', ')}, o)`,
-        params,
-        result: 'json',
-      }
-    } else {
-      output =
-        columns === undefined
-          ? { type: 'object', properties: { value: { ...itemSchema, description: `the ${ret.sql} ${r.name} returns` } }, required: ['value'], additionalProperties: false }
-          : itemSchema
-      const body = columns === undefined ? `jsonb_build_object('value', ${item})` : item
-      statement = { sql: (present) => `SELECT (${body})::text AS result FROM ${callee}(${argsSql(present)}) AS r(${aliases.join(', ')})`, params, result: 'json' }
-    }
-  }
-
+  const made = await callOf(r, outputs, await typeOf(r.ret), callee, args)
+  if (typeof made === 'string') return made
   const hints: ToolAnnotations =
     r.kind === 'f' && r.volatility !== 'v' ? { readOnlyHint: true, idempotentHint: true, openWorldHint: false } : { openWorldHint: false }
   const tool = emcp({
     name,
     description: withSuffix(a.description, options),
-    input: inputSchema as { type: 'object' },
-    ...(output === undefined ? {} : { output: output as { type: 'object' } }),
+    input: args.inputSchema as { type: 'object' },
+    ...(made.output === undefined ? {} : { output: made.output as { type: 'object' } }),
     annotations: hints,
   } as never) as unknown as AnyTool
-  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, r, statement.sql(new Set(props))])
-  return { tool, authorize: a.authorize, statement, fingerprint }
+  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, r, made.statement.sql(new Set(args.props))])
+  return { tool, authorize: a.authorize, statement: made.statement, fingerprint }
+}
+
+/** How a call passes its arguments: the input schema, and the SQL argument list for the arguments present. */
+interface Arguments {
+  readonly inputSchema: JsonSchema
+  /** The input properties, in the parameters' order. */
+  readonly props: ReadonlyArray<string>
+  /** Which optional arguments are present: calls with the same key have the same SQL. */
+  readonly key: (present: ReadonlySet<string>) => string
+  /** The argument list reading the arguments' JSON from `src`, and whether it reads it at all. */
+  readonly list: (present: ReadonlySet<string>, src: string) => { readonly text: string; readonly usesArgs: boolean }
+}
+
+/**
+ * The input schema from the parameters (without the resolved ones, which the server fills),
+ * and the argument list: each argument read from the call's JSON by its type, each resolved
+ * parameter computed by its SQL, in named notation when every parameter has a name (then a
+ * missing argument with a default is left out, to its default).
+ */
+const argumentsOf = (params: ReadonlyArray<Param>, resolved: ReadonlyMap<number, string>): Arguments => {
+  const named = params.every((p) => p.name !== undefined)
+  const paramNames = params.map((p, i) => p.name ?? `arg${i + 1}`)
+  const props = paramNames.map((p) => propertyName(p, paramNames))
+  const given = params.flatMap((p, i) => (resolved.has(i) ? [] : [{ p, i, prop: props[i] as string }]))
+  const inputSchema: JsonSchema = {
+    type: 'object',
+    properties: Object.fromEntries(given.map(({ p, prop }) => [prop, argumentSchema(p.type)])),
+    ...(given.some(({ p }) => !(named && p.hasDefault)) ? { required: given.flatMap(({ p, prop }) => (named && p.hasDefault ? [] : [prop])) } : {}),
+    additionalProperties: false,
+  }
+  const optional = given.filter(({ p }) => named && p.hasDefault).map(({ prop }) => prop)
+  const key = (present: ReadonlySet<string>): string => optional.map((o) => (present.has(o) ? '1' : '0')).join('')
+  const build = (present: ReadonlySet<string>, src: string): { text: string; usesArgs: boolean } => {
+    const read = (i: number): string => fromJson((params[i] as Param).type, `(${src} -> ${literal(props[i] as string)})`)
+    // each resolved parameter's SQL, with {name} standing for an argument or an earlier resolved value
+    const computed = new Map<number, string>()
+    const readers = new Set<number>()
+    for (const [i, sql] of resolved) {
+      const value = substitute(sql, (ph) => {
+        const j = indexOfName(ph, paramNames)
+        if (j === -1) return undefined
+        if (!resolved.has(j) || readers.has(j)) readers.add(i)
+        return resolved.has(j) ? (computed.get(j) ?? 'NULL') : read(j)
+      })
+      computed.set(i, `(${value})::${(params[i] as Param).type.sql}`)
+    }
+    let usesArgs = false
+    const text = params
+      .flatMap((p, i) => {
+        const prop = props[i] as string
+        if (!resolved.has(i) && named && p.hasDefault && !present.has(prop)) return []
+        usesArgs ||= !resolved.has(i) || readers.has(i)
+        const value = computed.get(i) ?? read(i)
+        const variadic = p.mode === 'v' ? 'VARIADIC ' : ''
+        return [named ? `${variadic}${quoteIdent(p.name as string)} => ${value}` : `${variadic}${value}`]
+      })
+      .join(', ')
+    return { text, usesArgs }
+  }
+  return { inputSchema, props, key, list: memo((present, src) => `${src}|${key(present)}`, build) }
+}
+
+/** `f`, remembering its answers by `keyOf` (at most 256: the combinations of optional arguments are few). */
+const memo = <A extends unknown[], R>(keyOf: (...a: A) => string, f: (...a: A) => R): ((...a: A) => R) => {
+  const cache = new Map<string, R>()
+  return (...a) => {
+    const k = keyOf(...a)
+    let made = cache.get(k)
+    if (made === undefined) {
+      made = f(...a)
+      if (cache.size < 256) cache.set(k, made)
+    }
+    return made
+  }
+}
+
+/** An argument's schema: its type's, or null (SQL NULL), unless a NOT NULL domain refuses it. */
+const argumentSchema = (t: PgType): JsonSchema => (t.kind === 'domain' && t.notNull ? schemaOf(t, 'in') : nullable(schemaOf(t, 'in')))
+
+/** The call's one statement, setting the caller's identity first: `$1` the arguments, `$2` the subject, `$3` the roles. */
+const alone = (inner: string): string =>
+  // the settings row is computed before the select list that runs the routine; OFFSET 0 keeps it a row of its own
+  `SELECT (${inner}) AS result FROM (SELECT CAST($1 AS jsonb) AS a, set_config('emcp.subject', $2, true) AS subject, set_config('emcp.roles', $3, true) AS roles OFFSET 0) AS emcp_call`
+
+/** The statement of a call, and its output schema, by what the routine returns; or why it cannot be served. */
+const callOf = async (
+  r: RoutineRow,
+  outputs: ReadonlyArray<Param>,
+  ret: PgType,
+  callee: string,
+  args: Arguments,
+): Promise<{ readonly output: JsonSchema | undefined; readonly statement: Statement } | string> => {
+  // the arguments travel as one JSON parameter, when the statement reads them
+  const params = (values: { readonly [key: string]: unknown }): ReadonlyArray<unknown> =>
+    args.list(new Set(Object.keys(values)), '$1::jsonb').usesArgs ? [JSON.stringify(values)] : []
+  const list = (present: ReadonlySet<string>, src = '$1::jsonb'): string => args.list(present, src).text
+  /** The statement from the SQL of the call (`inner`), in a transaction and alone. */
+  const statement = (inner: (present: ReadonlySet<string>, src?: string) => string, result: 'json' | 'void'): Statement => ({
+    sql: memo(args.key, (present) => inner(present)),
+    params,
+    result,
+    alone: memo(args.key, (present) => alone(inner(present, 'emcp_call.a'))),
+  })
+  if (r.kind === 'p') {
+    if (outputs.length > 0) return 'procedures with OUT or INOUT parameters are not served (write a function)'
+    return { output: undefined, statement: { sql: memo(args.key, (present) => `CALL ${callee}(${list(present)})`), params, result: 'void' } }
+  }
+  if (ret.kind === 'pseudo' && ret.sql === 'void')
+    return { output: undefined, statement: statement((present, src) => `SELECT ${callee}(${list(present, src)})::text AS result`, 'void') }
+  const columns: ReadonlyArray<{ readonly name: string; readonly type: PgType; readonly description?: string }> | undefined =
+    ret.kind === 'composite'
+      ? ret.fields
+      : outputs.length >= 2 || outputs.some((p) => p.mode === 't')
+        ? outputs.map((p, i) => ({ name: p.name ?? `column${i + 1}`, type: p.type }))
+        : undefined
+  if (columns === undefined && ret.kind === 'pseudo')
+    return `returns ${ret.sql} without OUT parameters: its columns are unknown (declare OUT parameters or RETURNS TABLE)`
+  const aliases = (columns ?? [{ name: 'value', type: ret }]).map((_, i) => `c${i + 1}`)
+  const item = columns === undefined ? toJson(ret, 'r.c1') : objectOf(columns.map((c, i) => [c.name, toJson(c.type, `r.c${i + 1}`)]))
+  const itemSchema: JsonSchema =
+    columns === undefined
+      ? nullable(schemaOf(ret))
+      : {
+          type: 'object',
+          properties: Object.fromEntries(
+            columns.map((c) => [c.name, c.description === undefined ? nullable(schemaOf(c.type)) : { ...nullable(schemaOf(c.type)), description: c.description }]),
+          ),
+          required: columns.map((c) => c.name),
+          additionalProperties: false,
+        }
+  if (r.set) {
+    const output = {
+      type: 'object',
+      properties: { rows: { type: 'array', description: `the rows ${r.name} returns, in its order`, items: itemSchema } },
+      required: ['rows'],
+      additionalProperties: false,
+    }
+    const inner = (present: ReadonlySet<string>, src?: string): string =>
+      `SELECT json_build_object('rows', coalesce(json_agg(${item} ORDER BY r.o), '[]'::json))::text AS result FROM ${callee}(${list(present, src)}) WITH ORDINALITY AS r(${aliases.join(', ')}, o)`
+    return { output, statement: statement(inner, 'json') }
+  }
+  const output =
+    columns === undefined
+      ? { type: 'object', properties: { value: { ...itemSchema, description: `the ${ret.sql} ${r.name} returns` } }, required: ['value'], additionalProperties: false }
+      : itemSchema
+  const body = columns === undefined ? `json_build_object('value', ${item})` : item
+  const inner = (present: ReadonlySet<string>, src?: string): string => `SELECT (${body})::text AS result FROM ${callee}(${list(present, src)}) AS r(${aliases.join(', ')})`
+  return { output, statement: statement(inner, 'json') }
 }

@@ -1,15 +1,19 @@
 /**
- * `.sql` files as tools: a file whose leading comment carries `@mcp` is served like an
- * annotated routine. Its statement uses `$1`, `$2`, … whose types PostgreSQL infers; the
- * comment names them in order with `@param <name> [description]` (otherwise `arg1`, …). A
- * query's rows come back typed (`{rows: [...]}`); a statement with `RETURNING` gives its
- * rows as objects; any other statement gives no structured output.
+ * `.sql` files as tools. A file is a tool when its comments carry an MCP annotation
+ * (`@mcp`, `@mcp <text>`, `@mcp_description`, `@mcp_desc`, `@mcp_name`; read by the same
+ * parser as routines' comments, every comment of the file counts, as in NpgsqlRest); any
+ * other file is left out with a warning and never run (setup scripts are `runScripts`'
+ * business). Its one statement uses `$1`, `$2`, ... (or NpgsqlRest's named `:name`) whose
+ * types PostgreSQL infers; the comments name (and may retype) them: NpgsqlRest's `@param $1
+ * name [type]`, `@param $1 is name`, `@param $1 default null`, `@param :name type`, or
+ * `@param name [description]` in order (otherwise `arg1`, ...). A query's rows come back typed (`{rows: [...]}`), a statement with `RETURNING` gives
+ * its rows as objects; any other statement gives no structured output.
  *
  * @example
  * // queries/find_products.sql:
  * //   -- Products whose name contains the text.
  * //   -- @mcp
- * //   -- @param text what to look for
+ * //   -- @param $1 text
  * //   select id, name from store.products where name ilike '%' || $1 || '%'
  * import { fromPostgres, pglite } from 'emcp/postgres'
  * const pg = await fromPostgres(await pglite(), { sqlFiles: ['queries/find_products.sql'] })
@@ -18,9 +22,12 @@ import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { emcp, type AnyTool } from '../emcp.js'
 import type { JsonSchema } from '../schema.js'
-import { annotations } from './annotations.js'
-import type { Database } from './database.js'
+import { annotations, type Annotations, type ParamLine } from './annotations.js'
+import type { Database, Queryable } from './database.js'
+import { indexOfName, resolvedOf, substitute, unresolvable } from './resolved.js'
 import { propertyName, toolName, withSuffix, type DbTool, type Found, type NamingOptions, type Statement } from './routines.js'
+import { describeStatement } from './sql-describe.js'
+import { namedParams, replaceParams, scanSql } from './sql-text.js'
 import { baseOf, nullable, objectOf, schemaOf, toJson, typeReader, type PgType } from './types.js'
 
 // ---------------------------------------------------------------------------------------
@@ -35,30 +42,17 @@ export interface SqlFile {
 // ---------------------------------------------------------------------------------------
 // functions
 
-/** Splits a file into its leading comment (without the comment marks) and its statement. */
-export const splitSqlFile = (text: string): { readonly comment: string; readonly statement: string } => {
-  let rest = text.replace(/^\uFEFF/, '')
-  const lines: string[] = []
-  for (;;) {
-    const trimmed = rest.replace(/^\s+/, '')
-    if (trimmed.startsWith('--')) {
-      const end = trimmed.indexOf('\n')
-      lines.push(trimmed.slice(2, end === -1 ? undefined : end))
-      rest = end === -1 ? '' : trimmed.slice(end + 1)
-    } else if (trimmed.startsWith('/*')) {
-      const end = trimmed.indexOf('*/')
-      const body = trimmed.slice(2, end === -1 ? undefined : end)
-      lines.push(...body.split(/\r?\n/).map((l) => l.replace(/^\s*\*(?!\/)/, '')))
-      rest = end === -1 ? '' : trimmed.slice(end + 2)
-    } else {
-      rest = trimmed
-      break
-    }
-  }
-  return { comment: lines.join('\n'), statement: rest.trim().replace(/;\s*$/, '').trim() }
+/**
+ * A file's comments (every comment, without the comment marks, line by line) and its
+ * statements (without their comments); `statement` is the first one.
+ */
+export const splitSqlFile = (text: string): { readonly comment: string; readonly statement: string; readonly statements: ReadonlyArray<string> } => {
+  const { comments, statements } = scanSql(text.replace(/^\uFEFF/, ''))
+  const codes = statements.map((st) => st.code)
+  return { comment: comments.join('\n'), statement: codes[0] ?? '', statements: codes }
 }
 
-/** Reads the files; those without `@mcp` in their leading comment are left out with a warning. */
+/** Reads the files; those without an MCP annotation are left out with a warning, never run. */
 export const readSqlFiles = async (db: Database, files: ReadonlyArray<string | SqlFile>, options: NamingOptions): Promise<Found> => {
   const tools: DbTool[] = []
   const skipped: { source: string; reason: string }[] = []
@@ -67,15 +61,20 @@ export const readSqlFiles = async (db: Database, files: ReadonlyArray<string | S
   for (const f of files) {
     const file = typeof f === 'string' ? { path: f } : f
     const text = file.text ?? (await readFile(file.path, 'utf8'))
-    const { comment, statement } = splitSqlFile(text)
+    const { comment, statements } = splitSqlFile(text)
     const a = annotations(comment, basename(file.path).replace(/\.sql$/i, ''))
     if (!a.tool) {
-      warnings.push(`${file.path}: its leading comment does not carry @mcp; not served`)
+      warnings.push(`${file.path}: no @mcp, @mcp_description, @mcp_desc or @mcp_name in its comments: not a tool, not served, not run (a setup script goes to --init)`)
       continue
     }
     warnings.push(...a.warnings)
+    const why = a.disabled ? 'its comments say disabled (NpgsqlRest)' : statements.length !== 1 ? `it has ${statements.length} statements; a tool file has one` : undefined
+    if (why !== undefined) {
+      skipped.push({ source: file.path, reason: why })
+      continue
+    }
     try {
-      const made = await fileTool(db, typeOf, statement, comment, a, options)
+      const made = await fileTool(db, typeOf, statements[0] as string, a, options)
       if (typeof made === 'string') skipped.push({ source: file.path, reason: made })
       else tools.push({ ...made, source: file.path })
     } catch (e) {
@@ -88,137 +87,176 @@ export const readSqlFiles = async (db: Database, files: ReadonlyArray<string | S
 // ---------------------------------------------------------------------------------------
 // internals
 
-type Shape = { readonly kind: 'query'; readonly fields: ReadonlyArray<{ readonly name: string; readonly dataTypeID: number }> } | { readonly kind: 'returning' | 'void' }
-
-/** The parameter types and the shape of a statement. */
-interface Described {
-  readonly types: ReadonlyArray<number>
-  readonly shape: Shape
+/** What the comments say of one parameter. */
+interface FileParam {
+  name?: string
+  type?: string
+  description?: string
+  /** Absent from a call: this text (or NULL); the argument is then optional. */
+  default?: string | null
 }
 
-/** Carries the description out of the transaction, which rolls back on the way: the statement may have written. */
-class Rollback {
-  constructor(readonly described: Described) {}
-}
-
-/** What PostgreSQL says of the statement, learnt in a transaction that is always rolled back. */
-const describeStatement = async (db: Database, statement: string): Promise<Described> => {
-  try {
-    await db.transaction(async (q) => {
-      await q.query(`PREPARE emcp_describe AS ${statement}`)
-      let types: number[]
-      try {
-        const { rows } = await q.query(
-          `SELECT to_jsonb(parameter_types::oid[]::int8[])::text AS types FROM pg_prepared_statements WHERE name = 'emcp_describe'`,
-        )
-        types = JSON.parse(String(rows[0]?.types ?? '[]')) as number[]
-      } finally {
-        // prepared statements outlive transactions
-        await q.query('DEALLOCATE emcp_describe')
-      }
-      const nulls = types.map(() => 'NULL').join(', ')
-      const attempt = async (sql: string): Promise<ReadonlyArray<{ name: string; dataTypeID: number }> | undefined> => {
-        await q.query('SAVEPOINT emcp_try')
-        try {
-          await q.query(`PREPARE emcp_shape AS ${sql}`)
-        } catch {
-          await q.query('ROLLBACK TO SAVEPOINT emcp_try')
-          return undefined
-        }
-        try {
-          return (await q.query(`EXECUTE emcp_shape${types.length > 0 ? `(${nulls})` : ''}`)).fields
-        } catch {
-          await q.query('ROLLBACK TO SAVEPOINT emcp_try')
-          return undefined
-        } finally {
-          await q.query('DEALLOCATE emcp_shape')
-        }
-      }
-      const fields = await attempt(`SELECT * FROM (${statement}) AS r LIMIT 0`)
-      const shape: Shape =
-        fields !== undefined
-          ? { kind: 'query', fields }
-          : (await attempt(`WITH r AS (${statement}) SELECT * FROM r LIMIT 0`)) !== undefined
-            ? { kind: 'returning' }
-            : { kind: 'void' }
-      throw new Rollback({ types, shape })
-    })
-  } catch (e) {
-    if (e instanceof Rollback) return e.described
-    throw e
-  }
-  throw new Error('emcp/postgres: the description was lost')
-}
-
-const fileTool = async (
-  db: Database,
-  typeOf: (oid: number) => Promise<PgType>,
-  statement: string,
-  comment: string,
-  a: ReturnType<typeof annotations>,
-  options: NamingOptions,
-): Promise<Omit<DbTool, 'source'> | string> => {
+const fileTool = async (db: Database, typeOf: (oid: number) => Promise<PgType>, code: string, a: Annotations, options: NamingOptions): Promise<Omit<DbTool, 'source'> | string> => {
   const name = toolName(a.name, options)
   if (typeof name !== 'string') return name.reason
+  const named = namedParams(code)
+  if (named.names.length > 0 && named.positional) return 'it mixes $n and :name parameters; use one style'
+  const declared = fileParams(a.params, named.names)
+  // a parameter retyped by its @param line is cast where the statement uses it
+  const casts = new Map<number, string>()
+  for (const [i, p] of declared) if (p.type !== undefined) casts.set(i + 1, (await typeOf(await typeOid(db, p.type))).sql)
+  const statement = replaceParams(named.code, (n) => (casts.has(n) ? `$${n}::${casts.get(n) as string}` : `$${n}`))
   const learnt = await describeStatement(db, statement)
   const types = await Promise.all(learnt.types.map(typeOf))
   for (const t of types) if (baseOf(t).kind === 'composite' || baseOf(t).kind === 'pseudo') return `parameter of type ${t.sql} is not supported in .sql files (write a function)`
-  const declared = comment
-    .split(/\r?\n/)
-    .map((l) => /^\s*@param\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+(.*))?$/.exec(l))
-    .filter((m): m is RegExpExecArray => m !== null)
-  const names = types.map((_, i) => declared[i]?.[1] ?? `arg${i + 1}`)
+  const names = types.map((_, i) => declared.get(i)?.name ?? `arg${i + 1}`)
   const props = names.map((n) => propertyName(n, names))
+  const resolved = resolvedOf(a.assignments, names)
+  const refused = unresolvable(resolved, names)
+  if (refused !== undefined) return refused
+  const given = types.flatMap((t, i) => (resolved.has(i) ? [] : [{ t, i, prop: props[i] as string, p: declared.get(i) ?? {} }]))
+  const required = given.filter(({ p }) => p.default === undefined).map(({ prop }) => prop)
   const inputSchema: JsonSchema = {
     type: 'object',
     properties: Object.fromEntries(
-      types.map((t, i) => {
-        const description = declared[i]?.[2]?.trim()
-        const s = schemaOf(t)
-        return [props[i], description === undefined || description === '' ? s : { ...s, description }]
+      given.map(({ t, prop, p }) => {
+        const s = nullable(schemaOf(t, 'in'))
+        return [prop, p.description === undefined ? s : { ...s, description: p.description }]
       }),
     ),
-    ...(props.length > 0 ? { required: props } : {}),
+    ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   }
-  const params = (args: { readonly [key: string]: unknown }): ReadonlyArray<unknown> => types.map((t, i) => textForm(t, args[props[i] as string]))
-  let output: JsonSchema | undefined
-  let st: Statement
-  const shape = learnt.shape
-  if (shape.kind === 'query') {
-    const columns = await Promise.all(shape.fields.map(async (f) => ({ name: f.name, type: await typeOf(f.dataTypeID) })))
-    const item = objectOf(columns.map((c) => [c.name, toJson(c.type, `r.${quote(c.name)}`)]))
-    output = {
-      type: 'object',
-      properties: {
-        rows: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: Object.fromEntries(columns.map((c) => [c.name, nullable(schemaOf(c.type))])),
-            required: columns.map((c) => c.name),
-            additionalProperties: false,
-          },
-        },
-      },
-      required: ['rows'],
-      additionalProperties: false,
-    }
-    st = { sql: () => `SELECT jsonb_build_object('rows', coalesce(jsonb_agg(${item}), '[]'::jsonb))::text AS result FROM (${statement}) AS r`, params, result: 'json' }
-  } else if (shape.kind === 'returning') {
-    output = { type: 'object', properties: { rows: { type: 'array', items: { type: 'object' } } }, required: ['rows'], additionalProperties: false }
-    st = { sql: () => `WITH r AS (${statement}) SELECT jsonb_build_object('rows', coalesce(jsonb_agg(to_jsonb(r)), '[]'::jsonb))::text AS result FROM r`, params, result: 'json' }
-  } else st = { sql: () => statement, params, result: 'void' }
+  const params = (args: { readonly [key: string]: unknown }): ReadonlyArray<unknown> =>
+    types.map((t, i) => (resolved.has(i) ? null : (props[i] as string) in args ? textForm(t, args[props[i] as string]) : (declared.get(i)?.default ?? null)))
+  const resolve = resolved.size === 0 ? undefined : resolver(resolved, names, types)
+  const { output, st } = await outputOf(learnt.shape, statement, typeOf)
   const tool = emcp({
     name,
     description: withSuffix(a.description, options),
     input: inputSchema as { type: 'object' },
     ...(output === undefined ? {} : { output: output as { type: 'object' } }),
-    annotations: shape.kind === 'query' ? { readOnlyHint: true, openWorldHint: false } : { openWorldHint: false },
+    annotations: learnt.shape.kind === 'query' ? { readOnlyHint: true, openWorldHint: false } : { openWorldHint: false },
   } as never) as unknown as AnyTool
-  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, statement])
-  return { tool, authorize: a.authorize, statement: st, fingerprint }
+  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, statement, [...resolved]])
+  return { tool, authorize: a.authorize, statement: { ...st, params, ...(resolve === undefined ? {} : { resolve }) }, fingerprint }
 }
+
+/** The output schema and the SQL of a call, by the statement's shape. */
+const outputOf = async (
+  shape: Awaited<ReturnType<typeof describeStatement>>['shape'],
+  statement: string,
+  typeOf: (oid: number) => Promise<PgType>,
+): Promise<{ output: JsonSchema | undefined; st: Omit<Statement, 'params'> }> => {
+  if (shape.kind === 'void') return { output: undefined, st: { sql: () => statement, result: 'void' } }
+  if (shape.kind === 'returning')
+    return {
+      output: { type: 'object', properties: { rows: { type: 'array', items: { type: 'object' } } }, required: ['rows'], additionalProperties: false },
+      st: { sql: () => `WITH r AS (${statement}) SELECT json_build_object('rows', coalesce(json_agg(to_json(r)), '[]'::json))::text AS result FROM r`, result: 'json' },
+    }
+  const columns = await Promise.all(shape.fields.map(async (f) => ({ name: f.name, type: await typeOf(f.dataTypeID) })))
+  const item = objectOf(columns.map((c) => [c.name, toJson(c.type, `r.${quote(c.name)}`)]))
+  const output: JsonSchema = {
+    type: 'object',
+    properties: {
+      rows: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: Object.fromEntries(columns.map((c) => [c.name, nullable(schemaOf(c.type))])),
+          required: columns.map((c) => c.name),
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ['rows'],
+    additionalProperties: false,
+  }
+  const sql = `SELECT json_build_object('rows', coalesce(json_agg(${item}), '[]'::json))::text AS result FROM (${statement}) AS r`
+  return { output, st: { sql: () => sql, result: 'json' } }
+}
+
+/**
+ * The `@param` lines, by parameter index: NpgsqlRest's forms address `$n` or a named
+ * parameter (`named`, the `:name`s in order); emcp's `@param name [description]` lines name
+ * the parameters in order.
+ */
+const fileParams = (lines: ReadonlyArray<ParamLine>, named: ReadonlyArray<string>): ReadonlyMap<number, FileParam> => {
+  const out = new Map<number, FileParam>()
+  named.forEach((name, i) => out.set(i, { name }))
+  let next = 0
+  const at = (i: number): FileParam => out.get(i) ?? (out.set(i, {}).get(i) as FileParam)
+  for (const { words, text } of lines) {
+    const n = /^\$([0-9]+)$/.exec(words[0] ?? '')
+    const byName = n === null ? named.findIndex((x) => x.toLowerCase() === (words[0] ?? '').replace(/^:/, '').toLowerCase()) : -1
+    if (byName !== -1) {
+      // `name default v`, `name type is T`, `:name T`
+      const p = at(byName)
+      const lower = words.slice(1).map((w) => w.toLowerCase())
+      if (lower[0] === 'default') p.default = defaultOf(text)
+      else if (lower[0] === 'type' && lower[1] === 'is') p.type = words[3]
+      else if (words[1] !== undefined) p.type = words[1]
+      continue
+    }
+    if (n === null) {
+      // emcp's positional form; in a file with named parameters, a line naming none of them is left alone
+      if (named.length > 0) continue
+      if (words[0] === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(words[0])) continue
+      const p = at(next++)
+      p.name = words[0]
+      const description = text.slice(text.indexOf(words[0]) + words[0].length).trim()
+      if (description !== '') p.description = description
+      continue
+    }
+    const p = at(Number(n[1]) - 1)
+    const after = words.slice(1)
+    const lower = after.map((w) => w.toLowerCase())
+    if (lower[0] === 'is' && ((lower[1] === 'hash' && lower[2] === 'of') || (lower[1] === 'upload' && lower[2] === 'metadata'))) continue
+    if (lower[0] === 'default') p.default = defaultOf(text)
+    else if (lower[0] === 'type' && lower[1] === 'is') p.type = after[2]
+    else {
+      // `$1 name [type]`, `$1 is name [type]`, either with `type is T` for the type
+      const [newName, ...rest] = lower[0] === 'is' ? after.slice(1) : after
+      if (newName !== undefined) p.name = newName
+      const type = rest[0]?.toLowerCase() === 'type' && rest[1]?.toLowerCase() === 'is' ? rest[2] : rest[0]
+      if (type !== undefined) p.type = type
+    }
+  }
+  return out
+}
+
+/** The value after `default` in a `@param` line: NULL, or the text (a quoted literal unquoted). */
+const defaultOf = (text: string): string | null => {
+  const value = text.slice(text.toLowerCase().indexOf('default') + 'default'.length).trim()
+  return /^null$/i.test(value) ? null : value.replace(/^'(.*)'$/s, '$1').replace(/''/g, "'")
+}
+
+/** The oid of a type named in a comment; throws when PostgreSQL knows no such type. */
+const typeOid = async (db: Queryable, name: string): Promise<number> => {
+  const { rows } = await db.query('SELECT to_regtype($1)::oid::int8 AS oid', [name])
+  const oid = rows[0]?.oid
+  if (oid === null || oid === undefined) throw new Error(`type ${name} of a @param line does not exist`)
+  return Number(oid)
+}
+
+/** Works out the resolved parameters of a call, in order, each by its SQL with the values known so far. */
+const resolver =
+  (resolved: ReadonlyMap<number, string>, names: ReadonlyArray<string>, types: ReadonlyArray<PgType>) =>
+  async (q: Queryable, params: ReadonlyArray<unknown>): Promise<ReadonlyArray<unknown>> => {
+    const values = [...params]
+    for (const [i, sql] of resolved) {
+      const bound: unknown[] = []
+      const text = substitute(sql, (ph) => {
+        const j = indexOfName(ph, names)
+        if (j === -1) return undefined
+        bound.push(values[j])
+        return `$${bound.length}::${(types[j] as PgType).sql}`
+      })
+      const { rows } = await q.query(`SELECT ((${text}))::text AS v`, bound)
+      values[i] = rows[0]?.v ?? null
+    }
+    return values
+  }
 
 const quote = (n: string): string => `"${n.replace(/"/g, '""')}"`
 

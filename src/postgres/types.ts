@@ -3,10 +3,12 @@
  * a JSON argument into a value of the type, and the SQL that turns a value back into JSON.
  * Types are read from the catalog (`pg_type`, `pg_enum`, `pg_attribute`) once each.
  *
- * Choices (docs/postgres.md has the table): `numeric` travels as a string (exact; a JSON
- * number would round), `bigint` as a JSON integer (exact up to 2^53), `bytea` as base64,
- * dates and times as RFC 3339 strings, enums as their labels, composites as objects,
- * arrays as arrays, domains as their base type (their checks run in the database).
+ * Choices (docs/postgres.md has the table): `numeric` comes back as a string (exact; a JSON
+ * number would round) and is taken as a JSON number or a decimal string, `bigint` as a JSON
+ * integer (exact up to 2^53), `bytea` as base64, dates and times as RFC 3339 strings, enums
+ * as their labels, composites as objects (keys in column order: results are built as `json`,
+ * not `jsonb`, which would sort them), arrays as arrays, domains as their base type (their
+ * checks run in the database).
  *
  * @example
  * import { pglite } from 'emcp/postgres'
@@ -83,20 +85,24 @@ export const typeReader = (db: Queryable) => {
 // ---------------------------------------------------------------------------------------
 // functions
 
-/** The JSON Schema of the type's values (never null: see `nullable`). */
-export const schemaOf = (t: PgType): JsonSchema => {
+/**
+ * The JSON Schema of the type's values (never null: see `nullable`): of the values a call
+ * returns (`out`, the default), or of those an argument may take (`in`: a `numeric` may also
+ * be a JSON number).
+ */
+export const schemaOf = (t: PgType, mode: 'in' | 'out' = 'out'): JsonSchema => {
   switch (t.kind) {
     case 'enum':
       return described({ type: 'string', enum: [...t.labels] }, t.description)
     case 'array':
-      return { type: 'array', items: nullable(schemaOf(t.element)) }
+      return { type: 'array', items: nullable(schemaOf(t.element, mode)) }
     case 'domain':
-      return described(schemaOf(t.base), t.description ?? `${t.sql} (a domain over ${t.base.sql})`)
+      return described(schemaOf(t.base, mode), t.description ?? `${t.sql} (a domain over ${t.base.sql})`)
     case 'composite':
       return described(
         {
           type: 'object',
-          properties: Object.fromEntries(t.fields.map((f) => [f.name, described(nullable(schemaOf(f.type)), f.description)])),
+          properties: Object.fromEntries(t.fields.map((f) => [f.name, described(nullable(schemaOf(f.type, mode)), f.description)])),
           additionalProperties: false,
         },
         t.description,
@@ -104,16 +110,16 @@ export const schemaOf = (t: PgType): JsonSchema => {
     case 'pseudo':
       return {}
     case 'base':
-      return described(baseSchema(t.name, t.sql), t.description)
+      return described(t.name === 'numeric' && mode === 'in' ? numericIn : baseSchema(t.name, t.sql), t.description)
   }
 }
 
 /** The schema of a value that may also be SQL NULL (JSON null). */
 export const nullable = (s: JsonSchema): JsonSchema => {
   const type = s.type
-  if (typeof type === 'string') {
+  if (typeof type === 'string' || (Array.isArray(type) && !type.includes('null'))) {
     const e = s.enum
-    return { ...s, type: [type, 'null'], ...(Array.isArray(e) ? { enum: [...e, null] } : {}) }
+    return { ...s, type: [...(Array.isArray(type) ? type : [type]), 'null'], ...(Array.isArray(e) ? { enum: [...e, null] } : {}) }
   }
   return s
 }
@@ -145,29 +151,31 @@ export const fromJson = (t: PgType, j: string): string => {
   return t.kind === 'domain' ? `(${value})::${t.sql}` : value
 }
 
-/** SQL turning the expression `x` of type `t` into jsonb, by the choices above. */
+/** SQL turning the expression `x` of type `t` into json, by the choices above. */
 export const toJson = (t: PgType, x: string): string => {
   const b = baseOf(t)
   const v = t.kind === 'domain' ? `(${x})::${b.sql}` : x
-  if (!needsCare(b)) return `to_jsonb(${v})`
+  if (!needsCare(b)) return `to_json(${v})`
   switch (b.kind) {
     case 'array':
-      return `(SELECT coalesce(jsonb_agg(${toJson(b.element, 'e.v')} ORDER BY e.i), CASE WHEN ${v} IS NULL THEN 'null'::jsonb ELSE '[]'::jsonb END) FROM unnest(${v}) WITH ORDINALITY AS e(v, i))`
+      return `(SELECT coalesce(json_agg(${toJson(b.element, 'e.v')} ORDER BY e.i), CASE WHEN ${v} IS NULL THEN 'null'::json ELSE '[]'::json END) FROM unnest(${v}) WITH ORDINALITY AS e(v, i))`
     case 'composite':
-      return `(CASE WHEN ${v} IS NULL THEN 'null'::jsonb ELSE ${objectOf(b.fields.map((f) => [f.name, toJson(f.type, `(${v}).${quoteIdent(f.name)}`)]))} END)`
+      return `(CASE WHEN ${v} IS NULL THEN 'null'::json ELSE ${objectOf(b.fields.map((f) => [f.name, toJson(f.type, `(${v}).${quoteIdent(f.name)}`)]))} END)`
     default:
-      // numeric and the like: their text, exactly; bytea: base64
-      return b.kind === 'base' && b.name === 'bytea' ? `to_jsonb(encode(${v}, 'base64'))` : `to_jsonb((${v})::text)`
+      // numeric and the like: their text, exactly; bytea: base64 (without the line breaks encode() puts every 76 characters)
+      return b.kind === 'base' && b.name === 'bytea' ? `to_json(translate(encode(${v}, 'base64'), E'\\n', ''))` : `to_json((${v})::text)`
   }
 }
 
-/** `jsonb_build_object` over (key, SQL) pairs, in chunks within its 100-argument limit. */
+/**
+ * A `json` object over (key, SQL json) pairs, keys in the order given (`jsonb` would sort
+ * them): `json_build_object` within its 100-argument limit, an ordered aggregate beyond.
+ */
 export const objectOf = (pairs: ReadonlyArray<readonly [string, string]>): string => {
-  if (pairs.length === 0) return `'{}'::jsonb`
-  const chunks: string[] = []
-  for (let i = 0; i < pairs.length; i += 50)
-    chunks.push(`jsonb_build_object(${pairs.slice(i, i + 50).map(([k, x]) => `${literal(k)}, ${x}`).join(', ')})`)
-  return chunks.join(' || ')
+  if (pairs.length === 0) return `'{}'::json`
+  if (pairs.length <= 50) return `json_build_object(${pairs.map(([k, x]) => `${literal(k)}, ${x}`).join(', ')})`
+  const rows = pairs.map(([k, x], i) => `(${i}, ${literal(k)}, ${x})`).join(', ')
+  return `(SELECT json_object_agg(o.k, o.v ORDER BY o.i) FROM (VALUES ${rows}) AS o(i, k, v))`
 }
 
 /** A string as an SQL literal (only ever names from the catalog, never arguments). */
@@ -217,6 +225,13 @@ const careful = new Set(['numeric', 'bytea', 'money'])
 const described = (s: JsonSchema, description: string | undefined): JsonSchema =>
   description === undefined ? s : { ...s, description }
 
+/** A `numeric` argument: a JSON number, or a decimal string (kept exactly); the pattern is linear-time. */
+const numericIn: JsonSchema = {
+  type: ['string', 'number'],
+  pattern: '^[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$',
+  description: 'numeric: a JSON number, or a decimal string for exact digits',
+}
+
 const integer = (bits: number): JsonSchema => ({ type: 'integer', minimum: -(2 ** (bits - 1)), maximum: 2 ** (bits - 1) - 1 })
 
 const baseSchema = (name: string, sql: string): JsonSchema => {
@@ -233,7 +248,8 @@ const baseSchema = (name: string, sql: string): JsonSchema => {
     case 'float8':
       return { type: 'number' }
     case 'numeric':
-      return { type: 'string', pattern: '^-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$', description: 'numeric, as a decimal string (exact)' }
+      // one way only to split the digits: `\d+\.?\d*` had n of them for n digits, and backtracked quadratically
+      return { type: 'string', pattern: '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?$', description: 'numeric, as a decimal string (exact)' }
     case 'money':
       return { type: 'string', description: 'money, as text' }
     case 'bool':

@@ -15,6 +15,7 @@
  * // Some({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25', ...], ... } })
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { clip } from '../clip.js'
 import { isThenable, type Eventually } from '../eventually.js'
 import type { Answer } from '../feature.js'
 import { isObject } from '../json-object.js'
@@ -159,7 +160,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     if (typeof version !== 'string')
       return E.left(rpcError('InvalidParams', `Invalid params: _meta["${metaKeys.protocolVersion}"] must be a string`))
     if (!isModernVersion(version))
-      return E.left(rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: ${version} (supported: ${supported.join(', ')})`, { supported, requested: version }))
+      return E.left(rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: ${clip(version)} (supported: ${supported.join(', ')})`, { supported, requested: clip(version) }))
     const caps = meta[metaKeys.clientCapabilities]
     if (!isObject(caps))
       return E.left(rpcError('InvalidParams', `Invalid params: _meta["${metaKeys.clientCapabilities}"] is required (an object; {} declares none)`))

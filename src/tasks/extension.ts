@@ -15,6 +15,7 @@
  *   .implement({ slow: async () => { await new Promise((r) => setTimeout(r, 5000)); return 'done' } })
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { clip } from '../clip.js'
 import type { Answer, FeatureFactory, ToolCall } from '../feature.js'
 import { isObject } from '../json-object.js'
 import { rpcError, type Request, type RpcError } from '../jsonrpc.js'
@@ -71,7 +72,7 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
       const taskId = req.params?.taskId
       if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
       const task = store.detailed(taskId)
-      if (task === undefined) return E.left(rpcError('UnknownTask', `${method}: no task ${JSON.stringify(taskId)} (unknown, or expired)`))
+      if (task === undefined) return E.left(rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`))
       return f(taskId, req, task)
     }
 

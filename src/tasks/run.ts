@@ -64,14 +64,14 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
   let waitingOnClient = false
   let answer: (a: E.Either<RpcError, unknown>) => void = () => undefined
   let fail: (e: unknown) => void = () => undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let timer: { readonly clear: () => void } | undefined
 
   const abortWork = (reason: string): void => session.inFlight.get(id)?.(reason)
 
   const decide = (p: 'inline' | 'task' | 'refused'): boolean => {
     if (phase !== 'running') return false
     phase = p
-    if (timer !== undefined) clearTimeout(timer)
+    timer?.clear()
     call.session.inFlight.delete(id)
     return true
   }
@@ -148,8 +148,29 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
       if (decide('refused')) resolve(E.left(rpcError('InvalidRequest', `the call was cancelled: ${why}`)))
     })
     ;(out as Promise<CallToolResult>).then(finished, crashed)
-    timer = setTimeout(handoff, options.immediateMs)
+    // 0: hand off at the first wait, still in this turn of the event loop: once the microtasks
+    // queued now have run (a handler that only awaits values already there settles within
+    // them). A timer could lose the race to a handler's own short timer on a busy machine.
+    if (options.immediateMs === 0) {
+      let cleared = false
+      timer = { clear: () => (cleared = true) }
+      afterMicrotasks(handoffHops, () => {
+        if (!cleared) handoff()
+      })
+    } else {
+      const t = setTimeout(handoff, options.immediateMs)
+      timer = { clear: () => clearTimeout(t) }
+    }
   })
+}
+
+/** How many microtask turns a handler may take and still be answered inline when immediateMs is 0. */
+const handoffHops = 100
+
+/** Runs `f` after `hops` turns of the microtask queue (all within the current task of the event loop). */
+const afterMicrotasks = (hops: number, f: () => void): void => {
+  if (hops === 0) f()
+  else queueMicrotask(() => afterMicrotasks(hops - 1, f))
 }
 
 /** The JSON-RPC error a failed task shows: a capability the client lacks is -32021, as inline. */

@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { clip, shown } from '../clip.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { encode, errorCodes, failure, isRequestId, rpcError, type Outgoing, type RpcError } from '../jsonrpc.js'
@@ -56,17 +57,17 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
     const version = (m.params._meta as { readonly [key: string]: unknown })[metaKeys.protocolVersion]
     const header = req.header('mcp-protocol-version')
     if (header === undefined) return 'the MCP-Protocol-Version header is required'
-    if (header !== version) return `MCP-Protocol-Version header ${JSON.stringify(header)} does not match the body's ${JSON.stringify(version)}`
+    if (header !== version) return `MCP-Protocol-Version header ${shown(header)} does not match the body's ${shown(version)}`
     const method = req.header('mcp-method')
     if (method === undefined) return 'the Mcp-Method header is required'
-    if (method !== m.method) return `Mcp-Method header ${JSON.stringify(method)} does not match the body's ${JSON.stringify(m.method)}`
+    if (method !== m.method) return `Mcp-Method header ${shown(method)} does not match the body's ${shown(m.method)}`
     const source = nameSource[m.method]
     if (source !== undefined) {
       const raw = req.header('mcp-name')
-      if (raw === undefined) return `the Mcp-Name header is required for ${m.method}`
+      if (raw === undefined) return `the Mcp-Name header is required for ${clip(m.method)}`
       const name = decodeHeader(raw)
       if (E.isLeft(name)) return `Mcp-Name header is invalid: ${name.left}`
-      if (name.right !== m.params[source]) return `Mcp-Name header ${JSON.stringify(name.right)} does not match the body's ${source} ${JSON.stringify(m.params[source])}`
+      if (name.right !== m.params[source]) return `Mcp-Name header ${shown(name.right)} does not match the body's ${source} ${shown(m.params[source])}`
     }
     if (m.method !== 'tools/call') return undefined
     const tool = server.tools.find((t) => t.name === m.params.name)
@@ -82,7 +83,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
       if (raw === undefined) return `the ${label} header is required: the arguments carry ${p.path.join('.')}`
       const value = decodeHeader(raw)
       if (E.isLeft(value)) return `${label} header is invalid: ${value.left}`
-      if (!sameValue(value.right, body, p.type)) return `${label} header ${JSON.stringify(value.right)} does not match the body's ${p.path.join('.')} ${JSON.stringify(body)}`
+      if (!sameValue(value.right, body, p.type)) return `${label} header ${shown(value.right)} does not match the body's ${p.path.join('.')} ${shown(body)}`
     }
     return undefined
   }
@@ -161,8 +162,8 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
 export const envelopeMissing = (message: unknown, header: string, supported: ReadonlyArray<string>): HttpReply => {
   const id = isObject(message) && isRequestId(message.id) ? message.id : null
   const e: RpcError = isModernVersion(header)
-    ? rpcError('InvalidParams', `Invalid params: the MCP-Protocol-Version header says ${header}, but _meta["${metaKeys.protocolVersion}"] is missing`)
-    : rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: ${header} (supported: ${supported.join(', ')})`, { supported, requested: header })
+    ? rpcError('InvalidParams', `Invalid params: the MCP-Protocol-Version header says ${clip(header)}, but _meta["${metaKeys.protocolVersion}"] is missing`)
+    : rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: ${clip(header)} (supported: ${supported.join(', ')})`, { supported, requested: clip(header) })
   return answer(400, failure(id, e))
 }
 

@@ -4,22 +4,27 @@
  * the SSE streams of its requests in flight. Messages the server sends on its own go to the
  * stream of the request they belong to (found through AsyncLocalStorage, so a handler's
  * progress and elicitation travel on its own POST's stream), else to the standalone stream.
- * Limits: a maximum number of sessions (the least recently used idle one makes room) and an
- * idle time after which a session ends.
+ *
+ * Limits: sessions per caller (its identity, else its address), then sessions in all (see
+ * `admission.ts` for who makes room), GET streams per session, streams kept for resumption
+ * per session, and an idle time after which a session ends. A stream read to its end, and
+ * every stream of an ended session, is forgotten at once, here and in the event store.
  *
  * @example
  * import { emcp, mcpServer } from 'emcp'
  * import { serveHttp } from 'emcp/http'
  * const echo = emcp({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
  * const server = mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text })
- * await serveHttp(server, { port: 3000, sessions: { maxSessions: 100, idleMs: 600_000 } })
+ * await serveHttp(server, { port: 3000, sessions: { maxSessions: 100, maxSessionsPerCaller: 10, idleMs: 600_000 } })
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomUUID } from 'node:crypto'
 import { outbound } from '../outbound.js'
 import type { ProtocolVersion } from '../protocol/versions.js'
 import type { Server } from '../server.js'
-import { newSession, type Session } from '../session.js'
+import { newSession, type Identity, type Session } from '../session.js'
+import { isIdle, room, type Admission } from './admission.js'
+import { callerOf, type Caller } from './caller.js'
 import { memoryEventStore, type EventStore } from './event-store.js'
 import { sseStream, stored, type SseStream } from './sse.js'
 
@@ -30,9 +35,18 @@ import { sseStream, stored, type SseStream } from './sse.js'
 export interface SessionOptions {
   /** The most sessions kept at once (default 1000). */
   readonly maxSessions?: number
+  /** The most sessions one caller (an identity's subject, else a client address) keeps at once (default 100; 0: no limit). */
+  readonly maxSessionsPerCaller?: number
+  /** The most GET streams (the standalone one and resumptions) one session keeps open (default 16). */
+  readonly maxGetStreams?: number
+  /** The most cut streams one session keeps for a resume (default 100); past it the oldest is forgotten. */
+  readonly maxResumableStreams?: number
   /** A session unused for this long ends (default 30 minutes). */
   readonly idleMs?: number
-  /** Where SSE events are kept for `Last-Event-ID` resumption (default: in memory, 10 000 events). */
+  /**
+   * Where SSE events are kept for `Last-Event-ID` resumption (default: `memoryEventStore()`,
+   * 64 MiB in all, 8 MiB a session, 10 000 events).
+   */
   readonly eventStore?: EventStore
   /** The reconnection delay suggested to clients, in milliseconds (default 1000). */
   readonly retryMs?: number
@@ -40,35 +54,50 @@ export interface SessionOptions {
   readonly maxQueuedBytes?: number
 }
 
+/** What a session knows of one of its streams. */
+export interface StreamState {
+  readonly role: 'request' | 'standalone'
+  /** A request stream whose answer was sent: a resumed one closes after its replay. */
+  finished: boolean
+  /** The open stream, while a client reads it. */
+  live: SseStream | undefined
+}
+
 /** One HTTP session. */
 export interface HttpSession {
   readonly id: string
   readonly session: Session
+  /** Who opened it. */
+  readonly caller: Caller
+  /** What the event store groups this session's streams by: random, never the session id. */
+  readonly owner: string
   /** The GET stream, while one is open. */
   standalone: SseStream | undefined
   /** Streams of requests in flight (they keep the session busy). */
   readonly streams: Set<SseStream>
-  /** What each stream id of this session is for; a resumed stream keeps its role. */
-  readonly kinds: Map<string, 'request' | 'standalone'>
-  /** Request streams whose answer was sent: a resumed one closes after its replay. */
-  readonly finished: Set<string>
-  /** The open stream of each stream id (a resumed stream replaces a cut one). */
-  readonly live: Map<string, SseStream>
+  /** The streams opened by GET that are open. */
+  readonly gets: Set<SseStream>
+  /** The streams a client may still read or resume, by stream id. */
+  readonly known: Map<string, StreamState>
+  /** Ids of known streams that no client reads (cut, or waiting for their answer), oldest first. */
+  readonly resumable: Set<string>
+  /** Ids of streams read to their end, the latest few (a connection may have broken right after all), oldest first. */
+  readonly recent: Set<string>
   lastSeen: number
 }
 
 /** The registry of one endpoint. */
 export interface HttpSessions {
-  /** Opens a session for an initialize; it counts against the limit only once admitted. */
-  readonly open: (protocolVersion: ProtocolVersion) => HttpSession
-  /** Admits an initialized session, making room if needed; false (and ended) when none can be made. */
-  readonly admit: (entry: HttpSession) => boolean
+  /** Opens a session for an initialize from this caller; it counts against the limits only once admitted. */
+  readonly open: (protocolVersion: ProtocolVersion, from?: { readonly identity?: Identity; readonly address?: string }) => HttpSession
+  /** Admits an initialized session, making room if the limits allow; when they do not, the session is ended and the answer says which limit. */
+  readonly admit: (entry: HttpSession) => Admission
   /** The session of an id, touched; undefined when unknown or ended. */
   readonly get: (id: string) => HttpSession | undefined
   /** Ends a session (DELETE, eviction, idle time). */
   readonly end: (id: string) => boolean
-  /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`). */
-  readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => SseStream | 'unknown-event'
+  /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`); a GET (`standalone`) past `maxGetStreams` is refused. */
+  readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => SseStream | 'unknown-event' | 'too-many-streams'
   /** Sends on a stream id: on its open stream, or into the event store for a later resume. */
   readonly deliver: (entry: HttpSession, streamId: string, data: string) => void
   /** A request stream's answer went out: close it (and any stream that resumes it later). */
@@ -77,9 +106,13 @@ export interface HttpSessions {
   readonly within: <A>(entry: HttpSession, streamId: string, f: () => A) => A
   /** How many sessions are open. */
   readonly size: () => number
+  /** The limits in force. */
+  readonly limits: { readonly maxSessions: number; readonly maxSessionsPerCaller: number; readonly maxGetStreams: number }
   /** Ends every session and stops the idle timer. */
   readonly close: () => void
 }
+
+export { isIdle, type Admission } from './admission.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -87,46 +120,67 @@ export interface HttpSessions {
 /** A registry for `server`'s sessions. */
 export const httpSessions = (server: Server, options: SessionOptions = {}): HttpSessions => {
   const maxSessions = options.maxSessions ?? 1000
+  const maxSessionsPerCaller = options.maxSessionsPerCaller ?? 100
+  const maxGetStreams = options.maxGetStreams ?? 16
+  const maxResumable = options.maxResumableStreams ?? 100
   const idleMs = options.idleMs ?? 30 * 60_000
   const store = options.eventStore ?? memoryEventStore()
   const entries = new Map<string, HttpSession>()
+  const byCaller = new Map<string, Set<HttpSession>>()
   const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>()
+
+  /** Forgets a stream: no client will read it again. */
+  const forget = (entry: HttpSession, streamId: string): void => {
+    entry.known.delete(streamId)
+    entry.resumable.delete(streamId)
+    entry.recent.delete(streamId)
+    stored(() => store.forget?.(streamId))
+  }
 
   const end = (id: string): boolean => {
     const entry = entries.get(id)
     if (entry === undefined) return false
     entries.delete(id)
-    for (const s of [...entry.live.values()]) s.close()
+    const mine = entry.caller.key === undefined ? undefined : byCaller.get(entry.caller.key)
+    mine?.delete(entry)
+    if (mine?.size === 0) byCaller.delete(entry.caller.key as string)
+    for (const state of [...entry.known.values()]) state.live?.close()
+    // its events go now, not when the store's budget pushes them out
+    for (const streamId of [...entry.known.keys()]) forget(entry, streamId)
     entry.session.outbound?.close('the HTTP session ended')
     server.release(entry.session)
     return true
   }
 
-  const isIdle = (e: HttpSession): boolean => e.live.size === 0
-
   const deliver = (entry: HttpSession, streamId: string, data: string): void => {
-    const s = entry.live.get(streamId)
-    if (s !== undefined && !s.closed()) s.send(data)
+    const state = entry.known.get(streamId)
+    // a forgotten stream (its session ended) has no reader to come
+    if (state === undefined) return
+    if (state.live !== undefined && !state.live.closed()) state.live.send(data)
     // the client's connection was cut: keep the event for when it resumes
     else stored(() => store.append(streamId, data))
   }
 
-  const open = (protocolVersion: ProtocolVersion): HttpSession => {
+  const open: HttpSessions['open'] = (protocolVersion, from = {}) => {
     const entry: HttpSession = {
       id: randomUUID(),
       session: undefined as unknown as Session,
+      caller: callerOf(from.identity, from.address),
+      owner: randomUUID(),
       standalone: undefined,
       streams: new Set(),
-      kinds: new Map(),
-      finished: new Set(),
-      live: new Map(),
+      gets: new Set(),
+      known: new Map(),
+      resumable: new Set(),
+      recent: new Set(),
       lastSeen: Date.now(),
     }
     const send = (message: unknown): void => {
       const text = JSON.stringify(message)
       const here = current.getStore()
+      const state = here?.entry === entry ? entry.known.get(here.streamId) : undefined
       // a message sent while answering one of this session's requests goes on that request's stream
-      if (here !== undefined && here.entry === entry && !entry.finished.has(here.streamId)) deliver(entry, here.streamId, text)
+      if (here !== undefined && state !== undefined && !state.finished) deliver(entry, here.streamId, text)
       else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
       // a request that nothing can carry would wait out its timeout: fail it now instead
       else if (typeof message === 'object' && message !== null && 'id' in message)
@@ -136,23 +190,22 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
       // a notification nothing can carry is dropped, as MCP allows
     }
     ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send))
+    entry.session.identity = from.identity
     return entry
   }
 
-  const admit = (entry: HttpSession): boolean => {
-    if (entries.size >= maxSessions) {
-      // make room: the least recently used session that has nothing open
-      let oldest: HttpSession | undefined
-      for (const e of entries.values()) if (isIdle(e) && (oldest === undefined || e.lastSeen < oldest.lastSeen)) oldest = e
-      if (oldest === undefined) {
-        entry.session.outbound?.close('too many sessions')
-        server.release(entry.session)
-        return false
-      }
-      end(oldest.id)
+  const admit = (entry: HttpSession): Admission => {
+    const r = room(entry, { entries, byCaller }, { maxSessions, maxSessionsPerCaller })
+    if (typeof r === 'string') {
+      entry.session.outbound?.close('too many sessions')
+      server.release(entry.session)
+      return r
     }
+    for (const victim of r) end(victim.id)
     entries.set(entry.id, entry)
-    return true
+    const key = entry.caller.key
+    if (key !== undefined) byCaller.set(key, (byCaller.get(key) ?? new Set()).add(entry))
+    return 'admitted'
   }
 
   const get = (id: string): HttpSession | undefined => {
@@ -161,43 +214,70 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     return entry
   }
 
-  const stream = (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string): SseStream | 'unknown-event' => {
-    let streamId = `${entry.id}.${randomUUID()}`
+  const stream: HttpSessions['stream'] = (entry, kind, resumeAfter) => {
+    let streamId: string = randomUUID()
     let replay: ReadonlyArray<{ id: string; data: string }> = []
-    let role = kind
+    let state: StreamState | undefined
     if (resumeAfter !== undefined) {
       const r = store.after(resumeAfter)
-      const known = r === undefined ? undefined : entry.kinds.get(r.streamId)
-      if (r === undefined || known === undefined) return 'unknown-event'
+      state = r === undefined ? undefined : entry.known.get(r.streamId)
+      if (r === undefined || state === undefined) return 'unknown-event'
       streamId = r.streamId
       replay = r.events
-      role = known
     }
-    entry.kinds.set(streamId, role)
+    const previous = state?.live
+    if (kind === 'standalone' && entry.gets.size - (previous !== undefined && entry.gets.has(previous) ? 1 : 0) >= maxGetStreams) return 'too-many-streams'
+    if (state === undefined) {
+      state = { role: kind, finished: false, live: undefined }
+      entry.known.set(streamId, state)
+      // a fresh GET stream: the client gave up the one it had, so nobody will resume that
+      if (kind === 'standalone') for (const [id, s] of entry.known) if (s.role === 'standalone' && s.live === undefined && id !== streamId) forget(entry, id)
+    }
+    const mine: StreamState = state
     const s: SseStream = sseStream(streamId, {
       store,
+      owner: entry.owner,
       retryMs: options.retryMs,
       maxQueuedBytes: options.maxQueuedBytes,
       replay,
       onClose: () => {
         entry.streams.delete(s)
-        if (entry.live.get(streamId) === s) entry.live.delete(streamId)
+        entry.gets.delete(s)
         if (entry.standalone === s) entry.standalone = undefined
         entry.lastSeen = Date.now()
+        if (mine.live !== s) return
+        mine.live = undefined
+        if (entry.known.get(streamId) !== mine) return
+        // nobody reads it now: it waits for a resume, within the session's allowance
+        entry.resumable.add(streamId)
+        if (entry.resumable.size > maxResumable) forget(entry, entry.resumable.values().next().value as string)
+      },
+      // a stream read to its end is most likely done with: only the latest few stay resumable
+      onEnd: (complete) => {
+        if (!complete || mine.live !== undefined || entry.known.get(streamId) !== mine) return
+        entry.resumable.delete(streamId)
+        entry.recent.add(streamId)
+        if (entry.recent.size > keptRead) forget(entry, entry.recent.values().next().value as string)
       },
     })
-    entry.live.get(streamId)?.close()
-    entry.live.set(streamId, s)
-    if (role === 'standalone') entry.standalone = s
+    mine.live = s
+    entry.resumable.delete(streamId)
+    entry.recent.delete(streamId)
+    // the connection a resume replaces is gone: what it queued is in the store and replayed
+    previous?.cut()
+    if (mine.role === 'standalone') entry.standalone = s
     else entry.streams.add(s)
+    if (kind === 'standalone') entry.gets.add(s)
     // a resumed request stream whose answer already went out ends after its replay
-    if (role === 'request' && entry.finished.has(streamId)) s.close()
+    if (mine.role === 'request' && mine.finished) s.close()
     return s
   }
 
   const finish = (entry: HttpSession, streamId: string): void => {
-    entry.finished.add(streamId)
-    entry.live.get(streamId)?.close()
+    const state = entry.known.get(streamId)
+    if (state === undefined) return
+    state.finished = true
+    state.live?.close()
   }
 
   const sweep = setInterval(
@@ -219,9 +299,16 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     finish,
     within: (entry, streamId, f) => current.run({ entry, streamId }, f),
     size: () => entries.size,
+    limits: { maxSessions, maxSessionsPerCaller, maxGetStreams },
     close: () => {
       clearInterval(sweep)
       for (const id of [...entries.keys()]) end(id)
     },
   }
 }
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** How many streams read to their end a session keeps resumable. */
+const keptRead = 8

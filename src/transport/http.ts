@@ -17,6 +17,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { shown } from '../clip.js'
 import type { AnyTool } from '../emcp.js'
 import { isObject } from '../json-object.js'
 import { decode, encode, failure, isRequestId, parse, rpcError, type Outgoing, type RequestId } from '../jsonrpc.js'
@@ -25,7 +26,9 @@ import { allEras, assumedHttpVersion, batchesAllowed, isSupportedVersion, latest
 import type { Server } from '../server.js'
 import { newSession, type Identity, type Session } from '../session.js'
 import { defaultDrainTimeoutMs, exitSoon, inFlight, onShutdownSignal, refusalOf, shuttingDown } from './drain.js'
+import { addressKey } from './caller.js'
 import { httpSessions, type HttpSessions, type SessionOptions } from './http-sessions.js'
+import { byteBudget, releasedAtEnd, shareOf } from './in-flight.js'
 import { claimsModern, envelopeMissing, modernPost } from './http-modern.js'
 
 export { httpSessions, type HttpSession, type HttpSessions, type SessionOptions } from './http-sessions.js'
@@ -39,6 +42,19 @@ export { sseStream, type SseOptions, type SseStream } from './sse.js'
 export interface HttpOptions {
   /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number
+  /**
+   * The most request-body bytes handled at once (default 32 MiB), from before a body is read
+   * until its answer is out; a request past it waits, its body unread. One larger than the
+   * limit runs alone.
+   */
+  readonly maxBytesInFlight?: number
+  /** The same for one client address (default 8 MiB: two bodies of the default maximum size); 0: no limit per client. */
+  readonly maxBytesInFlightPerClient?: number
+  /**
+   * The client's address, for the limits per client (default: the connection's peer address;
+   * the fetch handler knows none). Behind a reverse proxy, read the header the proxy sets.
+   */
+  readonly clientAddress?: (req: HttpRequestHead) => string | undefined
   /** Refuse requests whose Host or Origin is not allowed (default true). */
   readonly dnsRebindingProtection?: boolean
   /** Host header values allowed (host or host:port); loopback names when absent. */
@@ -115,6 +131,8 @@ export interface HttpRequestHead {
   readonly header: (name: string) => string | undefined
   /** Fires when the client goes away before the answer is complete. */
   readonly signal?: AbortSignal
+  /** The client's address (the connection's peer), for the per-caller session limit; unknown to the fetch handler. */
+  readonly remoteAddress?: string
 }
 
 /** The core's decision: a status, headers and a body (text, or an SSE stream's chunks). */
@@ -149,8 +167,8 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const origin = req.header('origin')
     if (protect) {
       const host = req.header('host')
-      if (host === undefined || !hostAllowed(host)) return refuse(403, `Forbidden: host ${JSON.stringify(host ?? '')} is not allowed`)
-      if (origin !== undefined && !originAllowed(origin)) return refuse(403, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`)
+      if (host === undefined || !hostAllowed(host)) return refuse(403, `Forbidden: host ${shown(host ?? '')} is not allowed`)
+      if (origin !== undefined && !originAllowed(origin)) return refuse(403, `Forbidden: origin ${shown(origin)} is not allowed`)
     }
     // a browser may read the answer only when it names the origin, and only allowed ones are
     // named (even with the rebinding checks off, or any web page could read the server)
@@ -158,11 +176,26 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (cors && req.method === 'OPTIONS') return reply(preflight(req, sessions === undefined ? allowed : 'POST, GET, DELETE, OPTIONS'))
     if (draining && req.method === 'GET') return reply(refuse(503, shuttingDown, { connection: 'close' }))
     const leave = running.enter()
+    // a body's bytes count from before it is read until its answer is out
+    let release: (() => void) | undefined
+    const read = async (limit: number): Promise<BodyRead> => {
+      release = await budget.take(clientOf(req), shareOf(req, limit))
+      return readBody(limit)
+    }
     try {
-      return reply(await answer(req, readBody))
+      return reply(releasedAtEnd(await answer(req, read), () => release?.()))
+    } catch (e) {
+      release?.()
+      throw e
     } finally {
       leave()
     }
+  }
+  const budget = byteBudget({ total: options.maxBytesInFlight ?? 32 * 1024 * 1024, perClient: options.maxBytesInFlightPerClient ?? 8 * 1024 * 1024 })
+  const addressOf = (req: HttpRequestHead): string | undefined => options.clientAddress?.(req) ?? req.remoteAddress
+  const clientOf = (req: HttpRequestHead): string | undefined => {
+    const address = addressOf(req)
+    return address === undefined ? undefined : addressKey(address)
   }
 
   // while draining, requests are refused; notifications and responses still reach the calls in flight
@@ -205,7 +238,7 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const version = req.header('mcp-protocol-version')
     const legacyHeader = version === undefined || isSupportedVersion(version)
     if (!legacyHeader && modern === undefined)
-      return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supportedVersions.join(', ')})`)
+      return refuse(400, `Bad Request: unsupported MCP-Protocol-Version ${shown(version)} (supported: ${supportedVersions.join(', ')})`)
     const body = await readBody(maxBodyBytes)
     if (body === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`, { connection: 'close' })
     const refused = draining ? drainRefusal(body.text) : undefined
@@ -273,13 +306,15 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     const sid = req.header('mcp-session-id')
     if (sid === undefined) {
       if (!isInitialize(message)) return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
-      const entry = registry.open(version ?? latestVersion)
-      entry.session.identity = caller
+      const entry = registry.open(version ?? latestVersion, { identity: caller, address: addressOf(req) })
       const out = await server.dispatch(message, entry.session)()
       const reply = O.isSome(out) ? encode(out.value) : ''
       // a failed initialize opens nothing (and so makes no room either)
       if (entry.session.clientCapabilities === undefined) return { status: 200, headers: jsonHeaders, body: reply }
-      if (!registry.admit(entry)) return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
+      const admitted = registry.admit(entry)
+      if (admitted === 'caller-limit')
+        return refuse(429, `Too Many Requests: this caller already has ${registry.limits.maxSessionsPerCaller} sessions, each with a stream open; end one (DELETE) or try again later`)
+      if (admitted === 'full') return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
       return { status: 200, headers: { ...jsonHeaders, 'mcp-session-id': entry.id }, body: reply }
     }
     const entry = registry.get(sid)
@@ -293,8 +328,8 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     }
     // an SSE stream carries the request's notifications and requests to the client, then its answer
     const stream = registry.stream(entry, 'request')
-    if (stream === 'unknown-event') return refuse(500, 'Internal Server Error: no stream')
-    req.signal?.addEventListener('abort', () => stream.close(), { once: true })
+    if (typeof stream === 'string') return refuse(500, 'Internal Server Error: no stream')
+    req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
     // the answer goes to the stream id, not this connection: a client cut off resumes and gets it
     const leave = running.enter()
     registry
@@ -322,8 +357,9 @@ export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOpti
     if (last === undefined && entry.standalone !== undefined && !entry.standalone.closed())
       return refuse(409, 'Conflict: this session already has an open GET stream')
     const stream = registry.stream(entry, 'standalone', last)
-    if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${JSON.stringify(last)}`)
-    req.signal?.addEventListener('abort', () => stream.close(), { once: true })
+    if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${shown(last)}`)
+    if (stream === 'too-many-streams') return refuse(429, `Too Many Requests: this session already has ${registry.limits.maxGetStreams} GET streams open`)
+    req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
 
@@ -618,6 +654,7 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
  */
 class NodeHead implements HttpRequestHead {
   readonly method: string
+  readonly remoteAddress: string | undefined
   private gone: AbortController | undefined = undefined
   private cut = false
   constructor(
@@ -625,6 +662,7 @@ class NodeHead implements HttpRequestHead {
     res: ServerResponse,
   ) {
     this.method = req.method ?? 'GET'
+    this.remoteAddress = req.socket.remoteAddress
     res.once('close', () => {
       if (res.writableFinished) return
       this.cut = true
@@ -659,12 +697,28 @@ const send = (res: ServerResponse, reply: HttpReply): void => {
   res.flushHeaders()
   void (async () => {
     try {
-      for await (const chunk of body) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r))
+      // a response closed while waiting for 'drain' never drains: stop there (leaving the
+      // loop cuts the stream), or the loop and what it holds would wait forever
+      for await (const chunk of body) if ((!res.write(chunk) && !(await drained(res))) || res.destroyed) break
     } finally {
       res.end()
     }
   })()
 }
+
+/** Resolves true once `res` can take more, false if it closed first. */
+const drained = (res: ServerResponse): Promise<boolean> =>
+  new Promise((resolve) => {
+    const done = (ok: boolean) => (): void => {
+      res.off('drain', onDrain)
+      res.off('close', onClose)
+      resolve(ok)
+    }
+    const onDrain = done(true)
+    const onClose = done(false)
+    res.once('drain', onDrain)
+    res.once('close', onClose)
+  })
 
 /** A Web body: text as is, an SSE stream as a ReadableStream of its chunks. */
 const webBody = (body: string | AsyncIterable<string>): BodyInit | null => {

@@ -24,6 +24,8 @@ export interface SseStream {
   readonly send: (data: string) => void
   /** Ends the stream once what is queued has been written. */
   readonly close: () => void
+  /** Ends the stream at once, dropping what is queued: its reader is gone (the events are in the store, for a resume). */
+  readonly cut: () => void
   /** Queues an SSE comment line (a keep-alive: clients ignore it). */
   readonly comment: () => void
   /** True once closed (by us or because the client went away). */
@@ -42,6 +44,13 @@ export interface SseOptions {
   readonly replay?: ReadonlyArray<{ readonly id: string; readonly data: string }>
   /** Called once when the stream closes. */
   readonly onClose?: () => void
+  /**
+   * Called once when the stream is over for its reader: `complete` when it was closed and the
+   * reader took every event, false when it was cut (its reader went away or fell behind).
+   */
+  readonly onEnd?: (complete: boolean) => void
+  /** The session the stream belongs to, for the store's per-session budget. */
+  readonly owner?: string
   /** Event ids and the priming event (default true); 2026-07-28 streams cannot be resumed and go without. */
   readonly ids?: boolean
   /**
@@ -63,10 +72,12 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   const ids = options.ids ?? true
   const queue: string[] = (options.replay ?? []).map((e) => frame(e.id, e.data))
   if (ids) {
-    const primed = stored(() => store.prime(id))
+    const primed = stored(() => store.prime(id, options.owner))
     queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
   }
   let closed = false
+  let wasCut = false
+  let ended = false
   let wake: (() => void) | undefined
   const maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024
   // what send() queued since the reader last pulled (it takes the whole queue at each pull)
@@ -79,6 +90,17 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
     wake?.()
     options.onClose?.()
   }
+  const end = (complete: boolean): void => {
+    if (ended) return
+    ended = true
+    options.onEnd?.(complete)
+  }
+  const cut = (): void => {
+    wasCut = true
+    queue.length = 0
+    close()
+    end(false)
+  }
 
   const body: AsyncIterable<string> = {
     [Symbol.asyncIterator]: () => ({
@@ -89,10 +111,12 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
         queuedBytes = 0
         queuedEvents = 0
         if (queue.length > 0) return { done: false, value: queue.splice(0).join('') }
+        end(!wasCut)
         return { done: true, value: undefined }
       },
       return: async (): Promise<IteratorResult<string>> => {
-        close()
+        // the reader gave up before the end
+        cut()
         return { done: true, value: undefined }
       },
     }),
@@ -111,6 +135,7 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
         queue.splice(queue.length - queuedEvents, queuedEvents)
         queuedBytes = 0
         queuedEvents = 0
+        wasCut = true
         close()
         return
       }
@@ -119,6 +144,7 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
       wake?.()
     },
     close,
+    cut,
     comment: () => {
       if (closed) return
       queue.push(':\n\n')

@@ -27,7 +27,7 @@ describe('the emcp executable', () => {
     expect(a.code).toBe(0)
     expect(a.stdout.length).toBeGreaterThan(1_000_000)
     expect(a.stdout === b.stdout).toBe(true)
-  }, 60_000)
+  }, 120_000)
 
   it('exits 2 with a readable message for a missing module', async () => {
     const r = await emcp('list', 'dist/examples/missing.js')

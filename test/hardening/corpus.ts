@@ -166,9 +166,12 @@ export const corpus: ReadonlyArray<Case> = [
   // -- deep nesting: no stack overflow anywhere
   c(`an array nested ${DEEP} deep`, deepArray(DEEP), error(-32600)),
   c(`an object nested ${DEEP} deep`, deepObject(DEEP), error(-32600)),
-  c('a deep argument', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deepObject(DEEP)}}}}`, isError(8)),
-  c('a deep extra argument', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":"t","more":${deepArray(DEEP)}}}}`, isError(8)),
-  c('a deep _meta', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":"t"},"_meta":${deepObject(DEEP)}}}`, text(8, 't')),
+  // params nesting deeper than the server's maxDepth (512): -32602 before anything walks them
+  c('a deep argument', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deepObject(DEEP)}}}}`, error(-32602, 8)),
+  c('a deep extra argument', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":"t","more":${deepArray(DEEP)}}}}`, error(-32602, 8)),
+  c('a deep _meta', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":"t"},"_meta":${deepObject(DEEP)}}}`, error(-32602, 8)),
+  c('params nested 512 deep, the limit', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deepObject(510)}}}}`, isError(8)),
+  c('params nested 513 deep', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":${deepObject(511)}}}}`, error(-32602, 8)),
   c('a deep cursor', `{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"cursor":${deepObject(DEEP)}}}`, error(-32602, 8)),
   c('a deep id', `{"jsonrpc":"2.0","id":${deepObject(DEEP)},"method":"ping"}`, error(-32600)),
   c('a deep tool name', `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":${deepArray(DEEP)}}}`, error(-32602, 8)),

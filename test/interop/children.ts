@@ -132,7 +132,7 @@ export const spawnListening = async (
   script: string,
   args: (port: number) => ReadonlyArray<string>,
   env: (port: number) => Record<string, string> = () => ({}),
-  waitMs = 10_000,
+  waitMs = 30_000,
 ): Promise<Listening> => {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
@@ -209,7 +209,7 @@ export const texts = (content: unknown): string[] =>
 export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Waits (at most `ms`) until `check` holds. */
-export const until = async (check: () => boolean, what: string, ms = 5_000): Promise<void> => {
+export const until = async (check: () => boolean, what: string, ms = 15_000): Promise<void> => {
   const deadline = Date.now() + ms
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)

@@ -1,7 +1,7 @@
 /**
  * The official SDK client (@modelcontextprotocol/sdk 1.x) drives servers run by the `emcp`
  * executable: `emcp serve` over stdio (a curated subset of the 2000-tool catalog) and over
- * stateless HTTP, and a server imported from a manifest whose `ask` tool is confirmed through
+ * stateless HTTP, and a server imported from a manifest whose `ask` tool is reviewed through
  * the client's elicitation handler.
  */
 import { join } from 'node:path'
@@ -27,7 +27,7 @@ describe('emcp serve, official SDK client', () => {
     } finally {
       await c.dispose()
     }
-  }, 30_000)
+  }, 120_000)
 
   it('serves over stateless HTTP', async () => {
     const c = await connectHttp(bin, (port) => ['serve', example('calculator'), '--http', '--port', String(port)])
@@ -37,7 +37,7 @@ describe('emcp serve, official SDK client', () => {
     } finally {
       await c.dispose()
     }
-  }, 30_000)
+  }, 120_000)
 })
 
 describe('a manifest-imported server with execution policies, official SDK client', () => {
@@ -64,16 +64,24 @@ describe('a manifest-imported server with execution policies, official SDK clien
     await expect(c.client.callTool({ name: 'format_disk', arguments: {} })).rejects.toThrow('Tool format_disk is disabled')
   })
 
-  it('ask: a declined confirmation leaves the table; an accepted one runs the handler', async () => {
+  it('ask: a declined review leaves the table; an accepted one runs the handler with the arguments as the user left them', async () => {
     answer = () => ({ action: 'decline' })
     const declined = await c.client.callTool({ name: 'drop_table', arguments: { table: 'users' } })
     expect(declined.isError).toBe(true)
     expect(await c.client.callTool({ name: 'row_count', arguments: { table: 'users' } })).toMatchObject({ structuredContent: { rows: 42, exists: true } })
-    answer = () => ({ action: 'accept', content: { allow: true } })
+    // the user keeps the model's proposal, shown as the form's default
+    answer = (request) => {
+      const schema = 'requestedSchema' in request.params ? (request.params.requestedSchema as unknown as { properties: { table: { default: string } } }) : undefined
+      return { action: 'accept', content: { table: schema?.properties.table.default ?? '' } }
+    }
     const accepted = await c.client.callTool({ name: 'drop_table', arguments: { table: 'users' } })
     expect(accepted.content).toEqual([{ type: 'text', text: 'dropped users' }])
     expect(asked).toHaveLength(2)
-    expect(asked[1]!.params.message).toContain('"users"')
+    expect((asked[1]!.params as { requestedSchema?: unknown }).requestedSchema).toEqual({
+      type: 'object',
+      properties: { table: { type: 'string', description: 'The table to drop', default: 'users' } },
+      required: ['table'],
+    })
     expect(await c.client.callTool({ name: 'row_count', arguments: { table: 'users' } })).toMatchObject({ structuredContent: { rows: 0, exists: false } })
   })
 })

@@ -97,30 +97,30 @@ describe('fromManifest', () => {
     expect(answer.content).toEqual([{ type: 'text', text: 'tool format_disk is disabled by its manifest and has no handler' }])
   })
 
-  it('ask: the handler runs only after the user accepts the elicitation', async () => {
+  it('ask: the handler runs only after the user accepts the review of its arguments', async () => {
     const server = fromManifest(manifest, handlers)
-    const { sent, session, request } = await wired(server, { elicitation: {} })
+    const { request, asked, answer } = await wired(server, { elicitation: {} })
+    const question = asked()
     const call = request('tools/call', { name: 'drop_table', arguments: { table: 'users' } })
-    await new Promise((r) => setTimeout(r, 10))
-    const ask = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as unknown as { id: number; params: { message: string } }
+    const ask = (await question) as unknown as { id: number; method: string; params: { message: string; requestedSchema: unknown } }
+    expect(ask.method).toBe('elicitation/create')
     expect(ask.params.message).toContain('drop_table')
-    expect(ask.params.message).toContain('"users"')
-    await server.dispatch({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { allow: true } } }, session)()
+    expect(ask.params.requestedSchema).toEqual({ type: 'object', properties: { table: { type: 'string', default: 'users' } }, required: ['table'] })
+    await answer(ask.id, { action: 'accept', content: { table: 'users' } })
     expect(await call).toMatchObject({ result: { content: [{ type: 'text', text: 'dropped users' }] } })
   })
 
-  it('ask: a declined confirmation, or a client that cannot be asked, is an error result and the handler never runs', async () => {
+  it('ask: a declined review, or a client that cannot be asked, is an error result and the handler never runs', async () => {
     let ran = 0
     const server = fromManifest(manifest, { ...handlers, drop_table: () => String(++ran) })
-    const { sent, session, request } = await wired(server, { elicitation: {} })
+    const { request, asked, answer } = await wired(server, { elicitation: {} })
+    const question = asked()
     const call = request('tools/call', { name: 'drop_table', arguments: { table: 'users' } })
-    await new Promise((r) => setTimeout(r, 10))
-    const ask = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as { id: number }
-    await server.dispatch({ jsonrpc: '2.0', id: ask.id, result: { action: 'decline' } }, session)()
+    await answer((await question).id, { action: 'decline' })
     expect(await call).toMatchObject({ result: { isError: true, content: [{ text: 'the user did not allow tool drop_table to run' }] } })
     const silent = await inMemoryClient(server).callResult('drop_table', { table: 'users' })
     expect(silent.isError).toBe(true)
-    expect((silent.content[0] as { text: string }).text).toContain('needs the user\'s confirmation, which could not be asked')
+    expect((silent.content[0] as { text: string }).text).toContain('tool drop_table runs only after the user has reviewed its arguments, and the review could not be done')
     expect(ran).toBe(0)
   })
 
@@ -180,7 +180,7 @@ describe('fromManifest, 2026-07-28 clients', () => {
     return JSON.parse(encode((out as { value: unknown }).value as never)) as { result?: any; error?: { code: number; message: string } }
   }
 
-  it('ask: the confirmation is an input_required question; the retry with the answer runs the handler', async () => {
+  it('ask: the review is an input_required question; the retry with the answer runs the handler', async () => {
     let ran = 0
     const server = fromManifest(manifest, { ...handlers, drop_table: ({ table }) => `dropped ${table} (${++ran})` }, { requestState: { key: 'a manifest test key of enough length' } })
     const params = { name: 'drop_table', arguments: { table: 'users' } }
@@ -189,18 +189,21 @@ describe('fromManifest, 2026-07-28 clients', () => {
     const question = first.result.inputRequests['input-0']
     expect(question.method).toBe('elicitation/create')
     expect(question.params.message).toContain('drop_table')
+    expect(question.params.requestedSchema.properties.table.default).toBe('users')
     expect(ran).toBe(0)
     const declined = await call(server, { ...params, inputResponses: { 'input-0': { action: 'decline' } }, requestState: first.result.requestState }, { elicitation: { form: {} } })
     expect(declined.result).toMatchObject({ isError: true, content: [{ text: 'the user did not allow tool drop_table to run' }] })
-    const accepted = await call(server, { ...params, inputResponses: { 'input-0': { action: 'accept', content: { allow: true } } }, requestState: first.result.requestState }, { elicitation: { form: {} } })
+    const accepted = await call(server, { ...params, inputResponses: { 'input-0': { action: 'accept', content: { table: 'users' } } }, requestState: first.result.requestState }, { elicitation: { form: {} } })
     expect(accepted.result.content).toEqual([{ type: 'text', text: 'dropped users (1)' }])
   })
 
-  it('ask: a 2026 client without elicitation gets the protocol error for a missing capability, and the handler never runs', async () => {
+  it('ask: a 2026 client without elicitation gets an isError result that says why, and the handler never runs', async () => {
     let ran = 0
     const server = fromManifest(manifest, { ...handlers, drop_table: () => String(++ran) }, { requestState: { key: 'a manifest test key of enough length' } })
     const out = await call(server, { name: 'drop_table', arguments: { table: 'users' } }, {})
-    expect(out.error?.message).toContain('elicitation')
+    expect(out.error).toBeUndefined()
+    expect(out.result.isError).toBe(true)
+    expect(out.result.content[0].text).toMatch(/^tool drop_table runs only after the user has reviewed its arguments, and the review could not be done: the client did not declare the "elicitation.form" capability/)
     expect(ran).toBe(0)
   })
 })

@@ -10,17 +10,19 @@ describe('lintTool', () => {
     ])
   })
 
-  it('warns about what some clients handle badly: no descriptions, composition at the root, unportable names', () => {
-    const issues = lintTool({ name: 'cat.f', inputSchema: { type: 'object', anyOf: [{ required: ['a'] }], properties: { a: { type: 'string' } } } })
+  it('warns about what some clients handle badly: no descriptions, composition at the root, names over 64 characters', () => {
+    const issues = lintTool({ name: `cat.${'f'.repeat(61)}`, inputSchema: { type: 'object', anyOf: [{ required: ['a'] }], properties: { a: { type: 'string' } } } })
     expect(issues.map((i) => `${i.severity} ${i.rule} ${i.path}`)).toEqual([
       'warning description /description',
-      'warning portable-name /name',
+      'warning long-name /name',
       'warning root-composition /inputSchema/anyOf',
       'warning argument-description /inputSchema/properties/a',
     ])
   })
 
-  it('finds nothing in a clean tool', () => {
+  it('finds nothing in a clean tool, dotted names included (valid in MCP)', () => {
+    expect(lintTool({ name: 'geometry.area_wkt', description: 'F.', inputSchema: { type: 'object' } })).toEqual([])
+    expect(lintTool({ name: `a.${'b'.repeat(62)}`, description: 'F.', inputSchema: { type: 'object' } })).toEqual([])
     expect(lintTool({ name: 'f', description: 'F.', inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'A.' } } } })).toEqual([])
   })
 })

@@ -3,10 +3,15 @@ import { fromPostgres, splitSqlFile, type Database, type PostgresTools } from '.
 import { call, targets, unique } from './targets.js'
 
 describe('postgres: splitSqlFile', () => {
-  it('takes the leading -- or /* */ comment, then the statement without its semicolon', () => {
-    expect(splitSqlFile('-- Finds.\n-- @mcp\n\nselect 1;\n')).toEqual({ comment: ' Finds.\n @mcp', statement: 'select 1' })
-    expect(splitSqlFile('/*\n * Finds.\n * @mcp\n */\nselect $1::int')).toEqual({ comment: '\n Finds.\n @mcp\n ', statement: 'select $1::int' })
-    expect(splitSqlFile('select 1 -- @mcp').comment).toBe('')
+  it('takes every -- or /* */ comment (as NpgsqlRest does), then the statements without comments or semicolons', () => {
+    expect(splitSqlFile('-- Finds.\n-- @mcp\n\nselect 1;\n')).toEqual({ comment: ' Finds.\n @mcp', statement: 'select 1', statements: ['select 1'] })
+    expect(splitSqlFile('/*\n * Finds.\n * @mcp\n */\nselect $1::int')).toEqual({ comment: '\n Finds.\n @mcp\n ', statement: 'select $1::int', statements: ['select $1::int'] })
+    expect(splitSqlFile('select 1 -- @mcp')).toEqual({ comment: ' @mcp', statement: 'select 1', statements: ['select 1'] })
+    expect(splitSqlFile(`select '-- not a comment; nor this' as a; -- @mcp_desc Two.\nselect $$ /* no */ $$`)).toEqual({
+      comment: ' @mcp_desc Two.',
+      statement: `select '-- not a comment; nor this' as a`,
+      statements: [`select '-- not a comment; nor this' as a`, 'select $$ /* no */ $$'],
+    })
   })
 })
 
@@ -41,7 +46,7 @@ for (const target of targets)
           { path: 'broken.sql', text: `-- @mcp Broken.\nselect frm nowhere` },
         ],
       })
-    }, 60_000)
+    }, 120_000)
     afterAll(async () => {
       await db?.exec(`drop schema if exists ${s} cascade`).catch(() => undefined)
       await db?.close()
@@ -52,10 +57,15 @@ for (const target of targets)
       const find = pg.tools().find((t) => t.tool.name === 'shop.find_products')?.tool
       expect(find?.description).toBe('Products whose name contains the text, cheapest first.\n\n(test shop)')
       expect(find?.inputSchema).toMatchObject({
-        properties: { text: { type: 'string', description: 'what to look for' }, max_price: { type: 'string', description: 'the highest price' } },
+        properties: {
+          text: { type: ['string', 'null'], description: 'what to look for' },
+          max_price: { type: ['string', 'number', 'null'], description: 'the highest price' },
+        },
         required: ['text', 'max_price'],
       })
-      expect(warnings).toContain('plain.sql: its leading comment does not carry @mcp; not served')
+      expect(warnings).toContain(
+        'plain.sql: no @mcp, @mcp_description, @mcp_desc or @mcp_name in its comments: not a tool, not served, not run (a setup script goes to --init)',
+      )
       expect(pg.skipped()).toEqual([{ source: 'broken.sql', reason: expect.stringMatching(/^PostgreSQL cannot prepare its statement/) }])
     })
 

@@ -10,13 +10,15 @@ import { pglite, postgres, type Database } from '../../src/postgres/index.js'
 export interface Target {
   readonly name: string
   readonly open: () => Promise<Database>
+  /** `emcp pg` flags that reach this database (`--url URL`; none for an in-memory PGlite). */
+  readonly flags: ReadonlyArray<string>
 }
 
 const url = process.env.EMCP_TEST_DATABASE_URL
 
 export const targets: ReadonlyArray<Target> = [
-  { name: 'PGlite', open: () => pglite() },
-  ...(url === undefined || url === '' ? [] : [{ name: 'PostgreSQL', open: () => postgres(url, { max: 4 }) }]),
+  { name: 'PGlite', open: () => pglite(), flags: [] },
+  ...(url === undefined || url === '' ? [] : [{ name: 'PostgreSQL', open: () => postgres(url, { max: 4 }), flags: ['--url', url] }]),
 ]
 
 if (url === undefined || url === '')

@@ -233,7 +233,7 @@ describe('property: stdio transport', () => {
           const tail = Buffer.from(`\n${p.text}\n`)
           expectedTotal += framed(Buffer.concat([bytes, tail]), 32 * 1024 * 1024).filter((f) => f === 'too-long' || expectedOfText(f.line).answer).length
           for (const c of [...chunks, tail]) inStream.write(c)
-          const deadline = Date.now() + 5_000
+          const deadline = Date.now() + 15_000
           while (!seen.has(p.id) && Date.now() < deadline)
             await new Promise<void>((resolve) => {
               waiting = resolve

@@ -154,14 +154,20 @@ describe('tasks/run: inline or task', () => {
 describe('tasks/run: a full store', () => {
   it('answers an optional tool inline when no task can be made', async () => {
     const store = taskStore({ maxTasks: 1 })
+    // the first call holds the one task there is room for until the test lets it go
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let calls = 0
     const { server } = serve(async () => {
-      await sleep(20)
+      if (++calls === 1) await held
+      else await sleep(20)
       return 'inline after all'
     }, { store })
     const first = await send(server, 'tools/call', { name: 'job', arguments: {} })
     expect(first.result.resultType).toBe('task')
     const second = await send(server, 'tools/call', { name: 'job', arguments: {} })
     expect(second.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'inline after all' }] })
+    release()
   })
 
   it('refuses a task-only tool when no task can be made', async () => {

@@ -258,7 +258,7 @@ describe('tasks/store: expiry without readers', () => {
     const store = taskStore({ ttlMs: 20 })
     const onAbort = vi.fn()
     created(store, onAbort)
-    await new Promise((r) => setTimeout(r, 60))
+    for (const deadline = Date.now() + 15_000; onAbort.mock.calls.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5))
     expect(onAbort).toHaveBeenCalledWith(expect.stringMatching(/expired/))
   })
 })

@@ -25,7 +25,7 @@ export const send = async (server: Server, method: string, params: Record<string
 }
 
 /** Polls tasks/get until the task is in `status` or has ended. */
-export const waitFor = async (server: Server, taskId: string, status: string, timeoutMs = 5000): Promise<any> => {
+export const waitFor = async (server: Server, taskId: string, status: string, timeoutMs = 15_000): Promise<any> => {
   const end = Date.now() + timeoutMs
   for (;;) {
     const r = await send(server, 'tasks/get', { taskId })

@@ -154,3 +154,91 @@ describe('memoryEventStore: bounds', () => {
     expect(store.after(prime)?.events ?? []).toEqual([])
   })
 })
+
+describe('memoryEventStore: bytes', () => {
+  const sized = (n: number, size: number): string => JSON.stringify({ n, pad: 'x'.repeat(size) })
+  const replayed = (store: ReturnType<typeof memoryEventStore>, from: string): string[] => (store.after(from)?.events ?? []).map((e) => e.data)
+
+  it('keeps at most maxBytes in all, dropping the oldest events of any session first', () => {
+    const store = memoryEventStore({ maxBytes: 3_000, maxSessionBytes: 10_000 })
+    const pa = store.prime('a', 'one')
+    const pb = store.prime('b', 'two')
+    const events = [0, 1, 2, 3, 4].map((n) => sized(n, 900))
+    store.append('a', events[0] as string)
+    const b1 = store.append('b', events[1] as string)
+    store.append('a', events[2] as string)
+    store.append('b', events[3] as string)
+    const a4 = store.append('a', events[4] as string)
+    // about 1060 bytes each: the newest two (b3, a4) fit in 3000
+    expect(store.after(pa)).toBeUndefined()
+    expect(store.after(pb)).toBeUndefined()
+    expect(replayed(store, b1)).toEqual([events[3]])
+    expect(store.after(a4)).toEqual({ streamId: 'a', events: [] })
+  })
+
+  it("drops a session's own oldest events past maxSessionBytes, leaving other sessions' events alone", () => {
+    const store = memoryEventStore({ maxBytes: 100_000, maxSessionBytes: 2_500 })
+    const quiet = store.prime('q', 'quiet')
+    const kept = store.append('q', sized(0, 100))
+    const loud = store.prime('l', 'loud')
+    const ids = [1, 2, 3, 4, 5].map((n) => store.append('l', sized(n, 900)))
+    // the quiet session keeps its event; the loud one keeps only its newest two
+    expect(store.after(quiet)?.events.map((e) => e.id)).toEqual([kept])
+    expect(store.after(loud)).toBeUndefined()
+    expect(store.after(ids[2] as string)?.events.map((e) => e.id)).toEqual([ids[3], ids[4]])
+  })
+
+  it('sends but never keeps an event larger than a session may hold, and refuses a replay that would skip it', () => {
+    const store = memoryEventStore({ maxSessionBytes: 1_000 })
+    const prime = store.prime('s', 'owner')
+    const small = store.append('s', sized(1, 10))
+    const huge = store.append('s', sized(2, 5_000))
+    const after = store.append('s', sized(3, 10))
+    expect(new Set([prime, small, huge, after]).size).toBe(4)
+    expect(store.after(prime)).toBeUndefined()
+    expect(store.after(small)).toBeUndefined()
+    expect(replayed(store, huge)).toEqual([sized(3, 10)])
+  })
+
+  it('counts streams without an owner each on their own', () => {
+    const store = memoryEventStore({ maxSessionBytes: 1_500 })
+    const pa = store.prime('a')
+    const pb = store.prime('b')
+    store.append('a', sized(1, 1_000))
+    store.append('b', sized(2, 1_000))
+    expect(replayed(store, pa)).toEqual([sized(1, 1_000)])
+    expect(replayed(store, pb)).toEqual([sized(2, 1_000)])
+  })
+})
+
+describe('memoryEventStore: forget', () => {
+  it('drops a stream at once: its events, its ids, and nothing else', () => {
+    const store = memoryEventStore()
+    const pa = store.prime('a', 'session')
+    const pb = store.prime('b', 'session')
+    store.append('a', message(1))
+    store.append('b', message(2))
+    store.append('a', message(3))
+    store.forget?.('a')
+    expect(store.after(pa)).toBeUndefined()
+    expect(store.after(pb)?.events.map((e) => e.data)).toEqual([message(2)])
+  })
+
+  it('gives the room of forgotten events back to the session and to the whole store', () => {
+    const store = memoryEventStore({ maxBytes: 5_000, maxSessionBytes: 2_500 })
+    for (let round = 0; round < 20; round++) {
+      const p = store.prime(`s${round}`, 'session')
+      const ids = [1, 2].map((n) => store.append(`s${round}`, JSON.stringify({ n, pad: 'x'.repeat(1_000) })))
+      // both events of this stream fit: nothing earlier squeezed them out
+      expect(store.after(p)?.events.map((e) => e.id)).toEqual(ids)
+      store.forget?.(`s${round}`)
+    }
+  })
+
+  it('ignores a stream it does not know', () => {
+    const store = memoryEventStore()
+    const p = store.prime('a')
+    store.forget?.('nope')
+    expect(store.after(p)).toEqual({ streamId: 'a', events: [] })
+  })
+})

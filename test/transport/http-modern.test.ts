@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { emcp, mcpServer, type Server } from '../../src/index.js'
 import { serveHttp, toFetchHandler } from '../../src/transport/http.js'
 import { parseSse } from '../support/sse.js'
+import { until } from '../interop/children.js'
 
 const V = '2026-07-28'
 const meta = (extra: Record<string, unknown> = {}) => ({
@@ -266,8 +267,7 @@ describe('2026-07-28 HTTP: streams', () => {
     ])
     await stream.cancel()
     controller.abort()
-    await new Promise((r) => setTimeout(r, 10))
-    expect(server.hub.size()).toBe(0)
+    await until(() => server.hub.size() === 0, 'the subscription to leave the hub', 15_000)
   })
 
   it('a call asking for log messages is answered as an SSE stream: its notifications, then its response', async () => {
@@ -319,7 +319,7 @@ describe('2026-07-28 HTTP: cancellation', () => {
     expect(await stream.next(1)).toMatchObject([{ method: 'notifications/message', params: { data: 'holding' } }])
     controller.abort()
     await stream.cancel().catch(() => {})
-    for (let i = 0; i < 50 && held.length === 0; i++) await new Promise((res) => setTimeout(res, 5))
+    await until(() => held.length > 0, 'the handler to see the stream closed', 15_000)
     expect(held).toEqual(['the client closed the stream'])
   })
 })

@@ -6,7 +6,7 @@
  */
 import { expectAssignable, expectError, expectType } from 'tsd'
 import * as core from 'emcp'
-import { geometryWkt, type Geometry, type Server } from 'emcp'
+import { geometryAny, geometryCodecs, geometryWkt, type Geometry, type Server } from 'emcp'
 import {
   fromManifest,
   manifestText,
@@ -110,6 +110,61 @@ fromManifest(geo, { area: ({ shape }) => {
 // (the error names it: "options.codecs has no codec named "geometry/wkt""), options or none
 expectError(fromManifest(geo, { area: ({ shape }) => String(shape) }))
 expectError(fromManifest(geo, { area: ({ shape }) => String(shape) }, { codecs: { 'geometry/wkb-hex': geometryWkt } }))
+
+// a SEMOSS manifest: handlers are keyed by SMSS_FUNCTION_NAME (a renamed tool keeps its
+// handler), a tool disabled by SMSS_MCP_EXECUTION (in any case) needs none, and tools that
+// dispatch to one handler give it the union of their arguments
+const semoss = {
+  tools: [
+    {
+      name: 'weather_forecast',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      _type: 'python',
+      _meta: { SMSS_FUNCTION_NAME: 'GetWeather', SMSS_MCP_EXECUTION: 'ask', SMSS_MCP_UI: { resourceURI: '/#/forecast' } },
+    },
+    { name: 'staged', inputSchema: { type: 'object' }, _meta: { SMSS_FUNCTION_NAME: 'Staged', SMSS_MCP_EXECUTION: 'DISABLED' } },
+    { name: 'play_a', inputSchema: { type: 'object', properties: { user: { type: 'string' } } }, _meta: { SMSS_FUNCTION_NAME: 'Play' } },
+    { name: 'play_b', inputSchema: { type: 'object', properties: { query: { type: 'string' } } }, _meta: { SMSS_FUNCTION_NAME: 'Play' } },
+  ],
+} as const
+fromManifest(semoss, {
+  GetWeather: ({ city }) => {
+    expectType<string>(city)
+    return city
+  },
+  Play: (args) => {
+    expectAssignable<{ readonly user?: string } | { readonly query?: string }>(args)
+    return JSON.stringify(args)
+  },
+})
+// the tool's own name is not its handler's key
+expectError(fromManifest(semoss, { weather_forecast: (args: { city: string }) => args.city, Play: () => 'x' }))
+// a handler is still required for a tool that is not disabled
+expectError(fromManifest(semoss, { Play: () => 'x' }))
+
+// a MEOS manifest's x-meos types the same way: decode names the parse function of each
+// argument, encode the serialize function of the result, both looked up in the registry
+const meos = {
+  tools: [
+    {
+      name: 'geom_centroid',
+      inputSchema: { type: 'object', properties: { gs: { type: 'string' } }, required: ['gs'], additionalProperties: false },
+      outputSchema: { type: 'object', properties: { result: { type: 'string' } }, required: ['result'] },
+      'x-meos': { category: 'transformation', decode: { gs: 'geom_in' }, encode: 'geo_out' },
+    },
+  ],
+} as const
+fromManifest(meos, { geom_centroid: ({ gs }) => {
+  expectType<Geometry>(gs)
+  return { result: gs }
+} }, { codecs: geometryCodecs })
+// the result is the decoded value, not its wire string
+expectError(fromManifest(meos, { geom_centroid: () => ({ result: 'POINT (0 0)' }) }, { codecs: geometryCodecs }))
+// a registry without the serialize function does not compile
+expectError(fromManifest(meos, { geom_centroid: ({ gs }) => ({ result: gs }) }, { codecs: { geom_in: geometryAny } }))
+
+// a manifest read at run time takes a handler record built at run time
+fromManifest(JSON.parse('{"tools":[]}') as Manifest, Object.fromEntries([['f', () => 'x']]))
 
 // exports and reports are plain data
 expectAssignable<Manifest>(toManifest(server))

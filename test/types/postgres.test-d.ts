@@ -17,6 +17,9 @@ import {
   type DatabaseError,
   type PostgresOptions,
   type PostgresTools,
+  runScripts,
+  ScriptError,
+  type Assignment,
 } from 'emcp/postgres'
 
 expectType<Promise<Database>>(pglite())
@@ -45,3 +48,11 @@ expectType<Identity | undefined>(session.identity)
 expectAssignable<HttpOptions>({ auth: { verify: (token: string) => (token === 't' ? { subject: 's', roles: ['r'] } : undefined) } })
 expectAssignable<BearerAuth>({ verify: async () => undefined, required: true, realm: 'shop' })
 expectNotAssignable<BearerAuth>({ verify: (token: string) => token })
+
+// setup scripts are their own option and function; tool files are never run
+expectType<Promise<void>>(runScripts(db, ['schema.sql', { path: 'seed.sql', text: 'insert into notes values (1)' }]))
+expectAssignable<PostgresOptions>({ init: ['schema.sql'], sqlFiles: [{ path: 'open.sql', text: '-- @mcp_description Opens.\nselect 1' }] })
+expectNotAssignable<PostgresOptions>({ init: 'schema.sql' })
+expectType<number>(new ScriptError('seed.sql', 3, { sqlstate: '42601', message: 'syntax error' }).line)
+expectType<ReadonlyArray<Assignment>>(annotations('_user_id = select 1', 'f').assignments)
+expectType<boolean>(annotations('disabled', 'f', { tags: ['function', 'stable'] }).disabled)
