@@ -15,7 +15,6 @@
  */
 import type { ToolContent } from './content.js'
 import { schemaProblems } from './schema-check.js'
-import type * as t from 'io-ts'
 import type { DefaultedOf, FastFromSchema } from './fast-schema.js'
 import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral } from './schema.js'
 
@@ -189,9 +188,9 @@ export type ValidName<N extends string> = N extends Invalid ? NoInfer<Why<N>> : 
 
 /**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
- * `emcp` say so): one relation check fewer per slot than testing for a schema again.
+ * `emcp` say so): the schema tests come first, codecs last (see fast-schema.ts).
  */
-type SpecType<S> = S extends Codec ? t.TypeOf<S> : FastFromSchema<S>
+type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the common path
 
 // ---------------------------------------------------------------------------------------
 // constructors

@@ -23,10 +23,18 @@
  * type Args = FastFromSchema<{ type: 'object'; properties: { a: { type: 'number' } }; required: ['a']; additionalProperties: false }>
  * // { a: number }
  */
+import type * as t from 'io-ts'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 
-/** The general (and costly) path. */
-type Slow<S> = S extends JSONSchema ? FromSchema<S> : unknown
+/**
+ * The general (and costly) path; an io-ts codec (which no schema test above matches) is typed
+ * here too, as what it decodes to, so that a contract's slot costs one conditional less on
+ * the common path (a schema literal) than a codec test before the schema tests would.
+ */
+type Slow<S> = S extends Codec ? t.TypeOf<S> : S extends JSONSchema ? FromSchema<S> : unknown
+
+/** An io-ts codec (as schema.ts's `Codec`). */
+type Codec = t.Type<any, any, unknown>
 
 // The shapes dispatch tests against. Each is "this `type`, and none of the keywords that would
 // change the node's type": one relation check, which instantiates nothing.
@@ -99,7 +107,7 @@ type Combined = { readonly $ref: unknown } | { readonly allOf: unknown } | { rea
 /** What may not accompany `anyOf`/`oneOf` on the fast path. */
 type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { readonly allOf: unknown } | { readonly properties: unknown }
 
-/** The static type of schema `S`. */
+/** The static type of schema `S` (or of an io-ts codec: what it decodes to). */
 export type FastFromSchema<S> = S extends RootObject ? ObjectOf<S> : S extends WithDefs ? Slow<AnchorFree<S>> : Node<S>
 
 /**
@@ -164,7 +172,9 @@ type ObjectOf<S> = S extends WithPlainProperties
  * The names of an object schema's properties that have a `default` (its top level only; a
  * codec or a schema without defaults: `never`). The typed client lets a caller leave them out.
  */
-export type DefaultedOf<S> = S extends { readonly properties: object } ? (S['properties'] extends NoDefaults ? never : Defaulted<S['properties']> & string) : never
+export type DefaultedOf<S> = S extends WithPlainProperties
+  ? never // the common case, one relation test
+  : S extends { readonly properties: object } ? Defaulted<S['properties']> & string : never
 
 /** The names of the properties with a default. */
 type Defaulted<P> = { [K in keyof P]: P[K] extends WithDefault ? K : never }[keyof P]

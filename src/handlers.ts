@@ -17,22 +17,18 @@ import type { AnyTool } from './emcp.js'
 // ---------------------------------------------------------------------------------------
 // model
 
-/**
- * What the handler check needs to know of each tool, as literals only: its name, the keys
- * its output may have, and whether the output is a closed object. The contract types hold
- * mapped types, which the compiler walks again each time a type that contains them is
- * instantiated (for every handler it types, while it infers the record); a union of literal
- * tuples it does not walk at all.
- */
-export type ToolFacts<U extends AnyTool> = U extends unknown ? [U['name'], OutputKeys<U>] : never
+/** A tool whose structured result is an object (or an array: its keys are those of any array, nothing to report). */
+interface ObjectResult {
+  readonly _S: true
+  readonly _O: object
+}
 
 /**
  * The keys a structured result of `T` may have: those of its output object when that is
  * closed, `string` (any) when it is open, not an object, or the tool has no output schema.
+ * One relation test (`ObjectResult`) decides the common cases.
  */
-type OutputKeys<T extends AnyTool> = T['_S'] extends true
-  ? T['_O'] extends readonly unknown[] ? string : T['_O'] extends object ? Bounded<AllKeys<T['_O']>> : string
-  : string
+type OutputKeys<T extends AnyTool> = T extends ObjectResult ? Bounded<AllKeys<T['_O']>> : string
 
 /** The keys of an object type, or `string` when it is open (has an index signature). */
 type Bounded<K> = string extends K ? string : K & string
@@ -40,7 +36,7 @@ type Bounded<K> = string extends K ? string : K & string
 /**
  * What a handler record `H` must also be, besides `Handlers<U>`: `unknown` when each of its
  * keys names a tool; otherwise a type with one key that says which does not and which tool
- * it may have meant. `implement` takes `H extends Handlers<U> & KeyCheck<H, ToolFacts<U>>`:
+ * it may have meant. `implement` takes `H extends Handlers<U> & KeyCheck<H, U['name']>`:
  * a key that names no tool makes the compiler check the record against this type, and
  * report that key as an excess property (`Object literal may only specify known
  * properties, and 'ehco' does not exist in type 'Handlers<...> & { "no tool is named ehco;
@@ -52,11 +48,11 @@ type Bounded<K> = string extends K ? string : K & string
  * compiler reports the missing name (`Property 'echo' is missing ...`), or the mismatch
  * inside that handler.
  */
-export type KeyCheck<H, F extends [string, string]> = string extends keyof H
+export type KeyCheck<H, Names extends string> = string extends keyof H
   ? unknown
-  : keyof H extends F[0]
+  : keyof H extends Names
     ? unknown
-    : Misnamed<Exclude<keyof H, F[0]> & string, Exclude<F[0], keyof H>>
+    : Misnamed<Exclude<keyof H, Names> & string, Exclude<Names, keyof H>>
 
 /**
  * What `implement`'s `this` (the builder) must be: `unknown` when no handler returns a key
@@ -65,17 +61,17 @@ export type KeyCheck<H, F extends [string, string]> = string extends keyof H
  * which the compiler reports as missing in the builder. Checked once, on the record
  * inferred, rather than on every step of the inference as a constraint would be.
  */
-export type ResultCheck<H, F extends [string, string]> = string extends keyof H
+export type ResultCheck<H, U extends AnyTool> = string extends keyof H
   ? unknown
-  : Exact<F> extends H
+  : Exact<U> extends H
     ? unknown
-    : Unfit<ExtraResultKeys<H, KeysByName<F>>>
+    : Unfit<ExtraResultKeys<H, KeysByName<U>>>
 
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** Name -> the keys its results may have. */
-type KeysByName<F extends [string, string]> = { [E in F as E[0]]: E[1] }
+/** Name -> the keys its results may have (only on the way to a message). */
+type KeysByName<U extends AnyTool> = { [T in U as T['name']]: OutputKeys<T> }
 
 /**
  * Per tool with a closed output, a handler whose result has every key the output allows, of
@@ -83,7 +79,10 @@ type KeysByName<F extends [string, string]> = { [E in F as E[0]]: E[1] }
  * only allowed keys: the common case, decided by one relation check, without a type made per
  * handler. (Other tools: `any`, nothing to check.)
  */
-type Exact<F extends [string, string]> = { readonly [E in F as E[0]]: string extends E[1] ? any : (...args: any[]) => { readonly [P in E[1]]: any } }
+type Exact<U extends AnyTool> = { readonly [T in U as T['name']]: ExactHandler<OutputKeys<T>> }
+
+/** A handler whose result has every key in `K`, of any type; `any` when any key is allowed. */
+type ExactHandler<K extends string> = string extends K ? any : (...args: any[]) => { readonly [P in K]: any }
 
 /** The result a handler settles to: through a Promise, a TaskEither and a Right; a Left or a tool error has no keys to check. */
 type Settled<R> = R extends PromiseLike<infer X>

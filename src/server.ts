@@ -18,7 +18,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import { callable, describe, runCall, type Callable, type Handler, type Handlers } from './call.js'
 import { clip } from './clip.js'
-import type { KeyCheck, ResultCheck, ToolFacts } from './handlers.js'
+import type { KeyCheck, ResultCheck } from './handlers.js'
 import { errorMessage } from './content.js'
 import { runWithContext } from './context.js'
 import { complete } from './completion.js'
@@ -149,7 +149,7 @@ export interface ServerBuilder<U extends AnyTool> {
    * Supplies one handler per tool; a missing or extra key, or a result key a closed output
    * schema does not allow, does not compile (see `KeyCheck` and `ResultCheck`).
    */
-  readonly implement: <H extends KeyCheck<H, ToolFacts<U>> & ResultCheck<H, ToolFacts<U>> & Handlers<U>>(handlers: H) => Server<U>
+  readonly implement: <H extends KeyCheck<H, U['name']> & ResultCheck<H, U> & Handlers<U>>(handlers: H) => Server<U>
 }
 
 // ---------------------------------------------------------------------------------------
