@@ -34,13 +34,20 @@ import { formatIssues, validatorOf, type SchemaSpec, type Validator } from './sc
 export type HandlerResult<O> =
   | O
   | ToolError
-  | Promise<O | ToolError>
   | PromiseLike<O | ToolError>
   | E.Either<unknown, O>
   | TaskEither<unknown, O>
 
-/** The handler of tool `T`: typed arguments in, a typed result (in any of its forms) out. */
-export type Handler<T extends AnyTool> = (args: T['_I'], ctx: ToolContext) => HandlerResult<T['_O']>
+/**
+ * The handler of tool `T`: typed arguments in, a typed result (in any of its forms) out. The
+ * result union is written out rather than as `HandlerResult<...>`, so that a result of the
+ * wrong kind is reported with the forms allowed: `Type 'number' is not assignable to type
+ * 'string | readonly ContentBlock[] | CallToolResult | ToolError | PromiseLike<...> | ...'`.
+ */
+export type Handler<T extends AnyTool> = (
+  args: T['_I'],
+  ctx: ToolContext,
+) => T['_O'] | ToolError | PromiseLike<T['_O'] | ToolError> | E.Either<unknown, T['_O']> | TaskEither<unknown, T['_O']>
 
 /** Name -> handler, for the union `U` (two tools of one name would get a union of handlers). */
 type HandlerMap<U extends AnyTool> = { [T in U as T['name']]: Handler<T> }

@@ -32,12 +32,24 @@ import type { ToolNamed } from './sum.js'
 /** What `call` resolves to: the typed structured output, or the whole result for plain tools. */
 export type ResultOf<T extends AnyTool> = T['_S'] extends true ? T['_O'] : CallToolResult
 
+/**
+ * The arguments a caller passes to tool `T`: its handler's argument type, with the arguments
+ * that have a `default` optional (the server fills them in before the handler runs); an
+ * object of unknown values for a contract whose types are not known (`AnyTool`).
+ */
+export type ArgsOf<T extends AnyTool> = 0 extends 1 & T['_I']
+  ? { readonly [argument: string]: unknown }
+  : [T['_D']] extends [never] ? T['_I'] : string extends T['_D'] ? T['_I'] : WithOptional<T['_I'], T['_D']>
+
+/** `I` with the keys `D` optional. */
+type WithOptional<I, D> = { [K in keyof I as K extends D ? never : K]: I[K] } & { [K in keyof I as K extends D ? K : never]?: I[K] }
+
 /** The typed client of a server whose tools are the union `U`. */
 export interface Client<U extends AnyTool> {
   /** Calls a tool; resolves to its typed output, rejects with `ToolCallError` on `isError`. */
-  readonly call: <K extends U['name']>(name: K, args: ToolNamed<U, K>['_I']) => Promise<ResultOf<ToolNamed<U, K>>>
+  readonly call: <K extends U['name']>(name: K, args: ArgsOf<ToolNamed<U, K>>) => Promise<ResultOf<ToolNamed<U, K>>>
   /** Calls a tool and resolves to the whole `CallToolResult`, errors included. */
-  readonly callResult: <K extends U['name']>(name: K, args: ToolNamed<U, K>['_I']) => Promise<CallToolResult>
+  readonly callResult: <K extends U['name']>(name: K, args: ArgsOf<ToolNamed<U, K>>) => Promise<CallToolResult>
   /** Lists every tool, following pagination to the end. */
   readonly list: () => Promise<ReadonlyArray<ListedTool>>
   /** Sends `ping`. */

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * What a handler may know and do while it runs: the request's id and `_meta`, the session,
  * an AbortSignal for cancellation, progress and log notifications, and requests to the

@@ -15,7 +15,8 @@
  */
 import type { ToolContent } from './content.js'
 import { schemaProblems } from './schema-check.js'
-import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral, type TypeOfSpec } from './schema.js'
+import type { DefaultedOf, FastFromSchema } from './fast-schema.js'
+import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral } from './schema.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -89,9 +90,11 @@ export interface ListedTool extends ToolMeta {
 
 /**
  * A tool contract. `N` is the name, `I` the handler's argument type, `O` the handler's
- * result type; `S` says whether the tool has an output schema (structured results).
+ * result type; `S` says whether the tool has an output schema (structured results); `D`
+ * names the arguments with a `default` (the handler always gets them, a caller may leave
+ * them out; `never`: none; `string`: not known, as for a contract not made by `emcp`).
  */
-export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean> extends ListedTool {
+export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean, D extends string = string> extends ListedTool {
   readonly name: N
   /** The input slot as given (a schema literal or a codec). */
   readonly input: unknown
@@ -107,10 +110,12 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
   readonly _O: O
   /** Phantom: true when the tool has an output schema. Never present at run time. */
   readonly _S: S
+  /** Phantom: the arguments with a default (top-level). Never present at run time. */
+  readonly _D: D
 }
 
 /** Any tool contract. */
-export type AnyTool = Tool<string, any, any, boolean>
+export type AnyTool = Tool<string, any, any, boolean, string>
 
 /** The name of a tool, as a literal type. */
 export type NameOf<T extends AnyTool> = T['name']
@@ -129,64 +134,67 @@ type NameChar =
   | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
   | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_' | '-' | '.'
 
-/** Seven valid characters: appended to the name so that it splits into whole chunks of 8. */
-type Pad = '_______'
-
 /**
- * Any one or more characters. Unlike `string`, consecutive `${Ch}` placeholders are not merged,
- * so a pattern of k of them matches exactly the strings of k - 1 characters or more: a length
- * test that needs no `infer` (and so costs the compiler almost nothing).
+ * The characters the compiler rejects in a name: every other ASCII and Latin-1 character
+ * (space, punctuation, control characters, accented letters) and the typographic marks that
+ * slip in from documents (dashes, curly quotes, no-break and zero-width spaces). A name with
+ * any other character (a CJK letter, an emoji) compiles and is rejected by `mcpServer` when
+ * the server is built: listing every character would cost the compiler more than it saves.
  */
+type BadChar =
+  | '\u0000' | '\u0001' | '\u0002' | '\u0003' | '\u0004' | '\u0005' | '\u0006' | '\u0007'
+  | '\u0008' | '\u0009' | '\u000a' | '\u000b' | '\u000c' | '\u000d' | '\u000e' | '\u000f'
+  | '\u0010' | '\u0011' | '\u0012' | '\u0013' | '\u0014' | '\u0015' | '\u0016' | '\u0017'
+  | '\u0018' | '\u0019' | '\u001a' | '\u001b' | '\u001c' | '\u001d' | '\u001e' | '\u001f'
+  | '\u0020' | '!' | '"' | '#' | '$' | '%' | '&' | "'" | '(' | ')' | '*' | '+' | ',' | '/' | ':'
+  | ';' | '<' | '=' | '>' | '?' | '@' | '[' | '\\' | ']' | '^' | '`' | '{' | '|' | '}' | '~'
+  | '\u007f' | '\u0080' | '\u0081' | '\u0082' | '\u0083' | '\u0084' | '\u0085' | '\u0086'
+  | '\u0087' | '\u0088' | '\u0089' | '\u008a' | '\u008b' | '\u008c' | '\u008d' | '\u008e'
+  | '\u008f' | '\u0090' | '\u0091' | '\u0092' | '\u0093' | '\u0094' | '\u0095' | '\u0096'
+  | '\u0097' | '\u0098' | '\u0099' | '\u009a' | '\u009b' | '\u009c' | '\u009d' | '\u009e'
+  | '\u009f' | '\u00a0' | '¡' | '¢' | '£' | '¤' | '¥' | '¦' | '§' | '¨' | '©' | 'ª' | '«' | '¬'
+  | '\u00ad' | '®' | '¯' | '°' | '±' | '²' | '³' | '´' | 'µ' | '¶' | '·' | '¸' | '¹' | 'º' | '»'
+  | '¼' | '½' | '¾' | '¿' | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' | 'Æ' | 'Ç' | 'È' | 'É' | 'Ê' | 'Ë'
+  | 'Ì' | 'Í' | 'Î' | 'Ï' | 'Ð' | 'Ñ' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | '×' | 'Ø' | 'Ù' | 'Ú' | 'Û'
+  | 'Ü' | 'Ý' | 'Þ' | 'ß' | 'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'æ' | 'ç' | 'è' | 'é' | 'ê' | 'ë'
+  | 'ì' | 'í' | 'î' | 'ï' | 'ð' | 'ñ' | 'ò' | 'ó' | 'ô' | 'õ' | 'ö' | '÷' | 'ø' | 'ù' | 'ú' | 'û'
+  | 'ü' | 'ý' | 'þ' | 'ÿ' | '–' | '—' | '‘' | '’' | '“' | '”' | '…' | '•' | '\u200b' | '\ufeff'
+
+/** Any one or more characters (`${Ch}${Ch}` cannot match fewer than two, unlike `${string}${string}`). */
 type Ch = string & {}
 type Ch8 = `${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}`
-type AtLeast8 = `${Ch8}${Ch}`
-type AtLeast16 = `${Ch8}${Ch8}${Ch}`
 type AtLeast129 = `${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch}${Ch}`
 
 /**
- * The first character of the (padded) name that is not allowed, or `never`: 16 characters a
- * step while at least 16 are left, then 8; what is left then is less than 8 characters, all
- * padding. (Should a length test ever match a shorter string, the walk falls back to
- * `FirstBad`: slower, never wrong.)
+ * The names that are not allowed, as one union the compiler tests a literal against without
+ * instantiating anything: empty, longer than 128 characters, or with a `BadChar`. (The `''`
+ * in the union matters: it lets the compiler test the templates as a set, about ten times
+ * cheaper than a union of templates alone.)
  */
-type Bad<S extends string> = S extends AtLeast16
-  ? S extends `${infer A}${infer B}${infer C}${infer D}${infer E}${infer F}${infer G}${infer H}${infer I}${infer J}${infer K}${infer L}${infer M}${infer N}${infer O}${infer P}${infer R}`
-    ? (A | B | C | D | E | F | G | H | I | J | K | L | M | N | O | P) extends NameChar ? Bad<R> : FirstBad<S>
-    : FirstBad<S>
-  : S extends AtLeast8
-    ? S extends `${infer A}${infer B}${infer C}${infer D}${infer E}${infer F}${infer G}${infer H}${infer R}`
-      ? (A | B | C | D | E | F | G | H) extends NameChar ? Bad<R> : FirstBad<S>
-      : FirstBad<S>
-    : never
+type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
 
-/** Finds the first character that is not allowed (only walked when there is one). */
+/** The first character of `S` that is not allowed (only walked for a name already found invalid). */
 type FirstBad<S extends string> = S extends `${infer C}${infer R}` ? (C extends NameChar ? FirstBad<R> : C) : never
 
+/** Why `N` (invalid) is not a tool name. */
+type Why<N extends string> = N extends ''
+  ? 'invalid tool name: it must not be empty'
+  : N extends AtLeast129
+    ? `invalid tool name "${N}": longer than 128 characters`
+    : `invalid tool name "${N}": "${FirstBad<N>}" is not allowed (use A-Z a-z 0-9 _ - .)`
+
 /**
- * Names over 128 characters: checked 8 characters at a time, `L` counting the chunks, so that
- * a character that is not allowed within the first 128 is still the one reported.
+ * `N` when it is a valid tool name, otherwise a message saying why not. A name that is not
+ * one literal (`string`, a pattern such as `tool_${string}`) passes: it is checked at run time.
+ * (`NoInfer`: the name is inferred from the `N` branch alone, never from a message.)
  */
-type CheckLong<N extends string, S extends string, L extends 0[]> =
-  S extends `${infer A}${infer B}${infer C}${infer D}${infer E}${infer F}${infer G}${infer H}${infer R}`
-    ? L['length'] extends 16
-      ? `invalid tool name "${N}": longer than 128 characters`
-      : (A | B | C | D | E | F | G | H) extends NameChar
-        ? CheckLong<N, R, [...L, 0]>
-        : NotAllowed<N, FirstBad<S>>
-    : N
+export type ValidName<N extends string> = N extends Invalid ? NoInfer<Why<N>> : N
 
-type NotAllowed<N extends string, C extends string> = `invalid tool name "${N}": "${C}" is not allowed (use A-Z a-z 0-9 _ - .)`
-
-/** `N` when it is a valid tool name, otherwise a message saying why not. */
-export type ValidName<N extends string> = {} extends Record<N, 0>
-  ? N // not one literal (`string`, or a pattern such as `tool_${string}`): checked at run time
-  : N extends ''
-    ? 'invalid tool name: it must not be empty'
-    : N extends AtLeast129
-      ? CheckLong<N, `${N}${Pad}`, []>
-      : Bad<`${N}${Pad}`> extends never
-        ? N
-        : NotAllowed<N, Bad<`${N}${Pad}`>>
+/**
+ * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
+ * `emcp` say so): the schema tests come first, codecs last (see fast-schema.ts).
+ */
+type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the common path
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -199,16 +207,17 @@ export function emcp<
   const N extends string,
   const IS extends InputSpec,
   const OS extends OutputSpec | undefined = undefined,
-  I = TypeOfSpec<IS>,
-  O = OS extends undefined ? ToolContent : TypeOfSpec<OS>,
->(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true> {
+  I = SpecType<IS>,
+  O = OS extends undefined ? ToolContent : SpecType<OS>,
+  D extends string = DefaultedOf<IS>,
+>(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true, D> {
   const { input, output, ...rest } = def
   const tool: Record<string, unknown> = { ...rest, inputSchema: objectRoot(def.name, 'input', input as InputSpec), input }
   if (output !== undefined) {
     tool.output = output
     tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
   }
-  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true>
+  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D>
 }
 
 // ---------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ export type { AnyEncodingDef, Dispatch, WireCodecDef, WireForm } from './wire-co
 export { fromManifest, manifestText, toManifest, validateManifest } from './manifest/index.js'
 export type { Manifest, ManifestTool, Policy } from './manifest/index.js'
 export { InputRequiredError, inMemoryClient, RpcCallError, ToolCallError } from './client.js'
-export type { Client, ClientOptions, ResultOf } from './client.js'
+export type { ArgsOf, Client, ClientOptions, ResultOf } from './client.js'
 export { logLevels, newSession } from './session.js'
 export type { ClientInfo, Identity, LogLevel, Session } from './session.js'
 export { batchesAllowed, isModernVersion, latestVersion, modernVersions, negotiate, supportedVersions } from './protocol/versions.js'

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The server's own messages to the client: notifications, and requests whose answers come
  * back through the dispatcher and are matched here by id. A transport that can carry them

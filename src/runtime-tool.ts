@@ -52,6 +52,6 @@ export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => {
   const inputSchema = objectRoot(def.name, 'input', input)
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output)
   const tool = { ...rest, input, inputSchema, ...(output === undefined ? {} : { output, outputSchema }) }
-  // the phantom types (_I, _O, _S) are never present at run time, as with `emcp`
-  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S'> as RuntimeTool
+  // the phantom types (_I, _O, _S, _D) are never present at run time, as with `emcp`
+  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D'> as RuntimeTool
 }

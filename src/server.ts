@@ -18,6 +18,7 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import type { Callable, Handler, Handlers } from './call.js'
 import { clip } from './clip.js'
+import type { KeyCheck, ResultCheck } from './handlers.js'
 import { complete } from './completion.js'
 import { defaultMaxDepth } from './json-depth.js'
 import { stripUndefined } from './json-object.js'
@@ -39,7 +40,7 @@ import { endpoint } from './server/endpoint.js'
 import { runRequest, type Middleware, type RequestStep } from './server/middleware.js'
 import { toolTable, type Chain } from './server/tools.js'
 import { abortCall, type Session } from './session.js'
-import { sumOf, type CheckedList } from './sum.js'
+import { sumOf, type CheckedTools } from './sum.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -142,8 +143,11 @@ export type NoExtraHandlers<H, K> = { readonly [P in Exclude<keyof H, K>]: `no t
 
 /** A sum of tools waiting for its handlers. */
 export interface ServerBuilder<U extends AnyTool> {
-  /** Supplies one handler per tool; a missing or extra key does not compile. */
-  readonly implement: <H extends Handlers<U>>(handlers: H & NoExtraHandlers<H, U['name']>) => Server<U>
+  /**
+   * Supplies one handler per tool; a missing or extra key, or a result key a closed output
+   * schema does not allow, does not compile (see `KeyCheck` and `ResultCheck`).
+   */
+  readonly implement: <H extends KeyCheck<H, U['name']> & ResultCheck<H, U> & Handlers<U>>(handlers: H) => Server<U>
 }
 
 // ---------------------------------------------------------------------------------------
@@ -154,7 +158,7 @@ export interface ServerBuilder<U extends AnyTool> {
  * (and, for lists built at run time, an exception listing every problem).
  */
 export const mcpServer = <const T extends readonly AnyTool[]>(
-  tools: T & CheckedList<T>,
+  tools: CheckedTools<T>,
   info: ServerInfo,
   options: ServerOptions = {},
 ): ServerBuilder<T[number]> => {

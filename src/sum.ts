@@ -1,8 +1,8 @@
 /**
  * The typed sum of tool contracts: a non-empty list folded into one surface whose type
  * carries the union of names and, per name, the contract. Duplicate names are compile
- * errors with a readable message; `sumOf` repeats every check at run time for lists built
- * at run time.
+ * errors reported at each position that repeats a name, the name first; `sumOf` repeats
+ * every check at run time for lists built at run time.
  *
  * @example
  * import { emcp, sumOf } from 'emcp'
@@ -21,33 +21,68 @@ export type ToolList = readonly [AnyTool, ...AnyTool[]]
 /** The union of the names in a list of tools. */
 export type NamesOf<T extends readonly AnyTool[]> = T[number]['name']
 
-/** The contract of the tool named `K` within the union `U`. */
-export type ToolNamed<U extends AnyTool, K extends string> = Extract<U, { readonly name: K }>
-
-/** Each position of the list paired with its tool's name; distinct per position. */
-type Entries<T extends readonly AnyTool[]> = { [I in keyof T]: { n: T[I]['name']; i: I } }[number]
-
-/** Name -> union of the positions that carry it. */
-type PositionsByName<T extends readonly AnyTool[]> = { [E in Entries<T> as E['n']]: E['i'] }
-
-type IsUnion<U, A = U> = U extends unknown ? ([A] extends [U] ? false : true) : never
-
-/** The names that occur more than once in the list. */
-export type DuplicateNames<T extends readonly AnyTool[], P = PositionsByName<T>> = {
-  [K in keyof P]: true extends IsUnion<P[K]> ? K : never
-}[keyof P]
+/**
+ * The contract of the tool named `K` within the union `U`. Contracts whose names are not
+ * literals (a server built from a manifest read at run time: `Tool<string, ...>`) are all
+ * of `U`: any name may be one of them.
+ */
+export type ToolNamed<U extends AnyTool, K extends string> = string extends U['name'] ? U : Extract<U, { readonly name: K }>
 
 /**
- * `unknown` when the list is a valid sum; otherwise a message naming the problem. A
- * parameter typed `T & CheckedList<T>` turns a bad list into an error that quotes it.
+ * The names of a list, position by position: a tuple of string literals, which the compiler
+ * can instantiate again for nothing (a tuple of contracts, whose types hold mapped types,
+ * it walks whole every time).
  */
-export type CheckedList<T extends readonly AnyTool[]> = T extends unknown
-  ? T['length'] extends 0 // not `T extends readonly []`: that test re-instantiates every contract in the list
-    ? 'a server needs at least one tool'
-    : DuplicateNames<T> extends never // not `[X] extends [never]`: a tuple is one more type to resolve
-      ? unknown
-      : `duplicate tool name: ${DuplicateNames<T> & string}`
-  : never
+type Names<T extends ReadonlyArray<Named>> = { [I in keyof T]: T[I]['name'] }
+
+/** Anything with a name: a contract, a manifest entry. */
+type Named = { readonly name: string }
+
+/** Name -> the position that carries it (the union of positions, for a name given twice). */
+type Slots<N extends readonly string[]> = { [I in keyof N & `${number}` as N[I]]: I }
+
+/** The names at positions whose name leads back to more than that position. */
+type Repeated<N extends readonly string[], S extends { readonly [name: string]: unknown } = Slots<N>> = {
+  [I in keyof N & `${number}`]: S[N[I]] extends I ? never : N[I]
+}[keyof N & `${number}`]
+
+/** The names that occur more than once in the list. */
+export type DuplicateNames<T extends readonly AnyTool[]> = Repeated<Names<T>>
+
+/** The names that occur more than once in a list of named things (manifest entries, say). */
+export type RepeatedNames<T extends ReadonlyArray<Named>> = Repeated<Names<T>>
+
+/** `T` with each entry whose name is in `D` replaced by `DuplicateName` (so that each is reported where it is). */
+export type MarkRepeated<T extends ReadonlyArray<Named>, D> = { [I in keyof T]: T[I]['name'] extends D ? DuplicateName<T[I]['name']> : T[I] }
+
+/**
+ * `unknown` when the list is a valid sum; otherwise a message naming the problem (the
+ * message form of `CheckedTools`, for lists checked outside `mcpServer`).
+ */
+export type CheckedList<T extends readonly AnyTool[]> = T['length'] extends 0
+  ? 'a server needs at least one tool'
+  : DuplicateNames<T> extends never
+    ? unknown
+    : `duplicate tool name: ${DuplicateNames<T> & string}`
+
+/** What a position holding a name given before (or after) must be: a type no contract is, whose one key says why. */
+export type DuplicateName<N extends string> = { readonly [P in `duplicate tool name: ${N}`]: N }
+
+/** What an empty list must be. */
+export type NoTools = readonly [{ readonly 'a server needs at least one tool': true }]
+
+/**
+ * The type `mcpServer` takes its list as: the list itself when it is a valid sum; otherwise
+ * the list with each position whose name is given twice replaced by `DuplicateName`, so that
+ * the compiler reports each such position by itself, the problem first:
+ * `Property '"duplicate tool name: add"' is missing in type 'Tool<"add", ...>' ...`.
+ * (`NoInfer`: the list is inferred from the argument alone, never from this check.)
+ */
+export type CheckedTools<T extends readonly AnyTool[], D = DuplicateNames<T>> = T['length'] extends 0
+  ? NoInfer<NoTools>
+  : [D] extends [never]
+    ? T
+    : NoInfer<MarkRepeated<T, D>>
 
 /** A problem found in a list of tools at run time. */
 export interface SumError {

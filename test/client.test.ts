@@ -148,10 +148,12 @@ describe('client: arguments travel as JSON would carry them', () => {
       input: { type: 'object', properties: { word: { type: 'string' }, times: { type: 'integer', default: 2 } }, required: ['word'] },
     })
     const server = mcpServer([repeat], { name: 'r', version: '1' }).implement({ repeat: ({ word, times }) => word.repeat(times) })
+    // `times` has a default: the typed client lets the caller leave it out, the handler gets it
     const args = Object.freeze({ word: 'ab' })
-    const result = await inMemoryClient(server).callResult('repeat', args as { word: string; times: number })
+    const result = await inMemoryClient(server).callResult('repeat', args)
     expect(result.content).toEqual([text('abab')])
     expect(args).toEqual({ word: 'ab' })
+    expect((await inMemoryClient(server).call('repeat', { word: 'c', times: 3 })).content).toEqual([text('ccc')])
   })
 })
 

@@ -3,7 +3,7 @@
  * fenced block whose info string starts with `ts` and that imports from `'emcp'` or
  * `'emcp/...'` is written as its own module into a temporary folder under `.cache/` and the
  * lot is type-checked in one tsc run, with a tsconfig extending the project's (whose `paths`
- * map `emcp*` to src/). Blocks that import nothing from emcp are fragments (a signature, a
+ * map `emcp*` to src/), once with TypeScript 5.9 and once with 7.0. Blocks that import nothing from emcp are fragments (a signature, a
  * line of a larger program) and are not checked. A block that shows a deliberate compile
  * error marks it with `// @ts-expect-error`, which tsc checks too (an unused one is an error).
  *
@@ -51,10 +51,12 @@ const snippetsOf = (doc: string): ReadonlyArray<Omit<Snippet, 'file'>> => {
 }
 
 const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
-const work = join(root, '.cache', `docs-snippets-${process.pid}`)
+/** The compilers the blocks must compile with. */
+const compilers = { '5.9': 'typescript', '7.0': 'typescript7' } as const
+const workOf = (version: keyof typeof compilers): string => join(root, '.cache', `docs-snippets-${version}-${process.pid}`)
 
 /** Rewrites a snippet's relative example imports to paths that resolve from `work`. */
-const withExamples = (body: string): string =>
+const withExamples = (work: string, body: string): string =>
   body.replace(/(from\s+['"])(\.\/[^'"]+)(['"])/g, (all, pre: string, spec: string, post: string) => {
     const target = exampleModules[spec]
     return target === undefined ? all : `${pre}${relative(work, join(root, target)).replace(/\.ts$/, '.js')}${post}`
@@ -75,10 +77,11 @@ interface Failure {
 }
 
 /** Type-checks all snippets in one tsc run; the failures, each placed at its doc and line. */
-const check = (snippets: ReadonlyArray<Snippet>): { readonly failures: ReadonlyArray<Failure>; readonly output: string } => {
+const check = (snippets: ReadonlyArray<Snippet>, version: keyof typeof compilers): { readonly failures: ReadonlyArray<Failure>; readonly output: string } => {
+  const work = workOf(version)
   rmSync(work, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
-  for (const s of snippets) writeFileSync(join(work, s.file), `${withExamples(s.body)}\nexport {}\n`)
+  for (const s of snippets) writeFileSync(join(work, s.file), `${withExamples(work, s.body)}\nexport {}\n`)
   writeFileSync(
     join(work, 'tsconfig.json'),
     JSON.stringify({
@@ -88,7 +91,7 @@ const check = (snippets: ReadonlyArray<Snippet>): { readonly failures: ReadonlyA
       exclude: [],
     }),
   )
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(work, 'tsconfig.json'), '--pretty', 'false'], {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', compilers[version], 'bin', 'tsc'), '-p', join(work, 'tsconfig.json'), '--pretty', 'false'], {
     cwd: root,
     encoding: 'utf8',
     timeout: 100_000,
@@ -109,25 +112,31 @@ const check = (snippets: ReadonlyArray<Snippet>): { readonly failures: ReadonlyA
   return { failures, output }
 }
 
-afterAll(() => rmSync(work, { recursive: true, force: true }))
+afterAll(() => {
+  for (const version of Object.keys(compilers) as Array<keyof typeof compilers>) rmSync(workOf(version), { recursive: true, force: true })
+})
 
 describe('docs: the TypeScript examples in README.md and docs/*.md', () => {
   const snippets: ReadonlyArray<Snippet> = docs.flatMap((doc) =>
     snippetsOf(doc).map((s) => ({ ...s, file: `${doc.replace(/\W+/g, '_')}_L${s.line}.ts` })),
   )
 
-  it('every block that imports emcp type-checks against src/ (one tsc run)', { timeout: 120_000 }, () => {
-    // the extractor still finds the docs' blocks (29 of them when this test was written)
-    expect(snippets.length).toBeGreaterThanOrEqual(20)
-    const { failures } = check([...snippets, canary])
-    const [canaryFailures, docFailures] = [
-      failures.filter((f) => f.where.includes(canary.file)),
-      failures.filter((f) => !f.where.includes(canary.file)),
-    ]
-    // the deliberately wrong block must be caught, on its line, else the run proves nothing
-    expect(canaryFailures.map((f) => f.message.slice(0, 7))).toEqual(['TS2322:'])
-    expect(canaryFailures[0]?.where).toMatch(/^\(canary\):3:/)
-    const report = docFailures.map((f) => `${f.where}\n  ${f.message.replace(/\n/g, '\n  ')}`).join('\n')
-    expect(docFailures.length === 0 ? '' : `${docFailures.length} error(s) in the docs' TypeScript blocks:\n${report}`).toBe('')
-  })
+  it.each(Object.keys(compilers) as Array<keyof typeof compilers>)(
+    'every block that imports emcp type-checks against src/ with TypeScript %s (one tsc run)',
+    { timeout: 120_000 },
+    (version) => {
+      // the extractor still finds the docs' blocks (29 of them when this test was written)
+      expect(snippets.length).toBeGreaterThanOrEqual(20)
+      const { failures } = check([...snippets, canary], version)
+      const [canaryFailures, docFailures] = [
+        failures.filter((f) => f.where.includes(canary.file)),
+        failures.filter((f) => !f.where.includes(canary.file)),
+      ]
+      // the deliberately wrong block must be caught, on its line, else the run proves nothing
+      expect(canaryFailures.map((f) => f.message.slice(0, 7))).toEqual(['TS2322:'])
+      expect(canaryFailures[0]?.where).toMatch(/^\(canary\):3:/)
+      const report = docFailures.map((f) => `${f.where}\n  ${f.message.replace(/\n/g, '\n  ')}`).join('\n')
+      expect(docFailures.length === 0 ? '' : `${docFailures.length} error(s) in the docs' TypeScript blocks:\n${report}`).toBe('')
+    },
+  )
 })

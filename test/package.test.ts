@@ -5,7 +5,10 @@
  * (no network), then compile the README's quick start against the packed .d.ts files with
  * node16 and bundler resolution, check that a typed mistake fails to compile, run the
  * compiled server and drive it with the official SDK client over stdio, import every
- * subpath in `exports` with plain node, and run the `emcp` bin.
+ * subpath in `exports` with plain node, and run the `emcp` bin. A second consumer follows
+ * docs/getting-started.md to the letter with TypeScript 7.0 (which, unlike 5.9, loads no
+ * `@types` package unless something references it): the doc's tsconfig.json and server.ts
+ * blocks, `tsc` with no arguments, no skipLibCheck.
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
@@ -40,6 +43,17 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   readonly exports: Record<string, string | { readonly types: string; readonly import: string }>
 }
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+const tsc7 = join(root, 'node_modules', 'typescript7', 'bin', 'tsc')
+
+/** docs/getting-started.md's fenced blocks: the first `json` one with compilerOptions, and the `ts` one that starts `// server.ts`. */
+const gettingStarted = (() => {
+  const doc = readFileSync(join(root, 'docs', 'getting-started.md'), 'utf8')
+  const blocks = [...doc.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)].map((m) => ({ lang: m[1] ?? '', body: m[2] ?? '' }))
+  const tsconfig = blocks.find((b) => b.lang === 'json' && b.body.includes('"compilerOptions"'))?.body
+  const server = blocks.find((b) => b.lang === 'ts' && b.body.startsWith('// server.ts'))?.body
+  if (tsconfig === undefined || server === undefined) throw new Error('docs/getting-started.md lost its tsconfig.json or server.ts block')
+  return { tsconfig, server }
+})()
 /**
  * Each step's bound, on a hang: the whole file takes about 15 s on a quiet 2-core machine, and
  * several times that beside two busy loops (three tsc runs share what is left of the cores).
@@ -136,7 +150,14 @@ describe('the packed package in a fresh consumer project', () => {
   let tmp = ''
   let consumer = ''
   let packed: ReadonlyArray<string> = []
-  let compiled: { readonly node16: Promise<Ran>; readonly bundler: Promise<Ran>; readonly wrong: Promise<Ran> }
+  let compiled: {
+    readonly node16: Promise<Ran>
+    readonly bundler: Promise<Ran>
+    readonly wrong: Promise<Ran>
+    readonly ts7: Promise<Ran>
+    readonly wrong7: Promise<Ran>
+  }
+  let consumer7 = ''
 
   beforeAll(async () => {
     tmp = realpathSync(mkdtempSync(join(tmpdir(), 'emcp-package-')))
@@ -165,13 +186,26 @@ describe('the packed package in a fresh consumer project', () => {
     write('tsconfig.json', tsconfig('node16', 'node16', ['server.ts', 'subpaths.ts'], true))
     write('tsconfig.bundler.json', tsconfig('preserve', 'bundler', ['server.ts', 'subpaths.ts'], false, stricter))
     write('tsconfig.wrong.json', tsconfig('node16', 'node16', ['wrong.ts'], false))
-    // the three compilations run side by side; each test awaits its own
-    const compile = (config: string, extra: ReadonlyArray<string> = []): Promise<Ran> =>
-      run(process.execPath, [tsc, '-p', config, '--pretty', 'false', ...extra], consumer)
+    // the getting-started consumer on TypeScript 7: `typescript` is the 7.0 package there
+    consumer7 = join(tmp, 'consumer7')
+    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'emcp']) {
+      const link = join(consumer7, 'node_modules', name)
+      mkdirSync(dirname(link), { recursive: true })
+      symlinkSync(name === 'emcp' ? emcpDir : join(root, 'node_modules', name), link, 'dir')
+    }
+    symlinkSync(join(root, 'node_modules', 'typescript7'), join(consumer7, 'node_modules', 'typescript'), 'dir')
+    writeFileSync(join(consumer7, 'package.json'), JSON.stringify({ type: 'module' }))
+    writeFileSync(join(consumer7, 'tsconfig.json'), gettingStarted.tsconfig)
+    writeFileSync(join(consumer7, 'server.ts'), gettingStarted.server)
+    // the compilations run side by side; each test awaits its own
+    const compile = (config: string, extra: ReadonlyArray<string> = [], compiler = tsc): Promise<Ran> =>
+      run(process.execPath, [compiler, '-p', config, '--pretty', 'false', ...extra], consumer)
     compiled = {
       node16: compile('tsconfig.json', ['--listFiles']),
       bundler: compile('tsconfig.bundler.json'),
       wrong: compile('tsconfig.wrong.json'),
+      ts7: run(process.execPath, [join(consumer7, 'node_modules', 'typescript', 'bin', 'tsc'), '--pretty', 'false'], consumer7),
+      wrong7: compile('tsconfig.wrong.json', [], tsc7),
     }
   }, stepMs)
 
@@ -228,6 +262,33 @@ describe('the packed package in a fresh consumer project', () => {
     const line = wrongTs.split('\n').findIndex((l) => l.includes('total: a + b')) + 1
     expect(errors[0]).toMatch(new RegExp(`^wrong\\.ts\\(${line},\\d+\\): error TS2322: Type '\\{ total: number; \\}' is not assignable`))
     expect(r.stdout).toMatch(/Property 'sum' is missing/)
+  }, stepMs)
+
+  it('every shipped .d.ts that uses Node types says so: `/// <reference types="node" />`', () => {
+    const dts = packed.filter((p) => p.endsWith('.d.ts'))
+    // node: modules, and the globals lib.es2022 lacks (TypeScript 7 loads no @types package unless referenced)
+    const usesNode = /from ['"]node:|import\(['"]node:|\bAbortSignal\b|\bAbortController\b|\bNodeJS\.|\bBuffer\b/
+    const users = dts.filter((p) => usesNode.test(readFileSync(join(consumer, 'node_modules', 'emcp', p), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
+    expect(users.length).toBeGreaterThan(0)
+    const without = users.filter((p) => !readFileSync(join(consumer, 'node_modules', 'emcp', p), 'utf8').includes('/// <reference types="node"'))
+    expect(without).toEqual([])
+  }, stepMs)
+
+  it('TypeScript 7: the getting-started consumer compiles with `tsc`, its tsconfig and server.ts taken from the doc', async () => {
+    const r = await compiled.ts7
+    expect(r.stdout + r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(existsSync(join(consumer7, 'dist', 'server.js'))).toBe(true)
+    // the tsconfig has no skipLibCheck: emcp's own .d.ts files were checked too
+    expect(JSON.parse(gettingStarted.tsconfig).compilerOptions.skipLibCheck).toBeUndefined()
+  }, stepMs)
+
+  it('TypeScript 7 rejects the handler returning { total } on the same line as 5.9', async () => {
+    const [r5, r7] = await Promise.all([compiled.wrong, compiled.wrong7])
+    const where = (r: Ran): ReadonlyArray<string> => r.stdout.split('\n').filter((l) => /error TS\d+/.test(l)).map((l) => l.slice(0, l.indexOf(':')))
+    expect(r7.code).not.toBe(0)
+    expect(where(r7)).toEqual(where(r5))
+    expect(where(r7)).toHaveLength(1)
   }, stepMs)
 
   it('the compiled server answers the official SDK client over stdio', async () => {

@@ -23,10 +23,12 @@ import type { Handler, HandlerResult } from '../call.js'
 import { toolError, type ToolContent } from '../content.js'
 import type { ToolContext } from '../context.js'
 import type { Tool } from '../emcp.js'
+import type { DefaultedOf } from '../fast-schema.js'
 import { isObject } from '../json-object.js'
 import { runtimeTool, type RuntimeTool } from '../runtime-tool.js'
 import { formatIssues, validatorOf, type SchemaSpec, type TypeOfSpec, type Validator } from '../schema.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../server.js'
+import type { RepeatedNames } from '../sum.js'
 import { meosKey, slotsOf, type Codecs, type Slots } from './dispatch.js'
 import { metaKeys, type Manifest, type ManifestTool } from './manifest.js'
 import { policyOf } from './policy.js'
@@ -80,10 +82,10 @@ type ArgsOf<IS> = unknown extends TypeOfSpec<IS> ? { readonly [argument: string]
 /** The contract a manifest entry describes: its name, and argument and result types from its schemas (and codecs). */
 export type EntryTool<T, C = {}> = T extends { readonly name: infer N extends string; readonly inputSchema: infer IS }
   ? T extends { readonly outputSchema: infer OS }
-    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, Decoded<TypeOfSpec<OS>, DispatchResult<T>, C>, true>
+    ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, Decoded<TypeOfSpec<OS>, DispatchResult<T>, C>, true, DefaultedOf<IS>>
     : 'outputSchema' extends keyof T
-      ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean> // a manifest read at run time: it may or may not have one
-      : Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, ToolContent, false>
+      ? Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, unknown, boolean, string> // a manifest read at run time: it may or may not have one; its defaults are not known
+      : Tool<N, Decoded<ArgsOf<IS>, DispatchArgs<T>, C>, ToolContent, false, DefaultedOf<IS>>
   : never
 
 /** The contracts of a manifest type, as a union. */
@@ -115,6 +117,18 @@ type ExtraHandlers<H, K> = string extends K ? {} : NoExtraHandlers<H, K>
 
 type NameOfEntry<T> = T extends { readonly name: infer N extends string } ? N : never
 
+/**
+ * `unknown` when a manifest of a const type lists each name once; otherwise a type with one
+ * key that names the repeated tool (`Property '"duplicate tool name: add"' is missing ...`),
+ * so that such a manifest does not compile, as a tool list given to `mcpServer` does not. A
+ * manifest read at run time (typed `Manifest`) is checked at startup.
+ */
+export type DistinctNames<M> = M extends { readonly tools: ReadonlyArray<{ readonly name: string }> }
+  ? [RepeatedNames<M['tools']>] extends [never]
+    ? unknown
+    : { readonly [P in `duplicate tool name: ${RepeatedNames<M['tools']>}`]: true }
+  : unknown
+
 /** The key of an entry's handler: its `SMSS_FUNCTION_NAME`, else its name. */
 export type DispatchNameOf<T> = T extends { readonly _meta: { readonly SMSS_FUNCTION_NAME: infer F extends string } } ? F : NameOfEntry<T>
 
@@ -141,7 +155,7 @@ export interface FromManifestOptions extends ServerOptions {
  * and key that does not fit, when the handlers, the codecs or the manifest disagree.
  */
 export function fromManifest<const M extends Manifest, H extends ManifestHandlers<M, C>, const C extends Codecs = {}>(
-  manifest: M,
+  manifest: M & NoInfer<DistinctNames<M>>,
   handlers: H & ExtraHandlers<H, DispatchNameOf<EntryOf<M>>> & CodecsGiven<M, C>,
   options: FromManifestOptions & { readonly codecs?: C } = {},
 ): Server<ManifestTools<M, C>> {

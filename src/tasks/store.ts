@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The task store of the tasks extension (`io.modelcontextprotocol/tasks`): every task by its
  * id, with its status, its outstanding requests to the client and, once it ended, its result

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * `emcp/http`: the HTTP transport, a chain of small middlewares under ./http/ (see
  * ./http/core.ts for the order a request takes). This file keeps the subpath's entry point.

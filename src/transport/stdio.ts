@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The stdio transport: newline-delimited JSON-RPC over a pair of streams (stdin/stdout by
  * default). This file is its lifecycle (flow control, end of input, drain, signals); the

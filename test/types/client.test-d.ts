@@ -18,6 +18,7 @@ import {
   type ClientOptions,
   type ListedTool,
   type ResultOf,
+  type Server,
 } from 'emcp'
 
 const add = emcp({
@@ -107,3 +108,36 @@ expectAssignable<ClientOptions>({ answer: async () => ({ action: 'cancel' }) })
 expectNotAssignable<ClientOptions>({ answer: 'yes' })
 expectType<{ readonly inputRequests?: unknown; readonly requestState?: string }>(new InputRequiredError({}).result)
 expectAssignable<Error>(new InputRequiredError({ requestState: 's' }))
+
+// arguments with a `default`: the handler always gets them, a caller may leave them out
+const page = emcp({
+  name: 'page',
+  input: {
+    type: 'object',
+    properties: { version: { type: 'string' }, limit: { type: 'integer', default: 10 }, cursor: { type: 'string' } },
+    required: ['version'],
+    additionalProperties: false,
+  },
+})
+const pages = inMemoryClient(
+  mcpServer([page], { name: 'pages', version: '1' }).implement({
+    page: ({ version, limit, cursor }) => {
+      expectType<string>(version)
+      expectType<number>(limit)
+      expectType<string | undefined>(cursor)
+      return `${version} ${limit}`
+    },
+  }),
+)
+expectType<Promise<CallToolResult>>(pages.call('page', { version: 'v1' }))
+expectType<Promise<CallToolResult>>(pages.call('page', { version: 'v1', limit: 5 }))
+expectType<Promise<CallToolResult>>(pages.callResult('page', { version: 'v1' }))
+expectError(pages.call('page', { limit: 5 }))
+expectError(pages.call('page', { version: 'v1', limit: '5' }))
+expectError(pages.call('page', { version: 'v1', size: 5 }))
+
+// a server typed only as `Server` (its tools known at run time): any name, any object of arguments
+const anyServer = server as Server
+expectType<Promise<CallToolResult>>(inMemoryClient(anyServer).callResult('add', { a: 1, b: 2 }))
+expectType<Promise<CallToolResult>>(inMemoryClient(anyServer).callResult('anything', {}))
+expectError(inMemoryClient(anyServer).callResult('add', 3))

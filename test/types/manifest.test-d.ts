@@ -60,8 +60,34 @@ expectError(fromManifest(manifest, { add: ({ a, b }) => ({ sum: a + b }) }))
 // a handler for a tool the manifest does not have does not compile, and says which
 expectError(fromManifest(manifest, { add: ({ a, b }) => ({ sum: a + b }), shout: ({ text }) => text, sub: () => 'x' }))
 
-// an argument name the schema does not declare (the "fails silently" key) does not compile
+// an argument name the schema does not declare (the "fails silently" key): its type is
+// `unknown` in an open schema (any other key may come), so using it as a number does not
+// compile; in a closed schema (additionalProperties: false) naming it does not compile
 expectError(fromManifest(manifest, { add: ({ a, c }) => ({ sum: a + c }), shout: ({ text }) => text }))
+const closed = {
+  tools: [
+    {
+      name: 'add',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false },
+    },
+  ],
+} as const
+expectError(fromManifest(closed, { add: ({ a, c }) => String(a) }))
+// naming it in an open schema compiles (an unknown value); fromManifest rejects the handler at startup
+fromManifest(manifest, { add: ({ a, c }) => ({ sum: a }), shout: ({ text }) => text })
+
+// a manifest that lists a name twice does not compile, as a tool list in mcpServer does not
+const twice = {
+  tools: [
+    { name: 'add', inputSchema: { type: 'object' } },
+    { name: 'sub', inputSchema: { type: 'object' } },
+    { name: 'add', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } },
+  ],
+} as const
+// message: /"duplicate tool name: add"/
+expectError(fromManifest(twice, { add: () => 'a', sub: () => 's' }))
+// message: /Property '"duplicate tool name: add"' is missing in type /
+expectError(fromManifest({ tools: [{ name: 'add', inputSchema: { type: 'object' } }, { name: 'add', inputSchema: { type: 'object' } }] }, { add: () => 'a' }))
 
 // a result that does not match the output schema does not compile
 expectError(fromManifest(manifest, { add: ({ a, b }) => ({ total: a + b }), shout: ({ text }) => text }))
@@ -160,6 +186,25 @@ fromManifest(loaded, {
   },
   echo: (args) => JSON.stringify(args),
 })
+// such a server is a Server, and its typed client takes any tool name and arguments
+const loadedServer = fromManifest(loaded, { echo: (args) => JSON.stringify(args) })
+expectAssignable<Server>(loadedServer)
+expectType<Promise<core.CallToolResult>>(core.inMemoryClient(loadedServer).callResult('echo', { text: 'hi' }))
+expectError(core.inMemoryClient(loadedServer).callResult('echo', 'hi'))
+
+// arguments with a `default` in a const manifest: the handler gets them, a caller may leave them out
+const paged = {
+  tools: [
+    {
+      name: 'page',
+      inputSchema: { type: 'object', properties: { version: { type: 'string' }, limit: { type: 'integer', default: 10 } }, required: ['version'] },
+      outputSchema: { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } }, required: ['items'] },
+    },
+  ],
+} as const
+const pagedServer = fromManifest(paged, { page: ({ version, limit }) => ({ items: Array.from({ length: limit }, () => version) }) })
+expectType<Promise<{ [x: string]: unknown; items: string[] }>>(core.inMemoryClient(pagedServer).call('page', { version: 'v1' }))
+expectError(core.inMemoryClient(pagedServer).call('page', { limit: 5 }))
 
 // the main functions are in the barrel too
 expectType<typeof toManifest>(core.toManifest)
