@@ -8,9 +8,9 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp', './src/index.ts'],
   ['emcp/stdio', './src/transport/stdio.ts'],
   ['emcp/http', './src/transport/http.ts'],
-  ['emcp/manifest', './src/manifest/index.ts'],
-  ['emcp/postgres', './src/postgres/index.ts'],
-  ['emcp/geometry', './src/geometry.ts'],
+  ['emcp/manifest', './src/sources/manifest/index.ts'],
+  ['emcp/postgres', './src/sources/postgres/index.ts'],
+  ['emcp/geometry', './src/codecs/geometry.ts'],
   ['emcp/oauth', './src/auth/index.ts'],
   ['emcp/cli', './src/cli/index.ts'],
 ]

@@ -14,24 +14,24 @@
  * const server = mcpServer([add], { name: 'calc', version: '1.0.0' }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
  * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 })
  */
-export { emcp } from './emcp.js'
-export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './emcp.js'
-export { runtimeTool } from './runtime-tool.js'
-export type { RuntimeArgs, RuntimeTool, RuntimeToolDef } from './runtime-tool.js'
-export { pure } from './annotations.js'
-export { mcpServer } from './server.js'
-export { hub } from './hub.js'
-export type { Hub } from './hub.js'
-export type { Answer, Completion, CompletionRequest, Feature, FeatureFactory, MethodHandler, ToolCall } from './feature.js'
-export type { Server, ServerBuilder, ServerInfo, ServerOptions } from './server.js'
+export { emcp } from './contract/emcp.js'
+export type { AnyTool, Icon, InputOf, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './contract/emcp.js'
+export { runtimeTool } from './contract/runtime-tool.js'
+export type { RuntimeArgs, RuntimeTool, RuntimeToolDef } from './contract/runtime-tool.js'
+export { pure } from './contract/annotations.js'
+export { mcpServer } from './server/server.js'
+export { hub } from './server/hub.js'
+export type { Hub } from './server/hub.js'
+export type { Answer, Completion, CompletionRequest, Feature, FeatureFactory, MethodHandler, ToolCall } from './server/feature.js'
+export type { Server, ServerBuilder, ServerInfo, ServerOptions } from './server/server.js'
 export type { InterimResult, Middleware, Outcome, RequestInfo, RequestStep, ToolCallInfo, ToolCallStep, ToolOutcome } from './server/middleware.js'
-export { sumOf } from './sum.js'
-export type { CheckedList, DuplicateNames, NamesOf, SumError, ToolList, ToolNamed } from './sum.js'
-export type { Handler, HandlerResult, Handlers } from './call.js'
-export type { ElicitProperty, ElicitResult, ElicitSchema, Root, SamplingMessage, SamplingRequest, SamplingResult, ToolContext } from './context.js'
-export { ClientError, outbound } from './outbound.js'
-export type { Outbound, RequestOptions, ServerMessage } from './outbound.js'
-export { text, toolError, ToolError } from './content.js'
+export { sumOf } from './contract/sum.js'
+export type { CheckedList, DuplicateNames, NamesOf, SumError, ToolList, ToolNamed } from './contract/sum.js'
+export type { Handler, HandlerResult, Handlers } from './server/call.js'
+export type { ElicitProperty, ElicitResult, ElicitSchema, Root, SamplingMessage, SamplingRequest, SamplingResult, ToolContext } from './server/context.js'
+export { ClientError, outbound } from './server/outbound.js'
+export type { Outbound, RequestOptions, ServerMessage } from './server/outbound.js'
+export { text, toolError, ToolError } from './contract/content.js'
 export type {
   AudioContent,
   CallToolResult,
@@ -42,28 +42,28 @@ export type {
   ResourceLink,
   TextContent,
   ToolContent,
-} from './content.js'
-export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema.js'
-export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema.js'
-export { anyEncoding, dispatchOf, wireCodec, wireNameOf } from './wire-codec.js'
-export type { AnyEncodingDef, Dispatch, WireCodecDef, WireForm } from './wire-codec.js'
-export { fromManifest, manifestText, toManifest, validateManifest } from './manifest/index.js'
-export type { Manifest, ManifestTool, Policy } from './manifest/index.js'
-export { InputRequiredError, inMemoryClient, RpcCallError, ToolCallError } from './client.js'
-export type { ArgsOf, Client, ClientOptions, ResultOf } from './client.js'
-export { logLevels, newSession } from './session.js'
-export type { ClientInfo, Identity, LogLevel, Session } from './session.js'
+} from './contract/content.js'
+export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema/schema.js'
+export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema/schema.js'
+export { anyEncoding, dispatchOf, wireCodec, wireNameOf } from './schema/wire-codec.js'
+export type { AnyEncodingDef, Dispatch, WireCodecDef, WireForm } from './schema/wire-codec.js'
+export { fromManifest, manifestText, toManifest, validateManifest } from './sources/manifest/index.js'
+export type { Manifest, ManifestTool, Policy } from './sources/manifest/index.js'
+export { InputRequiredError, inMemoryClient, RpcCallError, ToolCallError } from './transport/in-memory.js'
+export type { ArgsOf, Client, ClientOptions, ResultOf } from './transport/in-memory.js'
+export { logLevels, newSession } from './server/session.js'
+export type { ClientInfo, Identity, LogLevel, Session } from './server/session.js'
 export { batchesAllowed, isModernVersion, latestVersion, modernVersions, negotiate, supportedVersions } from './protocol/versions.js'
 export type { AnyProtocolVersion, Era, ModernVersion, ProtocolVersion } from './protocol/versions.js'
-export type { CacheableMethod, CacheHints, CacheOptions } from './protocol/modern.js'
-export type { RequestStateOptions } from './protocol/request-state.js'
-export type { SubscriptionFilter } from './protocol/subscriptions.js'
-export { decode, encode, errorCodes, parse, rpcError } from './jsonrpc.js'
-export type { Message, Notification, Outgoing, Reply, Request, RequestId, RpcError, RpcErrorObject, RpcErrorTag } from './jsonrpc.js'
-export { expand, match, uriTemplate } from './uri-template.js'
-export type { UriParams, UriTemplate } from './uri-template.js'
-export { resource, resources, resourceTemplate } from './resources.js'
-export type { Completer, CompletionContext } from './completion.js'
+export type { CacheableMethod, CacheHints, CacheOptions } from './protocol/2026-07-28/modern.js'
+export type { RequestStateOptions } from './protocol/2026-07-28/request-state.js'
+export type { SubscriptionFilter } from './protocol/2026-07-28/subscriptions.js'
+export { decode, encode, errorCodes, parse, rpcError } from './protocol/jsonrpc.js'
+export type { Message, Notification, Outgoing, Reply, Request, RequestId, RpcError, RpcErrorObject, RpcErrorTag } from './protocol/jsonrpc.js'
+export { expand, match, uriTemplate } from './features/uri-template.js'
+export type { UriParams, UriTemplate } from './features/uri-template.js'
+export { resource, resources, resourceTemplate } from './features/resources.js'
+export type { Completer, CompletionContext } from './features/completion.js'
 export type {
   AnyResource,
   BlobResourceContents,
@@ -81,8 +81,8 @@ export type {
   ResourceTemplate,
   ResourceTemplateDef,
   TextResourceContents,
-} from './resources.js'
-export { prompt, prompts } from './prompts.js'
+} from './features/resources.js'
+export { prompt, prompts } from './features/prompts.js'
 export type {
   AnyPrompt,
   CheckedPrompts,
@@ -99,9 +99,9 @@ export type {
   PromptResult,
   PromptsFeature,
   PromptsOptions,
-} from './prompts.js'
-export { tasks, tasksExtension } from './tasks/extension.js'
-export type { TasksFeature, TasksOptions } from './tasks/extension.js'
-export { isTerminal, taskStore } from './tasks/store.js'
-export type { AskOptions, DetailedTask, InputRequest, Task, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from './tasks/store.js'
-export type { CreateTaskResult } from './tasks/run.js'
+} from './features/prompts.js'
+export { tasks, tasksExtension } from './features/tasks/extension.js'
+export type { TasksFeature, TasksOptions } from './features/tasks/extension.js'
+export { isTerminal, taskStore } from './features/tasks/store.js'
+export type { AskOptions, DetailedTask, InputRequest, Task, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from './features/tasks/store.js'
+export type { CreateTaskResult } from './features/tasks/run.js'

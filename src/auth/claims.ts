@@ -11,7 +11,7 @@
  * // Right({ subject: 'alice', roles: ['staff'], scopes: ['calc:read'], claims: { ... } })
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Identity } from '../session.js'
+import type { Identity } from '../server/session.js'
 
 /** The scopes a claim set grants. */
 export const scopesOf = (claims: { readonly [key: string]: unknown }): ReadonlyArray<string> => {

@@ -16,7 +16,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { JWTVerifyGetKey } from 'jose'
-import type { Identity } from '../session.js'
+import type { Identity } from '../server/session.js'
 import { identityOf } from './claims.js'
 import { discover, type AuthServerMetadata } from './discovery.js'
 import { introspector, type Claims } from './introspection.js'

@@ -7,9 +7,9 @@
  * import { call } from './call.js'
  * await call.run(['dist/examples/calculator.js', 'add', '--arg', 'a=2', '--arg', 'b=3'], io)
  */
-import type { CallToolResult } from '../content.js'
-import { isObject } from '../json-object.js'
-import type { Server } from '../server.js'
+import type { CallToolResult } from '../contract/content.js'
+import { isObject } from '../util/json-object.js'
+import type { Server } from '../server/server.js'
 import { parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'

@@ -7,8 +7,8 @@
  * import { list } from './list.js'
  * await list.run(['dist/examples/calculator.js'], io)
  */
-import { categories as categoryCounts, selected } from '../manifest/catalog.js'
-import { listingBudget } from '../manifest/tokens.js'
+import { categories as categoryCounts, selected } from '../sources/manifest/catalog.js'
+import { listingBudget } from '../sources/manifest/tokens.js'
 import { lastOption, parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'

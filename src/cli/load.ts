@@ -10,7 +10,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Server } from '../server.js'
+import type { Server } from '../server/server.js'
 import { UsageError } from './command.js'
 
 /** True for something shaped like an emcp server. */

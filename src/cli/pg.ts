@@ -1,13 +1,13 @@
 /**
  * `emcp pg`: serve a PostgreSQL database's annotated routines (see docs/postgres.md). The
- * work is in src/postgres/cli.ts; this file puts it in the command table. PGlite and `pg`
+ * work is in src/sources/postgres/cli.ts; this file puts it in the command table. PGlite and `pg`
  * are loaded only when the command opens a database.
  *
  * @example
  * import { pg } from './pg.js'
  * await pg.run(['--init', 'schema.sql', '--sql', 'find.sql', '--http', '--port', '3000'], { out: console.log, err: console.error, cwd: '.', interactive: false })
  */
-import { help, run } from '../postgres/cli.js'
+import { help, run } from '../sources/postgres/cli.js'
 import type { Command } from './command.js'
 
 /** The `emcp pg` subcommand. */

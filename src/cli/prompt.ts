@@ -15,8 +15,8 @@
  * // after the final "Run it? [y/N]" (answered '5' here, so: declined)
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { isObject } from '../json-object.js'
-import { formatIssues, validatorOf, type JsonSchema } from '../schema.js'
+import { isObject } from '../util/json-object.js'
+import { formatIssues, validatorOf, type JsonSchema } from '../schema/schema.js'
 import type { CommandIO } from './command.js'
 import type { FormAnswer, FormRequest } from './wire.js'
 

@@ -6,7 +6,7 @@
  * import { selectionOf } from './select.js'
  * selectionOf(parseArgs(['--category', 'vector'], { options: ['category', 'tag'] })) // { categories: ['vector'] }
  */
-import type { Selection } from '../manifest/catalog.js'
+import type { Selection } from '../sources/manifest/catalog.js'
 import type { Args } from './args.js'
 
 /** The option names, for an ArgSpec. */

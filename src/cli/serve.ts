@@ -7,7 +7,7 @@
  * import { serve } from './serve.js'
  * await serve.run(['dist/examples/calculator.js', '--stdio'], io)
  */
-import { selected } from '../manifest/catalog.js'
+import { selected } from '../sources/manifest/catalog.js'
 import { serveHttp } from '../transport/http.js'
 import { serveStdio } from '../transport/stdio.js'
 import { lastOption, parseArgs } from './args.js'

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { validateManifest, type ManifestProblem } from '../manifest/validate.js'
+import { validateManifest, type ManifestProblem } from '../sources/manifest/validate.js'
 import { parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { progress } from './progress.js'

@@ -10,13 +10,13 @@
  * const result = await c.request('tools/call', { name: 'add', arguments: { a: 2, b: 3 } })
  */
 import * as O from 'fp-ts/lib/Option.js'
-import type { ListedTool } from '../emcp.js'
-import type { RpcErrorObject } from '../jsonrpc.js'
-import { isObject } from '../json-object.js'
-import { outbound, type ServerMessage } from '../outbound.js'
+import type { ListedTool } from '../contract/emcp.js'
+import type { RpcErrorObject } from '../protocol/jsonrpc.js'
+import { isObject } from '../util/json-object.js'
+import { outbound, type ServerMessage } from '../server/outbound.js'
 import { latestVersion } from '../protocol/versions.js'
-import type { Server } from '../server.js'
-import { newSession } from '../session.js'
+import type { Server } from '../server/server.js'
+import { newSession } from '../server/session.js'
 
 /** A JSON-RPC error the server answered. */
 export class WireError extends Error {

@@ -11,8 +11,8 @@
  * // Right([{ header: 'Region', path: ['region'], type: 'string' }])
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { isObject } from '../json-object.js'
-import type { JsonSchema } from '../schema.js'
+import { isObject } from '../util/json-object.js'
+import type { JsonSchema } from '../schema/schema.js'
 
 // ---------------------------------------------------------------------------------------
 // model

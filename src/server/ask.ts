@@ -17,10 +17,10 @@
  * // inside a handler's context: ask(question, options, call)
  * // outboundAsker.ask({ capability: 'roots', method: 'roots/list', params: {} }, undefined, ctx)
  */
-import type { Params } from '../jsonrpc.js'
-import type { RequestOptions } from '../outbound.js'
-import { inputKey, MissingClientCapability, type InputRequired, type InputState, type Question as Asked } from '../protocol/input-required.js'
-import type { Session } from '../session.js'
+import type { Params } from '../protocol/jsonrpc.js'
+import type { RequestOptions } from './outbound.js'
+import { inputKey, MissingClientCapability, type InputRequired, type InputState, type Question as Asked } from '../protocol/2026-07-28/input-required.js'
+import type { Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------
 // model

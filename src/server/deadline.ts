@@ -10,10 +10,10 @@
  * // settle(running, request, session): the first of the answer, the timeout, the cancellation
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { clip } from '../clip.js'
-import { errorMessage } from '../content.js'
-import { rpcError, type Request, type RpcError } from '../jsonrpc.js'
-import type { Session } from '../session.js'
+import { clip } from '../util/clip.js'
+import { errorMessage } from '../contract/content.js'
+import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import type { Session } from './session.js'
 
 /** Five minutes: long enough for slow tools and a user answering an elicitation, short enough that a hung handler is let go. */
 export const defaultCallTimeoutMs = 300_000

@@ -7,7 +7,7 @@
  *
  * @example
  * import * as E from 'fp-ts/lib/Either.js'
- * import { newSession } from '../session.js'
+ * import { newSession } from './session.js'
  * import { endpoint } from './endpoint.js'
  * const { dispatchText } = endpoint({ route: () => E.right({}), maxDepth: 64 })
  * await dispatchText('{"jsonrpc":"2.0","id":1,"method":"ping"}', newSession())() // Some('{"jsonrpc":"2.0","id":1,"result":{}}')
@@ -15,14 +15,14 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
-import { describe } from '../call.js'
-import { isThenable, map, toPromise, type Eventually } from '../eventually.js'
-import type { Answer } from '../feature.js'
-import { deeperThan } from '../json-depth.js'
-import { isObject } from '../json-object.js'
-import { decode, encode, failure, isRequestId, parse, rpcError, success, type Outgoing, type Params, type Reply, type Request, type RpcError } from '../jsonrpc.js'
+import { describe } from './call.js'
+import { isThenable, map, toPromise, type Eventually } from '../util/eventually.js'
+import type { Answer } from './feature.js'
+import { deeperThan } from '../util/json-depth.js'
+import { isObject } from '../util/json-object.js'
+import { decode, encode, failure, isRequestId, parse, rpcError, success, type Outgoing, type Params, type Reply, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { batchesAllowed } from '../protocol/versions.js'
-import { abortCall, type Session } from '../session.js'
+import { abortCall, type Session } from './session.js'
 
 /** What the endpoint needs: where requests go, and how deep params may nest. */
 export interface EndpointConfig {

@@ -19,11 +19,11 @@
  * mcpServer([ping], { name: 'ro', version: '1' }, { middleware: [readOnly] }).implement({ ping: () => 'pong' })
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { CallToolResult } from '../content.js'
-import type { AnyTool } from '../emcp.js'
-import { isThenable, type Eventually } from '../eventually.js'
-import { rpcError, type Params, type Request, type RequestId, type RpcError } from '../jsonrpc.js'
-import type { Session } from '../session.js'
+import type { CallToolResult } from '../contract/content.js'
+import type { AnyTool } from '../contract/emcp.js'
+import { isThenable, type Eventually } from '../util/eventually.js'
+import { rpcError, type Params, type Request, type RequestId, type RpcError } from '../protocol/jsonrpc.js'
+import type { Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------
 // model

@@ -12,8 +12,8 @@
  * leave()
  * await calls.drained(10_000) // true: nothing was left in flight
  */
-import { isObject } from '../json-object.js'
-import { failure, isRequestId, rpcError, type Outgoing, type Reply } from '../jsonrpc.js'
+import { isObject } from '../util/json-object.js'
+import { failure, isRequestId, rpcError, type Outgoing, type Reply } from '../protocol/jsonrpc.js'
 
 // ---------------------------------------------------------------------------------------
 // model

@@ -8,7 +8,7 @@ import { request } from 'node:http'
 import * as O from 'fp-ts/lib/Option.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { everything } from '../../examples/everything.js'
-import { clip, clipLength } from '../../src/clip.js'
+import { clip, clipLength } from '../../src/util/clip.js'
 import { encode, newSession, tasksExtension } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 

@@ -17,10 +17,10 @@ import * as O from 'fp-ts/lib/Option.js'
 import { check } from 'recheck'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pglite, type Database } from '../../src/postgres/index.js'
-import { schemaOf, typeReader } from '../../src/postgres/types.js'
-import { validatorOf, type JsonSchema } from '../../src/schema.js'
-import { uriTemplate } from '../../src/uri-template.js'
+import { pglite, type Database } from '../../src/sources/postgres/index.js'
+import { schemaOf, typeReader } from '../../src/sources/postgres/types.js'
+import { validatorOf, type JsonSchema } from '../../src/schema/schema.js'
+import { uriTemplate } from '../../src/features/uri-template.js'
 import { root } from '../interop/children.js'
 
 // ---------------------------------------------------------------------------------------
@@ -110,12 +110,12 @@ const patternsInSources = scanned.flatMap((s) => s.patterns)
 const dynamicSites: { readonly [file: string]: number } = {
   // a schema's `pattern` (compiled to see whether the fast path may take it, and run there):
   // emcp's own are those of the PostgreSQL types and those written in the sources
-  'src/plain-validator.ts': 2,
+  'src/schema/plain-validator.ts': 2,
   // a resource template's matcher, made from the template's expressions
-  'src/uri-template.ts': 1,
+  'src/features/uri-template.ts': 1,
   // a hand-edited manifest's `pattern`, compiled once at startup only to see that it is a
   // regular expression (it is never matched there; matching goes through the validator above)
-  'src/manifest/schema-errors.ts': 1,
+  'src/sources/manifest/schema-errors.ts': 1,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -249,7 +249,7 @@ describe('regular expressions in the sources', () => {
     // the scan sees them: a sample of each kind
     expect(inSources.length).toBeGreaterThan(40)
     expect(inSources.some((f) => f.at.startsWith('src/transport/stdio/framer.ts') && f.source.includes('"id"'))).toBe(true)
-    expect(patternsInSources.some((f) => f.at.startsWith('src/postgres/types.ts'))).toBe(true)
+    expect(patternsInSources.some((f) => f.at.startsWith('src/sources/postgres/types.ts'))).toBe(true)
   })
 
   it('are all safe by the analyzer (literals and constant RegExp(...) alike)', async () => {

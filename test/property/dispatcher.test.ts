@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as O from 'fp-ts/lib/Option.js'
 import { calculator } from '../../examples/calculator.js'
-import { encode, type Reply } from '../../src/jsonrpc.js'
-import { newSession, type Session } from '../../src/session.js'
+import { encode, type Reply } from '../../src/protocol/jsonrpc.js'
+import { newSession, type Session } from '../../src/server/session.js'
 import {
   anyMessage,
   batch,

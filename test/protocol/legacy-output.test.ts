@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { legacyOutputSchema, wrapsOutput } from '../../src/protocol/legacy-output.js'
+import { legacyOutputSchema, wrapsOutput } from '../../src/protocol/2025-11-25/legacy-output.js'
 import { validatorOf } from '../../src/index.js'
 
 describe('protocol/legacy-output', () => {

@@ -1,5 +1,5 @@
 /**
- * Type tests of handlers (src/call.ts): what a handler may return. A tool with an output
+ * Type tests of handlers (src/server/call.ts): what a handler may return. A tool with an output
  * schema returns its output as a value, a Promise, an fp-ts Either or TaskEither, or a tool
  * error; a result of the wrong type does not compile in any of these forms. A tool without
  * one returns content (text, blocks or a whole CallToolResult).

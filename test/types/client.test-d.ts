@@ -1,5 +1,5 @@
 /**
- * Type tests of the in-memory client (src/client.ts): `call` takes a tool's typed arguments
+ * Type tests of the in-memory client (src/transport/in-memory.ts): `call` takes a tool's typed arguments
  * and resolves to its typed output (the whole CallToolResult for tools without an output
  * schema); an unknown tool name or arguments of the wrong type do not compile.
  */

@@ -1,5 +1,5 @@
 /**
- * Type tests of completers (src/completion.ts): a `Completer<P>` reads the arguments the
+ * Type tests of completers (src/features/completion.ts): a `Completer<P>` reads the arguments the
  * client already resolved, typed by `P` (each one optional, a string), and answers a list of
  * strings or a `Completion`, now or as a Promise.
  */

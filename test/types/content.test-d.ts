@@ -1,5 +1,5 @@
 /**
- * Type tests of content (src/content.ts): content blocks, the CallToolResult, and the tool
+ * Type tests of content (src/contract/content.ts): content blocks, the CallToolResult, and the tool
  * error a handler returns or throws to produce `isError: true`.
  */
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'

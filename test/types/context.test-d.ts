@@ -1,5 +1,5 @@
 /**
- * Type tests of a handler's context (src/context.ts): progress and log take what MCP allows
+ * Type tests of a handler's context (src/server/context.ts): progress and log take what MCP allows
  * (an unknown log level does not compile), and `elicit` types the user's answer from the
  * form it asks for: `content` is there only when the action is 'accept', a required string
  * is a string, an optional integer is `number | undefined`, and a form MCP cannot carry (a

@@ -1,5 +1,5 @@
 /**
- * Type tests of `emcp` (src/emcp.ts): the contract value keeps its name as a literal, its
+ * Type tests of `emcp` (src/contract/emcp.ts): the contract value keeps its name as a literal, its
  * argument type comes from the input schema (json-schema-to-ts for literals, `t.TypeOf` for
  * io-ts codecs), its result type from the output schema, and invalid names do not compile.
  */

@@ -1,5 +1,5 @@
 /**
- * Type tests of features (src/feature.ts): a feature's methods answer with an fp-ts Either
+ * Type tests of features (src/server/feature.ts): a feature's methods answer with an fp-ts Either
  * (now or as a Promise), so a method returning a bare value does not compile; completion
  * requests and answers have the shapes MCP gives them.
  */

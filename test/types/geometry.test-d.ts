@@ -1,5 +1,5 @@
 /**
- * Type tests of the geometry codecs (src/geometry.ts): each decodes to a `Geometry` and
+ * Type tests of the geometry codecs (src/codecs/geometry.ts): each decodes to a `Geometry` and
  * encodes from one, so a contract that uses one types its handler with it.
  */
 import type * as E from 'fp-ts/lib/Either.js'

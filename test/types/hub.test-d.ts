@@ -1,5 +1,5 @@
 /**
- * Type tests of hubs (src/hub.ts): the sessions a server can reach, and broadcasts that may
+ * Type tests of hubs (src/server/hub.ts): the sessions a server can reach, and broadcasts that may
  * pick their recipients by a session predicate.
  */
 import { expectError, expectType } from 'tsd'

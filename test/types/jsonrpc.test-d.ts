@@ -1,5 +1,5 @@
 /**
- * Type tests of JSON-RPC (src/jsonrpc.ts): `parse` and `decode` return errors as data (an
+ * Type tests of JSON-RPC (src/protocol/jsonrpc.ts): `parse` and `decode` return errors as data (an
  * fp-ts Either), messages narrow by `kind`, `encode` takes only well-formed responses, and
  * the code table has exactly one entry per error tag.
  */

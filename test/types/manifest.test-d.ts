@@ -1,5 +1,5 @@
 /**
- * Type tests of `emcp/manifest` (src/manifest/*): a manifest of a const type checks its
+ * Type tests of `emcp/manifest` (src/sources/manifest/*): a manifest of a const type checks its
  * handler record. A missing handler, a handler for a tool the manifest does not have, and
  * an argument name its schema does not declare do not compile; arguments and results are
  * typed from the manifest's schemas (and from the wire codecs its dispatch metadata names).

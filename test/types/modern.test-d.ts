@@ -1,5 +1,5 @@
 /**
- * Type tests of the 2026-07-28 options (src/protocol/modern.ts, request-state.ts,
+ * Type tests of the 2026-07-28 options (src/protocol/2026-07-28/modern.ts, request-state.ts,
  * subscriptions.ts): the eras a server serves, caching hints per server and per method,
  * the requestState key, the subscription filter.
  */

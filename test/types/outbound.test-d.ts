@@ -1,5 +1,5 @@
 /**
- * Type tests of the server's channel to a client (src/outbound.ts): `outbound` wraps a send
+ * Type tests of the server's channel to a client (src/server/outbound.ts): `outbound` wraps a send
  * function of `ServerMessage`s; requests resolve to `unknown` (the caller checks the shape),
  * take typed options, and are settled by responses; `ClientError` carries the client's code
  * and data.

@@ -1,5 +1,5 @@
 /**
- * Type tests of prompts (src/prompts.ts): `get` receives the arguments typed from the
+ * Type tests of prompts (src/features/prompts.ts): `get` receives the arguments typed from the
  * literal declaration (`required: true` gives a string, anything else an optional string);
  * an undeclared argument, a completer for one, or a duplicate prompt name do not compile.
  */

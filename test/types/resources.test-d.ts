@@ -1,5 +1,5 @@
 /**
- * Type tests of resources and URI templates (src/resources.ts, src/uri-template.ts): a
+ * Type tests of resources and URI templates (src/features/resources.ts, src/features/uri-template.ts): a
  * template's variables are typed from its literal (`{x}` required, `{?x}` optional), so
  * reading a variable the template does not have, or completing one, does not compile.
  */

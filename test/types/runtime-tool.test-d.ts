@@ -1,5 +1,5 @@
 /**
- * Type tests of `runtimeTool` (src/runtime-tool.ts): a contract from schemas known only at run
+ * Type tests of `runtimeTool` (src/contract/runtime-tool.ts): a contract from schemas known only at run
  * time takes any JSON Schema object or codec, types its arguments as a JSON object and its
  * result as unknown, and fits `mcpServer` and `addTool` without a cast.
  */

@@ -1,5 +1,5 @@
 /**
- * Type tests of the schema bridge (src/schema.ts): the static type of a schema slot (a JSON
+ * Type tests of the schema bridge (src/schema/schema.ts): the static type of a schema slot (a JSON
  * Schema literal through json-schema-to-ts, an io-ts codec through `t.TypeOf`), and the
  * signatures of validators and the codec helpers.
  */

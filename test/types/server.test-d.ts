@@ -1,5 +1,5 @@
 /**
- * Type tests of `mcpServer` (src/server.ts): a duplicate name and an empty list do not
+ * Type tests of `mcpServer` (src/server/server.ts): a duplicate name and an empty list do not
  * compile, `implement` is exhaustive (a missing or an extra handler does not compile), and
  * every handler's arguments are typed from its contract.
  */

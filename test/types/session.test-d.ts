@@ -1,5 +1,5 @@
 /**
- * Type tests of sessions (src/session.ts): `newSession` takes an optional revision (only one
+ * Type tests of sessions (src/server/session.ts): `newSession` takes an optional revision (only one
  * emcp speaks) and an optional channel; the dispatcher's fields are mutable, the collections
  * and the channel are not reassignable; log levels are the eight of RFC 5424.
  */

@@ -1,5 +1,5 @@
 /**
- * Type tests of the typed sum (src/sum.ts): the union of names, the contract per name, and
+ * Type tests of the typed sum (src/contract/sum.ts): the union of names, the contract per name, and
  * the list check that turns duplicates and an empty list into readable compile errors.
  */
 import type * as E from 'fp-ts/lib/Either.js'

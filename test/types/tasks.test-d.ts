@@ -1,5 +1,5 @@
 /**
- * Type tests of the tasks extension (src/tasks/*): task support declared in a tool's contract
+ * Type tests of the tasks extension (src/features/tasks/*): task support declared in a tool's contract
  * (one of three literals), the tasks() feature and its store, and the wire shapes of tasks.
  */
 import * as E from 'fp-ts/lib/Either.js'

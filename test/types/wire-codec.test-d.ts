@@ -1,5 +1,5 @@
 /**
- * Type tests of wire codecs (src/wire-codec.ts): a codec made by `wireCodec<A>` is an io-ts
+ * Type tests of wire codecs (src/schema/wire-codec.ts): a codec made by `wireCodec<A>` is an io-ts
  * codec from a wire string to `A`, and its definition is checked against `A`.
  */
 import * as E from 'fp-ts/lib/Either.js'

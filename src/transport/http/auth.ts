@@ -11,7 +11,7 @@
  * import { bearer } from './auth.js'
  * const step = bearer({ verify: (token) => (token === 'secret' ? { subject: 'alice', roles: ['admin'] } : undefined), required: true })
  */
-import type { Identity } from '../../session.js'
+import type { Identity } from '../../server/session.js'
 import type { BearerAuth, HttpMiddleware, HttpReply } from './model.js'
 import { refuse } from './reply.js'
 

@@ -9,9 +9,9 @@
  * const step = body({ maxBodyBytes: 4 * 1024 * 1024 })
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { failure, parse } from '../../jsonrpc.js'
-import { addressKey } from '../caller.js'
-import { byteBudget, releasedAtEnd, shareOf } from '../in-flight.js'
+import { failure, parse } from '../../protocol/jsonrpc.js'
+import { addressKey } from './caller.js'
+import { byteBudget, releasedAtEnd, shareOf } from './in-flight.js'
 import type { HttpMiddleware, HttpOptions, HttpRequestHead } from './model.js'
 import { json, refuse } from './reply.js'
 

@@ -14,10 +14,10 @@
  * const chain = httpChain(server, { sessions: true })
  * const reply = await chain.handle(request) // an HttpRequest from an adapter
  */
-import { clip } from '../../clip.js'
-import type { AnyTool } from '../../emcp.js'
+import { clip } from '../../util/clip.js'
+import type { AnyTool } from '../../contract/emcp.js'
 import { allEras } from '../../protocol/versions.js'
-import type { Server } from '../../server.js'
+import type { Server } from '../../server/server.js'
 import { bearer } from './auth.js'
 import { addressOf, body } from './body.js'
 import { compose } from './compose.js'

@@ -12,7 +12,7 @@
  * gate.start()
  * await gate.running.drained(10_000)
  */
-import { encode } from '../../jsonrpc.js'
+import { encode } from '../../protocol/jsonrpc.js'
 import { inFlight, refusalOf, shuttingDown, type InFlight } from '../drain.js'
 import type { HttpMiddleware } from './model.js'
 import { jsonHeaders, refuse } from './reply.js'

@@ -8,9 +8,9 @@
  * const handle = toFetchHandler(server)
  * const res = await handle(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }))
  */
-import type { AnyTool } from '../../emcp.js'
-import type { Server } from '../../server.js'
-import type { Identity } from '../../session.js'
+import type { AnyTool } from '../../contract/emcp.js'
+import type { Server } from '../../server/server.js'
+import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
 import type { BodyRead, HttpOptions, HttpRequest } from './model.js'
 

@@ -7,7 +7,7 @@
  * import { guards } from './guards.js'
  * const step = guards({ allowedHosts: ['api.example.com'], allowedOrigins: ['https://ui.example.com'] })
  */
-import { shown } from '../../clip.js'
+import { shown } from '../../util/clip.js'
 import { hostCheck, originCheck } from './hosts.js'
 import type { HttpMiddleware, HttpOptions } from './model.js'
 import { refuse } from './reply.js'

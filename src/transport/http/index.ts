@@ -13,9 +13,9 @@
  * const running = await serveHttp(server, { port: 3000 }) // http://127.0.0.1:3000/mcp
  * await running.close()
  */
-import type { AnyTool } from '../../emcp.js'
-import type { Server } from '../../server.js'
-import type { Identity } from '../../session.js'
+import type { AnyTool } from '../../contract/emcp.js'
+import type { Server } from '../../server/server.js'
+import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
 import type { BodyRead, HttpOptions, HttpReply, HttpRequest, HttpRequestHead } from './model.js'
 import type { HttpSessions } from './sessions.js'
@@ -27,8 +27,8 @@ export { toFetchHandler } from './fetch.js'
 export { toNodeListener } from './node.js'
 export { serveHttp } from './serve.js'
 export { httpSessions, type HttpSession, type HttpSessions, type SessionOptions } from './sessions.js'
-export { memoryEventStore, type EventStore, type Replay } from '../event-store.js'
-export { sseStream, type SseOptions, type SseStream } from '../sse.js'
+export { memoryEventStore, type EventStore, type Replay } from './event-store.js'
+export { sseStream, type SseOptions, type SseStream } from './sse.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors

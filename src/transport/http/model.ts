@@ -10,7 +10,7 @@
  *   req.path === '/health' ? Promise.resolve({ status: 200, headers: {}, body: 'ok' }) : next(req)
  */
 import type { Server as NodeServer } from 'node:http'
-import type { Identity } from '../../session.js'
+import type { Identity } from '../../server/session.js'
 import type { SessionOptions } from './sessions.js'
 
 // ---------------------------------------------------------------------------------------

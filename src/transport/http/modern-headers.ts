@@ -10,11 +10,11 @@
  * mismatch(req, { method: 'tools/call', params: { name: 'echo', _meta: { ... } } }) // undefined, or why not
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { clip, shown } from '../../clip.js'
-import type { AnyTool } from '../../emcp.js'
+import { clip, shown } from '../../util/clip.js'
+import type { AnyTool } from '../../contract/emcp.js'
 import { decodeHeader, mirroredParams, sameValue, valueAt, type MirroredParam } from '../../protocol/headers.js'
-import { metaKeys } from '../../protocol/modern.js'
-import type { Server } from '../../server.js'
+import { metaKeys } from '../../protocol/2026-07-28/modern.js'
+import type { Server } from '../../server/server.js'
 import type { HttpRequestHead } from './model.js'
 
 // ---------------------------------------------------------------------------------------

@@ -8,9 +8,9 @@
  * import { modern } from './modern.js'
  * const step = modern(server, { keepAliveMs: 15_000 })
  */
-import type { AnyTool } from '../../emcp.js'
+import type { AnyTool } from '../../contract/emcp.js'
 import { allEras, isSupportedVersion, versionsOf } from '../../protocol/versions.js'
-import type { Server } from '../../server.js'
+import type { Server } from '../../server/server.js'
 import type { HttpMiddleware } from './model.js'
 import { claimsModern, envelopeMissing, modernPost } from './modern-post.js'
 

@@ -8,7 +8,7 @@
  * import { negotiate } from './negotiate.js'
  * const step = negotiate({ methods: 'POST', cors: true, modern: true })
  */
-import { shown } from '../../clip.js'
+import { shown } from '../../util/clip.js'
 import { isSupportedVersion, supportedVersions } from '../../protocol/versions.js'
 import type { HttpMiddleware } from './model.js'
 import { refuse } from './reply.js'

@@ -10,9 +10,9 @@
  * createServer(toNodeListener(server, { path: '/mcp' })).listen(3000, '127.0.0.1')
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AnyTool } from '../../emcp.js'
-import type { Server } from '../../server.js'
-import type { Identity } from '../../session.js'
+import type { AnyTool } from '../../contract/emcp.js'
+import type { Server } from '../../server/server.js'
+import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
 import { pathOf } from './endpoint.js'
 import type { BodyRead, HttpOptions, HttpRequest } from './model.js'

@@ -8,7 +8,7 @@
  * refuse(405, 'Method Not Allowed', { allow: 'POST' }) // { status: 405, headers: {...}, body: '{"jsonrpc":"2.0","id":null,"error":...}' }
  */
 import * as O from 'fp-ts/lib/Option.js'
-import { encode, failure, rpcError, type Outgoing, type Reply } from '../../jsonrpc.js'
+import { encode, failure, rpcError, type Outgoing, type Reply } from '../../protocol/jsonrpc.js'
 import type { HttpReply } from './model.js'
 
 // ---------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { AnyTool } from '../../emcp.js'
-import type { Server } from '../../server.js'
+import type { AnyTool } from '../../contract/emcp.js'
+import type { Server } from '../../server/server.js'
 import { defaultDrainTimeoutMs, exitSoon, onShutdownSignal } from '../drain.js'
 import type { RunningHttp, ServeHttpOptions } from './model.js'
 import { toNodeListener } from './node.js'

@@ -10,8 +10,8 @@
  * const s = sessionStream({ store, forget, limits: { maxGetStreams: 16, maxResumable: 100 } }, entry, 'standalone', lastEventId)
  */
 import { randomUUID } from 'node:crypto'
-import type { EventStore } from '../event-store.js'
-import { sseStream, type SseStream } from '../sse.js'
+import type { EventStore } from './event-store.js'
+import { sseStream, type SseStream } from './sse.js'
 import type { HttpSession, StreamState } from './sessions.js'
 
 // ---------------------------------------------------------------------------------------

@@ -19,14 +19,14 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomUUID } from 'node:crypto'
-import { outbound } from '../../outbound.js'
+import { outbound } from '../../server/outbound.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
-import type { Server } from '../../server.js'
-import { newSession, type Identity, type Session } from '../../session.js'
-import { isIdle, room, type Admission } from '../admission.js'
-import { callerOf, type Caller } from '../caller.js'
-import { memoryEventStore, type EventStore } from '../event-store.js'
-import { stored, type SseStream } from '../sse.js'
+import type { Server } from '../../server/server.js'
+import { newSession, type Identity, type Session } from '../../server/session.js'
+import { isIdle, room, type Admission } from './admission.js'
+import { callerOf, type Caller } from './caller.js'
+import { memoryEventStore, type EventStore } from './event-store.js'
+import { stored, type SseStream } from './sse.js'
 import { sessionStream } from './session-stream.js'
 
 // ---------------------------------------------------------------------------------------
@@ -113,7 +113,7 @@ export interface HttpSessions {
   readonly close: () => void
 }
 
-export { isIdle, type Admission } from '../admission.js'
+export { isIdle, type Admission } from './admission.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors

@@ -10,10 +10,10 @@
  * const end = stateful(server, registry, { running, addressOf: (req) => req.remoteAddress, auth: false })
  */
 import * as O from 'fp-ts/lib/Option.js'
-import { decode, encode } from '../../jsonrpc.js'
-import { isObject } from '../../json-object.js'
+import { decode, encode } from '../../protocol/jsonrpc.js'
+import { isObject } from '../../util/json-object.js'
 import { batchesAllowed, isSupportedVersion, latestVersion, type AnyProtocolVersion } from '../../protocol/versions.js'
-import type { Server } from '../../server.js'
+import type { Server } from '../../server/server.js'
 import type { InFlight } from '../drain.js'
 import type { HttpHandler, HttpReply, HttpRequest, HttpRequestHead } from './model.js'
 import { json, jsonHeaders, refuse, replyOf, sseHeaders } from './reply.js'

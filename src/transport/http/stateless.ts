@@ -10,11 +10,11 @@
  * const end = stateless(server) // an HttpHandler; end.releaseAll() aborts the calls in flight
  */
 import * as O from 'fp-ts/lib/Option.js'
-import { isObject } from '../../json-object.js'
-import { failure, isRequestId, rpcError, type Outgoing, type RequestId } from '../../jsonrpc.js'
+import { isObject } from '../../util/json-object.js'
+import { failure, isRequestId, rpcError, type Outgoing, type RequestId } from '../../protocol/jsonrpc.js'
 import { assumedHttpVersion, isSupportedVersion } from '../../protocol/versions.js'
-import type { Server } from '../../server.js'
-import { newSession, type Session } from '../../session.js'
+import type { Server } from '../../server/server.js'
+import { newSession, type Session } from '../../server/session.js'
 import type { HttpHandler, HttpReply, HttpRequest } from './model.js'
 import { accepted, json, replyOf } from './reply.js'
 

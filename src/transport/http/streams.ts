@@ -8,7 +8,7 @@
  * import { streams } from './streams.js'
  * const step = streams(registry, { auth: true })
  */
-import { shown } from '../../clip.js'
+import { shown } from '../../util/clip.js'
 import type { HttpMiddleware, HttpReply, HttpRequest } from './model.js'
 import { refuse, sseHeaders } from './reply.js'
 import type { HttpSessions } from './sessions.js'

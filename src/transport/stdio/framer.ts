@@ -13,7 +13,7 @@
  * f.push(Buffer.from(':2}\n'))
  * f.end() // lines: ['{"a":1}', '{"b":2}']
  */
-import { isRequestId, type RequestId } from '../../jsonrpc.js'
+import { isRequestId, type RequestId } from '../../protocol/jsonrpc.js'
 
 // ---------------------------------------------------------------------------------------
 // model

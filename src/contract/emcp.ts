@@ -1,0 +1,252 @@
+/**
+ * The tool contract (an EMCP): name, description, input and output schema, annotations.
+ * The value carries its static types, computed once per contract: the handler's argument
+ * type, its result type, and the name as a literal.
+ *
+ * @example
+ * import { emcp } from 'emcp'
+ * const add = emcp({
+ *   name: 'add',
+ *   description: 'Add two numbers.',
+ *   input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *   output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+ * })
+ * type Args = typeof add._I // { a: number; b: number }
+ */
+import type { ToolContent } from './content.js'
+import { schemaProblems } from '../schema/schema-check.js'
+import type { DefaultedOf, FastFromSchema } from '../schema/fast-schema.js'
+import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral } from '../schema/schema.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Hints about a tool's behaviour; clients must not trust them for security. */
+export interface ToolAnnotations {
+  readonly title?: string
+  readonly readOnlyHint?: boolean
+  readonly destructiveHint?: boolean
+  readonly idempotentHint?: boolean
+  readonly openWorldHint?: boolean
+}
+
+/** An icon a client may show for a tool or server. */
+export interface Icon {
+  readonly src: string
+  readonly mimeType?: string
+  readonly sizes?: ReadonlyArray<string>
+  readonly theme?: 'light' | 'dark'
+}
+
+/** An input slot: a JSON Schema literal of an object, or an io-ts codec. */
+export type InputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
+
+/** An output slot: a JSON Schema literal (any JSON value since 2026-07-28; objects for 2025-11-25 clients are made by wrapping), or an io-ts codec. */
+export type OutputSpec = SchemaLiteral | Codec
+
+/** What describes a tool to people and models, besides its name and schemas. */
+export interface ToolMeta {
+  /** A short human-readable name. */
+  readonly title?: string
+  /** What the tool does; models read this to decide when to call it. */
+  readonly description?: string
+  readonly annotations?: ToolAnnotations
+  readonly icons?: ReadonlyArray<Icon>
+  readonly _meta?: { readonly [key: string]: unknown }
+}
+
+/**
+ * Whether a call may run as a task (the `io.modelcontextprotocol/tasks` extension, served by
+ * the `tasks` feature): `optional` lets the server hand a slow call off to a task for clients
+ * that declared the extension; `required` runs it only that way (other clients get -32021);
+ * `forbidden` (the default) always answers inline.
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required'
+
+/** What `emcp` takes. */
+export interface ToolDef<N, IS, OS> extends ToolMeta {
+  /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
+  readonly name: N
+  /** The arguments: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
+  readonly input: IS
+  /** The structured result: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
+  readonly output?: OS
+  /** Whether a call may run as a task; the handler is the same either way. */
+  readonly taskSupport?: TaskSupport
+  /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
+  readonly scopes?: ReadonlyArray<string>
+}
+
+/** A tool as `tools/list` describes it on the wire. */
+export interface ListedTool extends ToolMeta {
+  readonly name: string
+  /** The JSON Schema of the arguments. */
+  readonly inputSchema: JsonSchema
+  /** The JSON Schema of the structured result, when the tool has one. */
+  readonly outputSchema?: JsonSchema
+  /** SEMOSS: the kind of function behind a tool imported from its manifest (e.g. `"python"`), listed as it came. */
+  readonly _type?: string
+}
+
+/**
+ * A tool contract. `N` is the name, `I` the handler's argument type, `O` the handler's
+ * result type; `S` says whether the tool has an output schema (structured results); `D`
+ * names the arguments with a `default` (the handler always gets them, a caller may leave
+ * them out; `never`: none; `string`: not known, as for a contract not made by `emcp`).
+ */
+export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean, D extends string = string> extends ListedTool {
+  readonly name: N
+  /** The input slot as given (a schema literal or a codec). */
+  readonly input: unknown
+  /** The output slot as given, when there is one. */
+  readonly output?: unknown
+  /** Whether a call may run as a task (not listed: the tasks extension is server-directed). */
+  readonly taskSupport?: TaskSupport
+  /** OAuth scopes a caller must hold to see and call the tool (not listed). */
+  readonly scopes?: ReadonlyArray<string>
+  /** Phantom: the handler's argument type. Never present at run time. */
+  readonly _I: I
+  /** Phantom: the handler's result type. Never present at run time. */
+  readonly _O: O
+  /** Phantom: true when the tool has an output schema. Never present at run time. */
+  readonly _S: S
+  /** Phantom: the arguments with a default (top-level). Never present at run time. */
+  readonly _D: D
+}
+
+/** Any tool contract. */
+export type AnyTool = Tool<string, any, any, boolean, string>
+
+/** The name of a tool, as a literal type. */
+export type NameOf<T extends AnyTool> = T['name']
+
+/** The argument type of a tool's handler. */
+export type InputOf<T extends AnyTool> = T['_I']
+
+/** The result type of a tool's handler (its structured output, or content for plain tools). */
+export type OutputOf<T extends AnyTool> = T['_O']
+
+/** The characters a tool name may use. */
+type NameChar =
+  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm'
+  | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
+  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
+  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
+  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_' | '-' | '.'
+
+/**
+ * The characters the compiler rejects in a name: every other ASCII and Latin-1 character
+ * (space, punctuation, control characters, accented letters) and the typographic marks that
+ * slip in from documents (dashes, curly quotes, no-break and zero-width spaces). A name with
+ * any other character (a CJK letter, an emoji) compiles and is rejected by `mcpServer` when
+ * the server is built: listing every character would cost the compiler more than it saves.
+ */
+type BadChar =
+  | '\u0000' | '\u0001' | '\u0002' | '\u0003' | '\u0004' | '\u0005' | '\u0006' | '\u0007'
+  | '\u0008' | '\u0009' | '\u000a' | '\u000b' | '\u000c' | '\u000d' | '\u000e' | '\u000f'
+  | '\u0010' | '\u0011' | '\u0012' | '\u0013' | '\u0014' | '\u0015' | '\u0016' | '\u0017'
+  | '\u0018' | '\u0019' | '\u001a' | '\u001b' | '\u001c' | '\u001d' | '\u001e' | '\u001f'
+  | '\u0020' | '!' | '"' | '#' | '$' | '%' | '&' | "'" | '(' | ')' | '*' | '+' | ',' | '/' | ':'
+  | ';' | '<' | '=' | '>' | '?' | '@' | '[' | '\\' | ']' | '^' | '`' | '{' | '|' | '}' | '~'
+  | '\u007f' | '\u0080' | '\u0081' | '\u0082' | '\u0083' | '\u0084' | '\u0085' | '\u0086'
+  | '\u0087' | '\u0088' | '\u0089' | '\u008a' | '\u008b' | '\u008c' | '\u008d' | '\u008e'
+  | '\u008f' | '\u0090' | '\u0091' | '\u0092' | '\u0093' | '\u0094' | '\u0095' | '\u0096'
+  | '\u0097' | '\u0098' | '\u0099' | '\u009a' | '\u009b' | '\u009c' | '\u009d' | '\u009e'
+  | '\u009f' | '\u00a0' | '¡' | '¢' | '£' | '¤' | '¥' | '¦' | '§' | '¨' | '©' | 'ª' | '«' | '¬'
+  | '\u00ad' | '®' | '¯' | '°' | '±' | '²' | '³' | '´' | 'µ' | '¶' | '·' | '¸' | '¹' | 'º' | '»'
+  | '¼' | '½' | '¾' | '¿' | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' | 'Æ' | 'Ç' | 'È' | 'É' | 'Ê' | 'Ë'
+  | 'Ì' | 'Í' | 'Î' | 'Ï' | 'Ð' | 'Ñ' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | '×' | 'Ø' | 'Ù' | 'Ú' | 'Û'
+  | 'Ü' | 'Ý' | 'Þ' | 'ß' | 'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'æ' | 'ç' | 'è' | 'é' | 'ê' | 'ë'
+  | 'ì' | 'í' | 'î' | 'ï' | 'ð' | 'ñ' | 'ò' | 'ó' | 'ô' | 'õ' | 'ö' | '÷' | 'ø' | 'ù' | 'ú' | 'û'
+  | 'ü' | 'ý' | 'þ' | 'ÿ' | '–' | '—' | '‘' | '’' | '“' | '”' | '…' | '•' | '\u200b' | '\ufeff'
+
+/** Any one or more characters (`${Ch}${Ch}` cannot match fewer than two, unlike `${string}${string}`). */
+type Ch = string & {}
+type Ch8 = `${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}${Ch}`
+type AtLeast129 = `${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch}${Ch}`
+
+/**
+ * The names that are not allowed, as one union the compiler tests a literal against without
+ * instantiating anything: empty, longer than 128 characters, or with a `BadChar`. (The `''`
+ * in the union matters: it lets the compiler test the templates as a set, about ten times
+ * cheaper than a union of templates alone.)
+ */
+type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
+
+/** The first character of `S` that is not allowed (only walked for a name already found invalid). */
+type FirstBad<S extends string> = S extends `${infer C}${infer R}` ? (C extends NameChar ? FirstBad<R> : C) : never
+
+/** Why `N` (invalid) is not a tool name. */
+type Why<N extends string> = N extends ''
+  ? 'invalid tool name: it must not be empty'
+  : N extends AtLeast129
+    ? `invalid tool name "${N}": longer than 128 characters`
+    : `invalid tool name "${N}": "${FirstBad<N>}" is not allowed (use A-Z a-z 0-9 _ - .)`
+
+/**
+ * `N` when it is a valid tool name, otherwise a message saying why not. A name that is not
+ * one literal (`string`, a pattern such as `tool_${string}`) passes: it is checked at run time.
+ * (`NoInfer`: the name is inferred from the `N` branch alone, never from a message.)
+ */
+export type ValidName<N extends string> = N extends Invalid ? NoInfer<Why<N>> : N
+
+/**
+ * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
+ * `emcp` say so): the schema tests come first, codecs last (see fast-schema.ts).
+ */
+type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the common path
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/**
+ * Defines a tool contract. The name stays a literal type; the argument and result types
+ * come from the schemas (json-schema-to-ts for literals, `t.TypeOf` for codecs).
+ */
+export function emcp<
+  const N extends string,
+  const IS extends InputSpec,
+  const OS extends OutputSpec | undefined = undefined,
+  I = SpecType<IS>,
+  O = OS extends undefined ? ToolContent : SpecType<OS>,
+  D extends string = DefaultedOf<IS>,
+>(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true, D> {
+  const { input, output, ...rest } = def
+  const tool: Record<string, unknown> = { ...rest, inputSchema: objectRoot(def.name, 'input', input as InputSpec), input }
+  if (output !== undefined) {
+    tool.output = output
+    tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
+  }
+  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D>
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/**
+ * MCP wants `type: "object"` at the root of an input schema. A derived schema without a root
+ * type (a union of objects, a custom codec) gets it added; any other root type is refused
+ * here, at definition time, rather than confusing a client later. Since 2026-07-28 an output
+ * schema may describe any JSON value: an object-like one without a type gets `type: "object"`
+ * as before, anything else stays as it is (2025-11-25 clients see it wrapped, see
+ * protocol/legacy-output.ts). Both are checked for dialect, references and size. (Shared
+ * with `runtimeTool`, whose schemas are plain JSON objects.)
+ */
+export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: InputSpec | OutputSpec | JsonSchema): JsonSchema => {
+  const given = jsonSchemaOf(spec)
+  const problems = schemaProblems(given)
+  if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)
+  if (given.type === 'object') return given
+  if (given.type === undefined && (slot === 'input' || objectLike(given))) return { type: 'object', ...given }
+  if (slot === 'output') return given
+  throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(given.type)}`)
+}
+
+/** A schema without a type that still describes objects: properties of its own, or only object-like alternatives (or nothing at all). */
+const objectLike = (s: JsonSchema): boolean => {
+  if (s.type !== undefined) return s.type === 'object'
+  if ('properties' in s || 'additionalProperties' in s || 'required' in s) return true
+  const alternatives = [s.anyOf, s.oneOf].find(Array.isArray) as ReadonlyArray<JsonSchema> | undefined
+  if (alternatives !== undefined) return alternatives.every(objectLike)
+  return Object.keys(s).every((k) => k.startsWith('$') || k === 'title' || k === 'description')
+}

@@ -1,0 +1,57 @@
+/**
+ * Tools whose schemas are known only at run time: a manifest read at startup, a database
+ * catalog. `emcp` computes a contract's types from a schema literal the compiler can see;
+ * here there is none, so the contract says what is known: the arguments are a JSON object,
+ * the result is any value, and the name is a string. The schemas are checked as the tool is
+ * built (object root, dialect, references, size), exactly as `emcp` checks them; a handler
+ * validates nothing itself, the server checks arguments and results against those schemas.
+ *
+ * @example
+ * import { mcpServer, runtimeTool } from 'emcp'
+ * const schema: { readonly [keyword: string]: unknown } = JSON.parse('{"type":"object","properties":{"q":{"type":"string"}}}')
+ * const search = runtimeTool({ name: 'search', description: 'Search.', input: schema })
+ * const server = mcpServer([search], { name: 's', version: '1' }).implement({ search: (args) => `searched ${String(args.q)}` })
+ */
+import { objectRoot, type AnyTool, type TaskSupport, type Tool, type ToolMeta } from './emcp.js'
+import type { Codec, JsonSchema } from '../schema/schema.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** The arguments of a tool built at run time: a JSON object (its schema's root is an object). */
+export type RuntimeArgs = { readonly [argument: string]: unknown }
+
+/** A tool built at run time: any name, object arguments, any result, with or without an output schema. */
+export type RuntimeTool = Tool<string, RuntimeArgs, unknown, boolean>
+
+/** What `runtimeTool` takes: `emcp`'s definition, with schemas of any shape known only at run time. */
+export interface RuntimeToolDef extends ToolMeta {
+  /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .` (checked when a server is built). */
+  readonly name: string
+  /** The arguments: a JSON Schema object (root `type: "object"`, or none) or an io-ts codec. */
+  readonly input: JsonSchema | Codec
+  /** The structured result: a JSON Schema object or an io-ts codec. */
+  readonly output?: JsonSchema | Codec | undefined
+  /** Whether a call may run as a task. */
+  readonly taskSupport?: TaskSupport
+  /** SEMOSS: the kind of function behind the tool (e.g. `"python"`), listed as given. */
+  readonly _type?: string
+  /** Extension fields (`x-…`, `vendor/key`), carried on the contract as given. */
+  readonly [extension: `${string}/${string}` | `x-${string}`]: unknown
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/**
+ * Defines a tool whose schemas are known only at run time. Throws a TypeError, naming the
+ * tool, for a schema that cannot be served (as `emcp` does).
+ */
+export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => {
+  const { input, output, ...rest } = def
+  const inputSchema = objectRoot(def.name, 'input', input)
+  const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output)
+  const tool = { ...rest, input, inputSchema, ...(output === undefined ? {} : { output, outputSchema }) }
+  // the phantom types (_I, _O, _S, _D) are never present at run time, as with `emcp`
+  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D'> as RuntimeTool
+}

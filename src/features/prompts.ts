@@ -1,0 +1,326 @@
+/**
+ * Prompts: message templates a client offers its user (often as slash commands). A `prompt`
+ * declares its arguments as a literal; `get` receives them typed (a required argument is a
+ * `string`, any other `string | undefined`) and returns the messages: a string (one user
+ * text message), one message, a list, or the whole result, with any content block (text,
+ * image, audio, resource link, embedded resource). `prompts([...])` is both the feature the
+ * server plugs in (`prompts/list`, `prompts/get`, completion of arguments) and a handle to
+ * add and remove prompts at run time.
+ *
+ * @example
+ * import { emcp, mcpServer, prompt, prompts } from 'emcp'
+ * const review = prompt({
+ *   name: 'review',
+ *   description: 'Review a piece of code.',
+ *   arguments: { code: { description: 'The code', required: true }, focus: { description: 'What to look at' } },
+ *   get: ({ code, focus }) => `Review this code${focus === undefined ? '' : `, looking at ${focus}`}:\n${code}`,
+ *   complete: { focus: (value) => ['performance', 'security', 'style'].filter((f) => f.startsWith(value)) },
+ * })
+ * const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
+ * mcpServer([noop], { name: 'p', version: '1' }, { features: [prompts([review])] }).implement({ noop: () => 'ok' })
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { clip } from '../util/clip.js'
+import type { ContentBlock } from '../contract/content.js'
+import type { ToolContext } from '../server/context.js'
+import type { Icon } from '../contract/emcp.js'
+import { map, type Eventually } from '../util/eventually.js'
+import type { Completion, CompletionRequest, Feature, FeatureFactory } from '../server/feature.js'
+import type { Hub } from '../server/hub.js'
+import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import { completeWith, type Completer } from './completion.js'
+import { runWithContext } from '../server/context.js'
+import { hubsOf } from '../server/hub.js'
+import { checkMeta, isObject, stripUndefined } from '../util/json-object.js'
+import { checkPageSize, pageAt, pageIndex, pagesOf } from '../server/pages.js'
+import { registry } from '../server/registry.js'
+import type { Session } from '../server/session.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** How a prompt declares one argument. */
+export interface PromptArgumentSpec {
+  /** A short human-readable name. */
+  readonly title?: string
+  /** What the argument is for. */
+  readonly description?: string
+  /** Whether `prompts/get` must carry it (default false). */
+  readonly required?: boolean
+}
+
+/** A prompt's arguments, by name. */
+export type PromptArgumentsSpec = { readonly [name: string]: PromptArgumentSpec }
+
+/** The arguments `get` receives: a required argument is a `string`, any other optional. */
+export type PromptArgs<A> = A extends unknown ? Flat<RequiredArgs<A> & OptionalArgs<A>> : never
+
+/** One message of a prompt. */
+export interface PromptMessage {
+  readonly role: 'user' | 'assistant'
+  readonly content: ContentBlock
+}
+
+/** The result of `prompts/get`. */
+export interface GetPromptResult {
+  /** Defaults to the prompt's description. */
+  readonly description?: string
+  readonly messages: ReadonlyArray<PromptMessage>
+  readonly _meta?: { readonly [key: string]: unknown }
+}
+
+/** What `get` returns: a string (one user text message), one message, a list, or the result. */
+export type PromptResult = string | PromptMessage | ReadonlyArray<PromptMessage> | GetPromptResult
+
+/** What `get` sees: the same context a tool handler gets. */
+export type PromptContext = ToolContext
+
+/** An argument as `prompts/list` describes it on the wire. */
+export interface ListedPromptArgument {
+  readonly name: string
+  readonly title?: string
+  readonly description?: string
+  readonly required?: boolean
+}
+
+/** A prompt as `prompts/list` describes it on the wire. */
+export interface ListedPrompt {
+  readonly name: string
+  readonly title?: string
+  readonly description?: string
+  readonly arguments?: ReadonlyArray<ListedPromptArgument>
+  readonly icons?: ReadonlyArray<Icon>
+  readonly _meta?: { readonly [key: string]: unknown }
+}
+
+/** What `prompt` takes; `N` is the name, `A` the argument declaration. */
+export interface PromptDef<N extends string, A extends PromptArgumentsSpec> {
+  /** The prompt's name, unique within the server. */
+  readonly name: N
+  /** A short human-readable name. */
+  readonly title?: string
+  /** What the prompt does. */
+  readonly description?: string
+  readonly icons?: ReadonlyArray<Icon>
+  readonly _meta?: { readonly [key: string]: unknown }
+  /** The arguments, by name; `required: true` makes one mandatory. */
+  readonly arguments?: A
+  /** Builds the messages from the arguments (checked: none missing, none unknown). */
+  readonly get: (args: NoInfer<PromptArgs<A>>, ctx: PromptContext) => Eventually<PromptResult>
+  /** Completers for the arguments (`completion/complete` with a `ref/prompt`). */
+  readonly complete?: NoInfer<{ readonly [K in keyof A]?: Completer<PromptArgs<A>> }>
+}
+
+/** A prompt (`Prompt` alone: any prompt, whatever its arguments). */
+export interface Prompt<N extends string = string, A extends PromptArgumentsSpec = any> extends PromptDef<N, A> {
+  readonly kind: 'prompt'
+}
+
+/** Any prompt; its arguments were checked where it was defined. */
+export type AnyPrompt = Prompt<string>
+
+/** `unknown` for a list of prompts with distinct names; otherwise a message naming a duplicate. */
+export type CheckedPrompts<L extends ReadonlyArray<AnyPrompt>> = [DuplicateNames<L>] extends [never]
+  ? unknown
+  : `duplicate prompt name: ${DuplicateNames<L> & string}`
+
+/** How `prompts` behaves. */
+export interface PromptsOptions {
+  /** Prompts per `prompts/list` page; all in one when absent. */
+  readonly pageSize?: number
+}
+
+/** The prompts feature: plug it into a server, then add and remove prompts. */
+export interface PromptsFeature extends FeatureFactory {
+  /** Serves one more prompt and sends `notifications/prompts/list_changed`; a taken name is a `TypeError`. */
+  readonly add: (p: AnyPrompt) => void
+  /** Stops serving a prompt and sends `notifications/prompts/list_changed`; false when there was none. */
+  readonly remove: (name: string) => boolean
+  /** Lists and serves a disabled prompt again (a name of no prompt is a `TypeError`). */
+  readonly enable: (name: string) => void
+  /** Keeps a prompt declared but neither listed nor served, until enabled again. */
+  readonly disable: (name: string) => void
+  /** Runs `changes` (add, remove, enable, disable): clients are told once, when it returns. */
+  readonly batch: (changes: () => void) => void
+  /** What is declared now (enabled or not), in order. */
+  readonly list: () => ReadonlyArray<AnyPrompt>
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** A prompt; `get` receives the arguments typed from the declaration (write it inline or `as const`). */
+export const prompt = <const N extends string, const A extends PromptArgumentsSpec = {}>(def: PromptDef<N, A>): Prompt<N, A> => {
+  checkMeta(`prompt ${String(def.name)}`, def)
+  if (typeof def.get !== 'function') throw new TypeError(`emcp: prompt ${def.name}: get must be a function`)
+  const declared = def.arguments ?? {}
+  if (!isObject(declared)) throw new TypeError(`emcp: prompt ${def.name}: arguments must be an object of argument declarations`)
+  for (const [name, spec] of Object.entries(declared)) {
+    if (name === '') throw new TypeError(`emcp: prompt ${def.name}: an argument name must not be empty`)
+    if (!isObject(spec) || (spec.required !== undefined && typeof spec.required !== 'boolean'))
+      throw new TypeError(`emcp: prompt ${def.name}: argument ${name} must be { description?, required?: boolean }`)
+  }
+  for (const name of Object.keys(def.complete ?? {}))
+    if (!Object.hasOwn(declared, name)) throw new TypeError(`emcp: prompt ${def.name}: complete names ${name}, which is not one of its arguments`)
+  return Object.freeze({ ...def, kind: 'prompt' as const })
+}
+
+/**
+ * The feature serving a list of prompts. A name given twice does not compile (and is a
+ * `TypeError` for lists built at run time). The result is also the handle: `add`, `remove`.
+ */
+export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & CheckedPrompts<L>, options: PromptsOptions = {}): PromptsFeature => {
+  checkPageSize(options.pageSize)
+  const hubs = hubsOf()
+  // list pages and the index by name change with the registry, never per request
+  const reg = registry(checkUnique(list), {
+    noun: 'prompt',
+    keyOf: (p) => p.name,
+    derive: (enabled) => ({ byName: new Map(enabled.map((p) => [p.name, p])), pages: pagesOf('prompts', enabled.map(listed), options.pageSize) }),
+    changed: () => hubs.broadcast('notifications/prompts/list_changed'),
+  })
+
+  const listPrompts = (req: Request): E.Either<RpcError, unknown> => {
+    const page = pageIndex('prompts/list', 'prompts', req.params?.cursor)
+    return E.isLeft(page) ? page : pageAt('prompts/list', reg.view().pages, page.right, req.params?.cursor)
+  }
+
+  const get = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
+    const name = req.params?.name
+    if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'prompts/get: params.name must be a string'))
+    const p = reg.view().byName.get(name)
+    if (p === undefined) return E.left(rpcError('InvalidParams', `Unknown prompt: ${clip(name)}`, { name: clip(name) }))
+    const args = req.params?.arguments ?? {}
+    if (!isObject(args)) return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: params.arguments must be an object of strings`))
+    const checked = checkArguments(p, args)
+    if (E.isLeft(checked)) return checked
+    // checked above: only declared arguments, every one a string
+    const out = runWithContext(req, session, (ctx) => p.get(args as never, ctx))
+    return map(out, (r) => getResult(p, r))
+  }
+
+  const complete = (request: CompletionRequest): Eventually<Completion> | undefined => {
+    const { ref } = request
+    if (ref.type !== 'ref/prompt') return undefined
+    const p = reg.view().byName.get(ref.name)
+    if (p === undefined) return undefined
+    return completeWith(p.complete, request)
+  }
+
+  const factory = (hub: Hub): Feature => {
+    hubs.add(hub)
+    return {
+      capabilities: { prompts: { listChanged: true } },
+      methods: { 'prompts/list': listPrompts, 'prompts/get': get },
+      complete,
+    }
+  }
+
+  return Object.assign(factory, {
+    add: (p: AnyPrompt): void => {
+      checkUnique([...reg.list(), p])
+      reg.add(p)
+    },
+    remove: reg.remove,
+    enable: (name: string): void => reg.setEnabled(name, true),
+    disable: (name: string): void => reg.setEnabled(name, false),
+    batch: reg.batch,
+    list: reg.list,
+  })
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** One object type, so that editors and errors show its keys rather than an intersection. */
+type Flat<T> = T extends unknown ? { [K in keyof T]: T[K] } : never
+
+type RequiredArgs<A> = { readonly [K in keyof A as A[K] extends { readonly required: true } ? K : never]: string }
+
+type OptionalArgs<A> = { readonly [K in keyof A as A[K] extends { readonly required: true } ? never : K]?: string }
+
+/** Each position of the list paired with its prompt's name. */
+type Entries<L extends ReadonlyArray<AnyPrompt>> = { [I in keyof L]: { n: L[I]['name']; i: I } }[number]
+
+/** Name -> union of the positions that carry it. */
+type PositionsByName<L extends ReadonlyArray<AnyPrompt>> = { [X in Entries<L> as X['n']]: X['i'] }
+
+type IsUnion<U, A = U> = U extends unknown ? ([A] extends [U] ? false : true) : never
+
+/** The names that occur more than once in the list. */
+type DuplicateNames<L extends ReadonlyArray<AnyPrompt>, P = PositionsByName<L>> = {
+  [K in keyof P]: true extends IsUnion<P[K]> ? K : never
+}[keyof P]
+
+const roles = new Set(['user', 'assistant'])
+const contentTypes = new Set(['text', 'image', 'audio', 'resource_link', 'resource'])
+
+const checkUnique = (list: ReadonlyArray<AnyPrompt>): ReadonlyArray<AnyPrompt> => {
+  const seen = new Set<string>()
+  const problems: string[] = []
+  for (const p of list) {
+    if (p?.kind !== 'prompt') problems.push(`${JSON.stringify(p)} is not a prompt (build prompts with prompt())`)
+    else if (seen.has(p.name)) problems.push(`duplicate prompt name: ${p.name}`)
+    else seen.add(p.name)
+  }
+  if (problems.length > 0) throw new TypeError(`emcp: invalid prompt list: ${problems.join('; ')}`)
+  return [...list]
+}
+
+const listed = (p: AnyPrompt): ListedPrompt => {
+  const args = Object.entries((p.arguments ?? {}) as PromptArgumentsSpec).map(([name, a]) =>
+    stripUndefined({ name, title: a.title, description: a.description, required: a.required }),
+  )
+  return stripUndefined({
+    name: p.name,
+    title: p.title,
+    description: p.description,
+    arguments: args.length === 0 ? undefined : args,
+    icons: p.icons,
+    _meta: p._meta,
+  })
+}
+
+/** MCP: a missing required argument or an unknown one is -32602, naming each. */
+const checkArguments = (p: AnyPrompt, args: { readonly [key: string]: unknown }): E.Either<RpcError, void> => {
+  const declared = (p.arguments ?? {}) as PromptArgumentsSpec
+  const unknown = Object.keys(args).filter((k) => !Object.hasOwn(declared, k))
+  const notStrings = Object.keys(args).filter((k) => Object.hasOwn(declared, k) && typeof args[k] !== 'string')
+  const missing = Object.keys(declared).filter((k) => declared[k]?.required === true && args[k] === undefined)
+  if (unknown.length + notStrings.length + missing.length === 0) return E.right(undefined)
+  const say = (what: string, names: ReadonlyArray<string>): string[] =>
+    names.length === 0 ? [] : [`${what}${names.length > 1 ? 's' : ''} ${names.map((n) => JSON.stringify(n)).join(', ')}`]
+  const problems = [...say('missing required argument', missing), ...say('unknown argument', unknown), ...say('non-string argument', notStrings)]
+  const data = stripUndefined({
+    name: p.name,
+    missing: missing.length > 0 ? missing : undefined,
+    unknown: unknown.length > 0 ? unknown : undefined,
+    notStrings: notStrings.length > 0 ? notStrings : undefined,
+  })
+  return E.left(rpcError('InvalidParams', `prompts/get: prompt ${p.name}: ${problems.join('; ')}`, data))
+}
+
+const isMessage = (u: unknown): u is PromptMessage =>
+  isObject(u) && roles.has(u.role as string) && isObject(u.content) && contentTypes.has(u.content.type as string)
+
+/** What `get` returned as a `GetPromptResult`; anything else is -32603 saying what was wrong. */
+const getResult = (p: AnyPrompt, r: PromptResult): E.Either<RpcError, GetPromptResult> => {
+  const result: { readonly description?: string; readonly messages: unknown; readonly _meta?: unknown } =
+    typeof r === 'string'
+      ? { messages: [{ role: 'user', content: { type: 'text', text: r } }] }
+      : Array.isArray(r)
+        ? { messages: r }
+        : isObject(r) && 'messages' in r
+          ? (r as GetPromptResult)
+          : { messages: [r] }
+  const messages = result.messages
+  if (!Array.isArray(messages) || !messages.every(isMessage))
+    return E.left(
+      rpcError(
+        'InternalError',
+        `prompts/get: prompt ${p.name} returned something that is not messages ({ role: 'user' | 'assistant', content: a text, image, audio, resource_link or resource block })`,
+      ),
+    )
+  const description = result.description ?? p.description
+  return E.right((description === undefined ? result : { ...result, description }) as GetPromptResult)
+}

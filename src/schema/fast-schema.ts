@@ -1,0 +1,209 @@
+/**
+ * The static type of a JSON Schema literal, computed directly for the keywords tool schemas
+ * use (type, properties, required, additionalProperties: boolean, items, enum, const,
+ * anyOf/oneOf, defaults, annotations), with json-schema-to-ts's `FromSchema` as the fallback
+ * for every (sub)schema that uses anything else ($ref/$defs, allOf, not, if, nullable,
+ * patternProperties, tuple items, type arrays, schema-valued additionalProperties, ...).
+ * Gives exactly `FromSchema`'s type (test/schema/fast-schema.test.ts compares the two on generated
+ * schemas and edge cases) at a fraction of the instantiations. Internal: the public face is
+ * `TypeOfSpec` in schema.ts.
+ *
+ * Written for the compiler's instantiation count, which a 1,000-tool server pays per
+ * property. What it counts: every reference to a type parameter that is instantiated, every
+ * conditional, indexed access, `keyof` and intersection made on the way (a type without type
+ * parameters in it is free). So: a node is tested against named, non-generic shapes that
+ * say "this type and none of the keywords that change it" in one relation (`PlainString`),
+ * the commonest first; a part of the schema is read by indexed access rather than `infer`
+ * (an `infer` costs two to three times as much); objects are single homomorphic mapped
+ * types, written where they are produced rather than as the body of an alias of their own
+ * (so that messages show the object, not the alias).
+ *
+ * @example
+ * import type { FastFromSchema } from './fast-schema.js'
+ * type Args = FastFromSchema<{ type: 'object'; properties: { a: { type: 'number' } }; required: ['a']; additionalProperties: false }>
+ * // { a: number }
+ */
+import type * as t from 'io-ts'
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+
+/**
+ * The general (and costly) path; an io-ts codec (which no schema test above matches) is typed
+ * here too, as what it decodes to, so that a contract's slot costs one conditional less on
+ * the common path (a schema literal) than a codec test before the schema tests would.
+ */
+type Slow<S> = S extends Codec ? t.TypeOf<S> : S extends JSONSchema ? FromSchema<S> : unknown
+
+/** An io-ts codec (as schema.ts's `Codec`). */
+type Codec = t.Type<any, any, unknown>
+
+// The shapes dispatch tests against. Each is "this `type`, and none of the keywords that would
+// change the node's type": one relation check, which instantiates nothing.
+
+/** Keywords that change a node's type beyond its `type` (json-schema-to-ts reads them). */
+interface Plain {
+  readonly $ref?: never
+  readonly allOf?: never
+  readonly anyOf?: never
+  readonly oneOf?: never
+  readonly const?: never
+  readonly enum?: never
+  readonly not?: never
+  readonly if?: never
+  readonly nullable?: never
+}
+// Interfaces, not intersections: a named non-generic interface is never instantiated again.
+interface PlainString extends Plain {
+  readonly type: 'string'
+}
+interface PlainNumber extends Plain {
+  readonly type: 'number' | 'integer'
+}
+interface PlainBoolean extends Plain {
+  readonly type: 'boolean'
+}
+interface PlainNull extends Plain {
+  readonly type: 'null'
+}
+interface PlainObject extends Plain {
+  readonly type: 'object'
+  readonly additionalProperties?: boolean
+  readonly patternProperties?: never
+  readonly unevaluatedProperties?: never
+  readonly dependentRequired?: never
+  readonly dependentSchemas?: never
+  readonly dependencies?: never
+}
+/** The commonest root: an object schema without `$defs` (which only the general path reads). */
+interface RootObject extends PlainObject {
+  readonly $defs?: never
+  readonly definitions?: never
+}
+/** `items` a single schema (an array of them is the tuple form); the index signature keeps it from being a weak type. */
+interface PlainArray extends Plain {
+  readonly type: 'array'
+  readonly prefixItems?: never
+  readonly items?: { readonly length?: never; readonly [keyword: string]: unknown }
+}
+
+type WithDefs = { readonly $defs: unknown } | { readonly definitions: unknown }
+interface WithItems {
+  readonly items: object
+}
+interface WithEnum {
+  readonly enum: ReadonlyArray<unknown>
+}
+type WithDefault = { readonly default: unknown }
+/** Properties none of which has a `default` (the inner index signature keeps `{ default?: undefined }` from being a weak type). */
+type NoDefaults = { readonly [key: string]: { readonly default?: undefined; readonly [keyword: string]: unknown } }
+type WithPlainProperties = { readonly properties: NoDefaults }
+type WithRequired = { readonly required: ReadonlyArray<string> }
+type Closed = { readonly additionalProperties: false }
+/** What an open object (the JSON Schema default) adds: any other key, of unknown type. */
+type Open = { [x: string]: unknown }
+
+/** What may not accompany `enum` or `const` on the fast path. */
+type Combined = { readonly $ref: unknown } | { readonly allOf: unknown } | { readonly anyOf: unknown } | { readonly oneOf: unknown }
+
+/** What may not accompany `anyOf`/`oneOf` on the fast path. */
+type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { readonly allOf: unknown } | { readonly properties: unknown }
+
+/** The static type of schema `S` (or of an io-ts codec: what it decodes to). */
+export type FastFromSchema<S> = S extends RootObject ? ObjectOf<S> : S extends WithDefs ? Slow<AnchorFree<S>> : Node<S>
+
+/**
+ * `$ref`s to an `$anchor` (`"#name"`) dropped: json-schema-to-ts cannot follow them (it
+ * reports a circular type), so such a node is `unknown` statically; the validator still
+ * checks it. Only schemas with `$defs` walk this, the others never meet it.
+ */
+type AnchorFree<S> = S extends { readonly $ref: `#${infer R}` }
+  ? R extends '' | `/${string}`
+    ? S
+    : { readonly [K in Exclude<keyof S, '$ref'>]: AnchorFree<S[K]> }
+  : S extends object
+    ? { readonly [K in keyof S]: AnchorFree<S[K]> }
+    : S
+
+/** One test per kind, the commonest first. */
+type Node<S> = S extends PlainString
+  ? string
+  : S extends PlainNumber
+    ? number
+    : S extends PlainObject
+      ? ObjectOf<S>
+      : S extends PlainBoolean
+        ? boolean
+        : S extends PlainArray
+          ? S extends WithItems ? Node<S['items']>[] : unknown[]
+          : S extends PlainNull
+            ? null
+            : Special<S>
+
+/** enum, const, anyOf/oneOf alone, $anchor references, and the rest (`enum` first: the commonest). */
+type Special<S> = S extends WithEnum
+  ? S extends Combined ? Slow<S> : S['enum'][number]
+  : S extends { readonly const: infer C }
+    ? S extends Combined ? Slow<S> : C
+    : S extends { readonly anyOf: ReadonlyArray<infer A> } | { readonly oneOf: ReadonlyArray<infer A> }
+      ? S extends Qualified ? Slow<S> : Node<A>
+      : S extends { readonly $ref: `#${infer R}` }
+        ? R extends '' | `/${string}` ? Slow<S> : unknown // an $anchor reference: see AnchorFree
+        : Slow<S>
+
+/**
+ * An object schema: closed or open, with `required` or without, each its own mapped type.
+ * Properties with a `default` are required in the handler's view (input validation fills
+ * them in); such objects take the last branch, off the common path.
+ */
+type ObjectOf<S> = S extends WithPlainProperties
+  ? S extends Closed
+    ? S extends WithRequired
+      ? ClosedOf<S['properties'], S['required'][number], S>
+      : { -readonly [K in keyof S['properties']]?: Node<S['properties'][K]> }
+    : S extends WithRequired
+      ? OpenOf<S['properties'], S['required'][number]>
+      : OpenOf<S['properties'], never>
+  : S extends { readonly properties: object }
+    ? WithDefaults<S['properties'], Given<S>, S>
+    : S extends WithRequired
+      ? Slow<S>
+      : S extends Closed ? {} : { [x: string]: unknown }
+
+/**
+ * The names of an object schema's properties that have a `default` (its top level only; a
+ * codec or a schema without defaults: `never`). The typed client lets a caller leave them out.
+ */
+export type DefaultedOf<S> = S extends WithPlainProperties
+  ? never // the common case, one relation test
+  : S extends { readonly properties: object } ? Defaulted<S['properties']> & string : never
+
+/** The names of the properties with a default. */
+type Defaulted<P> = { [K in keyof P]: P[K] extends WithDefault ? K : never }[keyof P]
+
+/** The names the handler always gets: the required ones and those with a default. */
+type Given<S extends { readonly properties: object }> = (S extends WithRequired ? S['required'][number] : never) | Defaulted<S['properties']>
+
+/**
+ * A closed object whose `required` names properties it declares (otherwise no value fits:
+ * the general path says `never`). All required, the commonest case, maps `P` as it is.
+ */
+type ClosedOf<P, R, S> = keyof P extends R
+  ? [R] extends [keyof P] ? { -readonly [K in keyof P]: Node<P[K]> } : Slow<S>
+  : [R] extends [keyof P] ? Mixed<P, R> : Slow<S>
+
+/** Some properties required, some optional. (The test on `X`, always true, keeps the alias out of messages.) */
+type Mixed<P, R extends keyof P, X = 0> = X extends 0 ? { -readonly [K in keyof ({ [K in keyof P]?: 0 } & { [K in R]: 0 })]: Node<P[K]> } : never
+
+/** An object with defaults: as `ClosedOf` when closed; open, its properties, a required name it does not declare as `unknown`, and any other key. */
+type WithDefaults<P, R, S> = S extends Closed
+  ? ClosedOf<P, R, S>
+  : OpenOf<P, R>
+
+/**
+ * An open object: its properties, a required name it does not declare as `unknown`, and any
+ * other key. (The test on `X`, always true, keeps the alias out of messages; a test on `P`
+ * would make every `P` below a substitution type, which costs on every key.)
+ */
+type OpenOf<P, R, X = 0> = X extends 0 ? { -readonly [K in keyof (Shape<P, R> & Open)]: K extends keyof P ? Node<P[K]> : unknown } : never
+
+/** The keys of `P` and the names in `R`, those in `R` required and the others optional. */
+type Shape<P, R> = { [K in keyof P]?: 0 } & { [K in R & PropertyKey]: 0 }

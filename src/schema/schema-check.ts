@@ -1,0 +1,106 @@
+/**
+ * The checks a tool's JSON Schema passes before it is served (MCP 2026-07-28, SEP-2106):
+ * a dialect emcp validates (2020-12 by default; 2019-09 and draft-07/06/04 when `$schema`
+ * names them), every `$ref` resolvable within the schema itself (emcp never fetches a
+ * schema from anywhere), and bounds on size and depth so that composition keywords cannot
+ * make validation a denial of service. Any 2020-12 keyword is allowed.
+ *
+ * @example
+ * import { schemaProblems } from './schema-check.js'
+ * schemaProblems({ $ref: 'https://example.com/s.json' }) // ['$ref "https://example.com/s.json" ...']
+ * schemaProblems({ $defs: { a: { type: 'string' } }, properties: { a: { $ref: '#/$defs/a' } } }) // []
+ */
+import { isObject } from '../util/json-object.js'
+import { escapeToken, resolvePointer } from '../util/json-pointer.js'
+import type { JsonSchema } from './schema.js'
+
+/** The bounds every served schema stays within. */
+export const schemaBounds = {
+  /** The deepest nesting of subschemas. */
+  maxDepth: 64,
+  /** The most subschemas in one schema, all nesting levels counted. */
+  maxSubschemas: 5_000,
+} as const
+
+/** The dialects emcp validates, by the `$schema` that names them. */
+const dialects = /^https?:\/\/json-schema\.org\/(draft\/2020-12\/schema|draft\/2019-09\/schema|draft-07\/schema|draft-06\/schema|draft-04\/schema)#?$/
+
+/** Keywords whose values are data, not subschemas. */
+const dataKeywords = new Set(['const', 'enum', 'default', 'examples'])
+
+/** Keywords whose values map names to subschemas. */
+const nameMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'])
+
+/** A reason a schema cannot be served, and where: a JSON pointer into the schema (`''` for the whole). */
+export interface SchemaProblem {
+  readonly path: string
+  readonly message: string
+}
+
+/** Every reason a schema cannot be served as it is; empty when it can. */
+export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> =>
+  locatedSchemaProblems(schema).map((p) => (p.path === '' ? p.message : `${p.message} (at ${p.path})`))
+
+/** Every reason a schema cannot be served as it is, each with the pointer of the keyword at fault. */
+export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaProblem> => {
+  const problems: SchemaProblem[] = []
+  const ids = new Set<string>()
+  const anchors = new Set<string>()
+  // the node holding each $ref: its pointer is only worked out for one that fails
+  const refs: Array<{ readonly ref: string; readonly scoped: boolean; readonly node: object; readonly key: string }> = []
+  let count = 0
+  let deepest = 0
+  const visit = (node: unknown, depth: number, scoped: boolean): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, depth, scoped)
+      return
+    }
+    if (!isObject(node)) return
+    count++
+    deepest = Math.max(deepest, depth)
+    if (count > schemaBounds.maxSubschemas || depth > schemaBounds.maxDepth) return
+    const inner = scoped || (depth > 0 && typeof node.$id === 'string' && !node.$id.startsWith('#'))
+    if (typeof node.$id === 'string') ids.add(node.$id.replace(/#$/, ''))
+    for (const k of ['$anchor', '$dynamicAnchor'] as const) if (typeof node[k] === 'string') anchors.add(node[k] as string)
+    for (const k of ['$ref', '$dynamicRef'] as const) if (typeof node[k] === 'string') refs.push({ ref: node[k] as string, scoped: inner, node, key: k })
+    // for-in and no visit of scalars: this runs for every tool a server defines
+    for (const key in node) {
+      const value = node[key]
+      if (typeof value !== 'object' || value === null || dataKeywords.has(key)) continue
+      if (nameMaps.has(key) && isObject(value)) for (const name in value) visit(value[name], depth + 1, inner)
+      else visit(value, depth + 1, inner)
+    }
+  }
+  visit(schema, 0, false)
+  if (count > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` })
+  if (deepest > schemaBounds.maxDepth) problems.push({ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` })
+  if (schema.$schema !== undefined && (typeof schema.$schema !== 'string' || !dialects.test(schema.$schema)))
+    problems.push({
+      path: '/$schema',
+      message: `$schema ${JSON.stringify(schema.$schema)} names a dialect emcp does not validate (2020-12, 2019-09, draft-07, draft-06, draft-04)`,
+    })
+  for (const { ref, scoped, node, key } of refs) {
+    const at = (message: string): void => {
+      problems.push({ path: `${pathTo(schema, node) ?? ''}/${key}`, message })
+    }
+    if (ref.startsWith('#/') || ref === '#') {
+      if (!scoped && resolvePointer(schema, ref.slice(1)) === undefined) at(`$ref ${JSON.stringify(ref)} points at nothing in the schema`)
+    } else if (ref.startsWith('#')) {
+      if (!anchors.has(ref.slice(1))) at(`$ref ${JSON.stringify(ref)} names an anchor the schema does not define`)
+    } else if (!ids.has(ref.split('#')[0] ?? '')) {
+      at(`$ref ${JSON.stringify(ref)} is outside the schema: emcp resolves references within a schema only and never fetches one`)
+    }
+  }
+  return problems
+}
+
+/** The JSON pointer of `target` within `root` (found by identity, depth first), or undefined. */
+const pathTo = (root: unknown, target: object, depth = 0): string | undefined => {
+  if (root === target) return ''
+  if (typeof root !== 'object' || root === null || depth > schemaBounds.maxDepth) return undefined
+  for (const [k, v] of Object.entries(root)) {
+    const rest = pathTo(v, target, depth + 1)
+    if (rest !== undefined) return `/${escapeToken(k)}${rest}`
+  }
+  return undefined
+}

@@ -1,0 +1,183 @@
+/**
+ * One tool call, from wire arguments to a `CallToolResult`: validate and decode the
+ * arguments, run the handler, settle whatever it returned (value, Promise, Either,
+ * TaskEither, tool error, throw), then encode and check the output. Every failure on the
+ * way becomes an `isError` result here, in one place.
+ *
+ * @example
+ * import { emcp, mcpServer, inMemoryClient } from 'emcp'
+ * const half = emcp({ name: 'half', input: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } })
+ * const s = mcpServer([half], { name: 'h', version: '1' }).implement({ half: ({ n }) => String(n / 2) })
+ * await inMemoryClient(s).callResult('half', { n: 3 }) // { content: [{ type: 'text', text: '1.5' }] }
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
+import {
+  errorMessage,
+  errorResult,
+  isCallToolResult,
+  isContentBlock,
+  ToolError,
+  type CallToolResult,
+  type ContentBlock,
+} from '../contract/content.js'
+import type { ToolContext } from './context.js'
+import type { AnyTool, Tool } from '../contract/emcp.js'
+import { isThenable, type Eventually } from '../util/eventually.js'
+import { MissingClientCapability } from '../protocol/2026-07-28/input-required.js'
+import { formatIssues, validatorOf, type SchemaSpec, type Validator } from '../schema/schema.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** What a handler may return for result type `O`. */
+export type HandlerResult<O> =
+  | O
+  | ToolError
+  | PromiseLike<O | ToolError>
+  | E.Either<unknown, O>
+  | TaskEither<unknown, O>
+
+/**
+ * The handler of tool `T`: typed arguments in, a typed result (in any of its forms) out. The
+ * result union is written out rather than as `HandlerResult<...>`, so that a result of the
+ * wrong kind is reported with the forms allowed: `Type 'number' is not assignable to type
+ * 'string | readonly ContentBlock[] | CallToolResult | ToolError | PromiseLike<...> | ...'`.
+ */
+export type Handler<T extends AnyTool> = (
+  args: T['_I'],
+  ctx: ToolContext,
+) => T['_O'] | ToolError | PromiseLike<T['_O'] | ToolError> | E.Either<unknown, T['_O']> | TaskEither<unknown, T['_O']>
+
+/** Name -> handler, for the union `U` (two tools of one name would get a union of handlers). */
+type HandlerMap<U extends AnyTool> = { [T in U as T['name']]: Handler<T> }
+
+/**
+ * One handler per tool of the union `U`, keyed by name: missing or extra keys do not compile.
+ * Homomorphic over `HandlerMap`: the key remapping is resolved once, not again for every
+ * handler the compiler checks.
+ */
+export type Handlers<U extends AnyTool> = { readonly [K in keyof HandlerMap<U>]: HandlerMap<U>[K] }
+
+/** A tool ready to be called: its contract, its handler and its (lazily compiled) validators. */
+export interface Callable {
+  readonly tool: AnyTool
+  readonly handler: (args: unknown, ctx: ToolContext) => unknown
+  readonly input: Validator
+  readonly output: Validator | undefined
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** Pairs a contract with its handler; validators compile on the first call. */
+export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) => unknown): Callable => ({
+  tool,
+  handler,
+  // validate against the schemas clients are shown, which may add to a derived one
+  input: validatorOf(tool.input as SchemaSpec, tool.inputSchema),
+  output: tool.output === undefined ? undefined : validatorOf(tool.output as SchemaSpec, tool.outputSchema),
+})
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/**
+ * Runs one call; never rejects: every failure is an `isError` result. A handler that
+ * returns a plain value is settled synchronously, without allocating a promise.
+ */
+export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventually<CallToolResult> => {
+  const decoded = c.input.decode(args)
+  if (E.isLeft(decoded))
+    return errorMessage(`Invalid arguments for tool ${c.tool.name}: ${formatIssues(decoded.left)}`)
+  let returned: unknown
+  try {
+    returned = c.handler(decoded.right, ctx)
+    // reading what came back can throw too (a JavaScript caller may return a Proxy, a getter that throws)
+    if (typeof returned !== 'function' && !isThenable(returned)) return complete(c, returned)
+  } catch (thrown) {
+    return failureResult(thrown)
+  }
+  return later(returned)
+    .then((value) => complete(c, value))
+    .catch(failureResult)
+}
+
+/** The `isError` result for anything a handler failed with, whatever was thrown (a Proxy, a throwing toString); it throws only to pass a missing client capability on. */
+export const failureResult = (failure: unknown): CallToolResult => {
+  // a question the client cannot answer is the protocol's error (2026-07-28: -32021), not the tool's
+  if (isMissingCapability(failure)) throw failure
+  try {
+    return failure instanceof ToolError ? errorResult(failure) : errorMessage(describe(failure))
+  } catch {
+    return errorMessage('the tool failed with a value that cannot be read')
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const isMissingCapability = (u: unknown): boolean => {
+  try {
+    return u instanceof MissingClientCapability
+  } catch {
+    return false
+  }
+}
+
+const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
+  typeof u === 'object' &&
+  u !== null &&
+  (((u as E.Left<unknown>)._tag === 'Left' && 'left' in u) || ((u as E.Right<unknown>)._tag === 'Right' && 'right' in u))
+
+/** Awaits a Promise, or runs a TaskEither (or Task) thunk and awaits what it gives. */
+const later = async (r: unknown): Promise<unknown> => (typeof r === 'function' ? (r as () => unknown)() : r)
+
+/** Turns whatever the handler finally produced (value, Either, tool error) into a result. */
+const complete = (c: Callable, value: unknown): CallToolResult => {
+  if (isEither(value)) {
+    if (E.isLeft(value)) return failureResult(value.left)
+    value = value.right
+  }
+  // checked after unwrapping: a tool error inside a Right is still a tool error
+  if (value instanceof ToolError) return errorResult(value)
+  try {
+    return c.output === undefined ? contentResult(c.tool.name, value) : structuredResult(c, value)
+  } catch (e) {
+    return errorMessage(`Tool ${c.tool.name} returned a result that cannot be serialised: ${describe(e)}`)
+  }
+}
+
+/** A readable reason for any thrown value; never throws (a value whose toString throws is named by its type). */
+export const describe = (failure: unknown): string => {
+  try {
+    if (failure instanceof Error) return failure.message || failure.name
+    if (typeof failure === 'string') return failure
+    try {
+      const json = JSON.stringify(failure)
+      if (json !== undefined) return json
+    } catch {
+      // a cycle, a BigInt, a throwing toJSON: fall back to String
+    }
+    return String(failure)
+  } catch {
+    return `a thrown ${typeof failure} that cannot be shown`
+  }
+}
+
+const structuredResult = (c: Callable, value: unknown): CallToolResult => {
+  const encoded = (c.output as Validator).encode(value)
+  if (E.isLeft(encoded))
+    return errorMessage(`Tool ${c.tool.name} returned a result that does not match its output schema: ${formatIssues(encoded.left)}`)
+  const structured = encoded.right
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
+}
+
+const contentResult = (name: string, value: unknown): CallToolResult => {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }
+  if (Array.isArray(value) && value.every(isContentBlock)) return { content: value as ContentBlock[] }
+  if (isCallToolResult(value)) return value
+  return errorMessage(
+    `Tool ${name} returned an unsupported value: expected a string, content blocks or a CallToolResult`,
+  )
+}

@@ -1,0 +1,343 @@
+/**
+ * AsMCP: the protocol around a sum of tools, as a pure dispatcher
+ * `(message, session) -> Task<Option<response>>` with no I/O. It answers `initialize`
+ * (version negotiation), `ping`, `tools/list` (precomputed pages) and `tools/call`, and never
+ * answers a notification. A request whose `_meta` names 2026-07-28 goes through that era's
+ * adapter (protocol/modern.ts) around the same method table; the rest is served the
+ * 2025-11-25 way (protocol/legacy.ts). Everything a request could share (names, schemas,
+ * list pages, validators) is built once, here, when the server is built.
+ *
+ * @example
+ * import { emcp, mcpServer } from 'emcp'
+ * const echo = emcp({ name: 'echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+ * const server = mcpServer([echo], { name: 'echo-server', version: '1.0.0' })
+ *   .implement({ echo: ({ text }) => text })
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type * as O from 'fp-ts/lib/Option.js'
+import type { Task } from 'fp-ts/lib/Task.js'
+import type { Callable, Handler, Handlers } from './call.js'
+import { clip } from '../util/clip.js'
+import type { KeyCheck, ResultCheck } from './handlers.js'
+import { complete } from '../features/completion.js'
+import { defaultMaxDepth } from '../util/json-depth.js'
+import { stripUndefined } from '../util/json-object.js'
+import { checkPageSize } from './pages.js'
+import type { AnyTool, Icon } from '../contract/emcp.js'
+import { rpcError, type Reply, type Request } from '../protocol/jsonrpc.js'
+import { isThenable } from '../util/eventually.js'
+import type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
+import { hub as newHub, type Hub } from './hub.js'
+import { mirrorProblems } from '../protocol/headers.js'
+import { questionsAsData } from '../protocol/2026-07-28/input-required.js'
+import { checkCache, modernAdapter, type CacheOptions } from '../protocol/2026-07-28/modern.js'
+import { requestStates, type RequestStateOptions } from '../protocol/2026-07-28/request-state.js'
+import { listen } from '../protocol/2026-07-28/subscriptions.js'
+import { initializeWith, refuseLegacy, setLevel } from '../protocol/2025-11-25/legacy.js'
+import { allEras, type Era } from '../protocol/versions.js'
+import { deadline, defaultCallTimeoutMs } from './deadline.js'
+import { endpoint } from './endpoint.js'
+import { runRequest, type Middleware, type RequestStep } from './middleware.js'
+import { toolTable, type Chain } from './tools.js'
+import { abortCall, type Session } from './session.js'
+import { sumOf, type CheckedTools } from '../contract/sum.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Who the server is, as sent in the `initialize` result (2026-07-28: in every result's `_meta`). */
+export interface ServerInfo {
+  readonly name: string
+  readonly version: string
+  readonly title?: string
+  readonly description?: string
+  readonly icons?: ReadonlyArray<Icon>
+  readonly websiteUrl?: string
+}
+
+/** How the server behaves. */
+export interface ServerOptions {
+  /** Guidance for the model, sent in the `initialize` and `server/discover` results. */
+  readonly instructions?: string
+  /** Tools per `tools/list` page; all in one page when absent. */
+  readonly pageSize?: number
+  /** Protocol features beside tools: resources, prompts, completion, your own. */
+  readonly features?: ReadonlyArray<FeatureFactory>
+  /**
+   * Which tools a session may see and call, e.g. by the roles of `session.identity`. A tool
+   * it refuses is left out of that session's `tools/list`, and calling it is an error
+   * (-32003). All tools for everyone when absent.
+   */
+  readonly authorize?: (tool: AnyTool, session: Readonly<Session>) => boolean
+  /**
+   * The protocol eras served (default both): `2025-11-25` (an `initialize` handshake opens a
+   * conversation) and `2026-07-28` (each request carries its revision in `_meta`). Pin a
+   * server to one era by naming only that one. See docs/eras.md.
+   */
+  readonly eras?: ReadonlyArray<Era>
+  /** 2026-07-28 caching hints (`ttlMs`, `cacheScope`) for lists and reads, per server and per method. */
+  readonly cache?: CacheOptions
+  /** How 2026-07-28 `requestState`s are signed; share the key between the processes a retry may reach. */
+  readonly requestState?: RequestStateOptions
+  /**
+   * The longest an asynchronous call may run, in milliseconds (default 300 000, five
+   * minutes; 0 for none). Past it the call's signal is aborted and the client is answered:
+   * a tool with an `isError` result, any other method with error -32001.
+   */
+  readonly callTimeoutMs?: number
+  /**
+   * How deeply a request's `params` may nest (arrays and objects, `params` itself counted;
+   * default 512). A deeper request gets -32602 before anything reads it.
+   */
+  readonly maxDepth?: number
+  /**
+   * Wraps every request and every tool call, for every transport: before and after, answering
+   * in the server's place, mapping errors (see docs/middleware.md). The first is the outermost.
+   */
+  readonly middleware?: ReadonlyArray<Middleware>
+}
+
+/** A server: the tools it serves and the dispatcher that speaks MCP about them. */
+export interface Server<U extends AnyTool = AnyTool> {
+  readonly info: ServerInfo
+  readonly options: ServerOptions
+  /** The contracts served now (enabled or not), in the order given, then as added. */
+  readonly tools: ReadonlyArray<U>
+  /** The sessions the server can notify (stdio, stateful HTTP). */
+  readonly hub: Hub
+  /**
+   * Adds a tool at run time and tells connected clients (`notifications/tools/list_changed`).
+   * The returned server is this one, typed with the new tool.
+   */
+  readonly addTool: <T extends AnyTool>(tool: T, handler: Handler<T>) => Server<U | T>
+  /** Removes a tool at run time; false when there was none of that name. */
+  readonly removeTool: (name: string) => boolean
+  // method syntax keeps Server<U> assignable to Server<AnyTool> (parameters are bivariant)
+  /** Lists and serves a disabled tool again. */
+  enableTool(name: U['name']): void
+  /** Keeps a tool declared but neither listed nor callable, until enabled again. */
+  disableTool(name: U['name']): void
+  /**
+   * Runs `changes` (calls of addTool, removeTool, enableTool, disableTool): the list pages are
+   * computed, and clients told, once when it returns, not once per change.
+   */
+  readonly batch: (changes: () => void) => void
+  /** Forgets a session whose transport closed (its subscriptions, its place in the hub) and aborts its calls still running. */
+  readonly release: (session: Session) => void
+  /**
+   * Answers one parsed JSON-RPC message; `None` for notifications and responses. An array
+   * is a batch: answered as an array in sessions at 2025-03-26 or earlier, refused after.
+   */
+  readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Reply>>
+  /** Answers one message given as JSON text; a syntax error gets -32700 with id null. */
+  readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
+  /**
+   * Adds a middleware inside those already there, typed with this server's tools (`call.tool`
+   * is one of them). Returns this server.
+   */
+  use(middleware: Middleware<U>): Server<U>
+}
+
+/** A handler whose key names no tool gets a type that says so (object literals and variables alike). */
+export type NoExtraHandlers<H, K> = { readonly [P in Exclude<keyof H, K>]: `no tool is named "${P & string}"` }
+
+/** A sum of tools waiting for its handlers. */
+export interface ServerBuilder<U extends AnyTool> {
+  /**
+   * Supplies one handler per tool; a missing or extra key, or a result key a closed output
+   * schema does not allow, does not compile (see `KeyCheck` and `ResultCheck`).
+   */
+  readonly implement: <H extends KeyCheck<H, U['name']> & ResultCheck<H, U> & Handlers<U>>(handlers: H) => Server<U>
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/**
+ * Folds a non-empty list of tool contracts into a server. A duplicate name is a compile error
+ * (and, for lists built at run time, an exception listing every problem).
+ */
+export const mcpServer = <const T extends readonly AnyTool[]>(
+  tools: CheckedTools<T>,
+  info: ServerInfo,
+  options: ServerOptions = {},
+): ServerBuilder<T[number]> => {
+  const list = tools as unknown as ReadonlyArray<T[number]>
+  const checked = sumOf(list)
+  if (E.isLeft(checked))
+    throw new TypeError(`emcp: invalid tool list: ${checked.left.map((e) => `${e.path} ${e.message}`).join('; ')}`)
+  checkPageSize(options.pageSize)
+  checkEras(options.eras)
+  checkCache(options.cache ?? {})
+  return {
+    implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** The server: a composition of its tool table, its method table, its era adapters and its endpoint. */
+const build = <U extends AnyTool>(
+  tools: ReadonlyArray<U>,
+  byName: ReadonlyMap<string, U>,
+  handlers: Record<string, unknown>,
+  info: ServerInfo,
+  options: ServerOptions,
+): Server<U> => {
+  checkHandlers(byName, handlers)
+  const maxDepth = options.maxDepth ?? defaultMaxDepth
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
+  const hub = newHub()
+  const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
+  const { chain, use } = chainOf(options)
+  const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
+
+  const serverInfo = stripUndefined(info)
+  const completers = features.filter((f) => f.complete !== undefined)
+  const capabilities = capabilitiesOf(features, completers.length > 0)
+  const methods = methodTable(features, [
+    ['initialize', initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })],
+    ['ping', () => E.right({})],
+    ['tools/list', table.list],
+    ['tools/call', table.call],
+    ['logging/setLevel', setLevel],
+    ...(completers.length > 0 ? [['completion/complete', (req: Request, session: Session) => complete(completers, req, session)] as const] : []),
+  ])
+
+  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain })
+
+  const server: Server<U> = {
+    info,
+    options,
+    get tools() {
+      return table.tools() as ReadonlyArray<U>
+    },
+    hub,
+    ...endpoint({ route, maxDepth }),
+    addTool: <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
+      table.add(tool, handler as Callable['handler'])
+      return server as Server<U | T>
+    },
+    removeTool: table.remove,
+    enableTool: (name) => table.setEnabled(name, true),
+    disableTool: (name) => table.setEnabled(name, false),
+    batch: table.batch,
+    release: (session) => {
+      // nothing will read the answers of calls still running: their signals say so
+      for (const id of [...session.inFlight.keys()]) abortCall(session, id, new DOMException('the session ended', 'AbortError'))
+      hub.remove(session)
+      for (const f of features) f.release?.(session)
+    },
+    use: (m) => {
+      // sound: the tool a middleware of this server sees is always one of U
+      use(m as Middleware)
+      return server
+    },
+  }
+  return server
+}
+
+/** What the era router needs from the server. */
+interface RouterParts {
+  readonly serverInfo: unknown
+  readonly capabilities: { readonly [key: string]: unknown }
+  readonly hub: Hub
+  readonly methods: ReadonlyMap<string, MethodHandler>
+  readonly chain: { readonly request: ReadonlyArray<RequestStep> }
+}
+
+/**
+ * Routes a request to its era: the 2026-07-28 adapter when its `_meta` says so, else the
+ * 2025-11-25 way; both end in the method table, under the request middleware and the deadline.
+ */
+const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain }: RouterParts): ((req: Request, session: Session) => Answer) => {
+  const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
+  /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
+  const answer = (req: Request, session: Session): Answer => {
+    const handler = methods.get(req.method)
+    if (handler === undefined) return unknownMethod(req)
+    const out = handler(req, session)
+    return isThenable(out) ? settle(out as Promise<E.Either<never, unknown>>, req, session) : out
+  }
+  /** The request middleware around an era's answer; questions to the client reach it as data. */
+  const around = (req: Request, session: Session, inner: () => Answer): Answer =>
+    chain.request.length === 0 ? inner() : runRequest(chain.request, req, session, () => questionsAsData(inner))
+  const eras = options.eras ?? allEras
+  const serves2025 = eras.includes('2025-11-25')
+  const modern = eras.includes('2026-07-28')
+    ? modernAdapter({
+        serverInfo,
+        instructions: options.instructions,
+        capabilities,
+        eras,
+        cache: options.cache ?? {},
+        states: requestStates(options.requestState),
+        around,
+        answer,
+        listen: listen(hub, capabilities),
+      })
+    : undefined
+  return (req, session) =>
+    modern?.claims(req) === true
+      ? modern.respond(req, session)
+      : !serves2025
+        ? refuseLegacy(eras, req)
+        : chain.request.length === 0
+          ? answer(req, session)
+          : around(req, session, () => answer(req, session))
+}
+
+/** The hooks of the server's middleware (its `authorize` option first), and how to add more. */
+const chainOf = (options: ServerOptions): { readonly chain: Chain & { readonly request: RequestStep[] }; readonly use: (m: Middleware) => void } => {
+  const chain: Chain & { readonly request: RequestStep[] } = { request: [], toolCall: [], authorize: [] }
+  if (options.authorize !== undefined) chain.authorize.push(options.authorize)
+  const use = (m: Middleware): void => {
+    if (m.request !== undefined) chain.request.push(m.request)
+    if (m.toolCall !== undefined) chain.toolCall.push(m.toolCall)
+    if (m.authorize !== undefined) chain.authorize.push(m.authorize)
+  }
+  for (const m of options.middleware ?? []) use(m)
+  return { chain, use }
+}
+
+/** What the server declares: its features' capabilities, completions when a feature completes, tools and logging. */
+const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: boolean): { readonly [key: string]: unknown } =>
+  Object.assign({}, ...features.map((f) => f.capabilities), completes ? { completions: {} } : {}, { tools: { listChanged: true }, logging: {} })
+
+/** Fails unless there is exactly one handler per tool, and every tool's header mirrors are well formed. */
+const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): void => {
+  const problems: string[] = []
+  for (const name of byName.keys()) if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
+  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
+  if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
+}
+
+/**
+ * One table of every method answered: the server's own, then the features' (which may
+ * neither take one of the server's nor share one between them).
+ */
+const methodTable = (features: ReadonlyArray<Feature>, own: ReadonlyArray<readonly [string, MethodHandler]>): ReadonlyMap<string, MethodHandler> => {
+  const methods = new Map<string, MethodHandler>(own)
+  for (const f of features)
+    for (const [method, handler] of Object.entries(f.methods)) {
+      if (methods.has(method))
+        throw new TypeError(own.some(([m]) => m === method) ? `emcp: a feature cannot answer ${method}: the server answers it` : `emcp: two features answer ${method}`)
+      methods.set(method, handler)
+    }
+  return methods
+}
+
+const unknownMethod = (req: Request): Answer =>
+  E.left(
+    req.method.startsWith('notifications/')
+      ? rpcError('InvalidRequest', `Invalid Request: ${clip(req.method)} is a notification; send it without an id`)
+      : rpcError('MethodNotFound', `Method not found: ${clip(req.method)}`),
+  )
+
+const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
+  if (eras === undefined) return
+  if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
+    throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
+}

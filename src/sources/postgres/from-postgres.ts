@@ -1,0 +1,250 @@
+/**
+ * `fromPostgres`: a live MCP server over a database's annotated routines (and `.sql`
+ * files). Each call runs in its own transaction: a statement timeout, optionally the
+ * caller's role (`SET LOCAL ROLE`), then the one parameterized statement. A database error
+ * becomes an `isError` result carrying the SQLSTATE and message. `reload()` (or a `NOTIFY`
+ * on the `listen` channel) re-reads the catalog and tells clients the list changed.
+ *
+ * @example
+ * import { fromPostgres, pglite } from 'emcp/postgres'
+ * import { serveHttp } from 'emcp/http'
+ * const db = await pglite()
+ * await db.exec(`create function add(a int, b int) returns int language sql as $$ select a + b $$;
+ *                comment on function add(int, int) is '@mcp Adds two integers.'`)
+ * const pg = await fromPostgres(db, { listen: 'emcp_reload' })
+ * await serveHttp(pg.server, { port: 3000 })
+ */
+import type { Handler } from '../../server/call.js'
+import { toolError } from '../../contract/content.js'
+import type { RuntimeTool } from '../../contract/runtime-tool.js'
+import { mcpServer, type Server } from '../../server/server.js'
+import type { Identity } from '../../server/session.js'
+import { databaseError, type Database, type DatabaseError } from './database.js'
+import { readRoutines, type DbTool, type RoutineOptions, type Skipped } from './routines.js'
+import { runScripts } from './scripts.js'
+import { readSqlFiles, type SqlFile } from './sql-files.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** Options of `fromPostgres`. */
+export interface PostgresOptions extends RoutineOptions {
+  /** The server's name (default: the database's name). */
+  readonly name?: string
+  /** The server's version (default `1.0.0`). */
+  readonly version?: string
+  /** Guidance for the model, sent in the `initialize` result. */
+  readonly instructions?: string
+  /**
+   * `.sql` files served as tools: paths, or `{ path, text }`. A file whose comments carry no
+   * MCP annotation is left out with a warning; no file given here is ever run at start.
+   */
+  readonly sqlFiles?: ReadonlyArray<string | SqlFile>
+  /** Setup scripts (a schema, seed data) run once, in order, before the catalog is read: see `runScripts`. */
+  readonly init?: ReadonlyArray<string | SqlFile>
+  /** The statement timeout of each call, in milliseconds (default 30 000; 0: none). Enforced by a real server; PGlite does not enforce it. */
+  readonly timeoutMs?: number
+  /**
+   * Run each call under a role of the caller (`SET LOCAL ROLE` in the call's transaction):
+   * `true` takes the first of the caller's roles that the routine's `@authorize` names (or
+   * the caller's first role); a function chooses. Anonymous calls run as the connection's own role.
+   */
+  readonly setRole?: boolean | ((identity: Identity, allowed: ReadonlyArray<string> | undefined) => string | undefined)
+  /** A `NOTIFY` channel: each notification reloads the catalog. */
+  readonly listen?: string
+  /** Tools per `tools/list` page. */
+  readonly pageSize?: number
+  /** Where warnings go (default: standard error). */
+  readonly onWarning?: (message: string) => void
+}
+
+/** What a reload changed, by tool name. */
+export interface Changes {
+  readonly added: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+  readonly changed: ReadonlyArray<string>
+}
+
+/** A database served as tools. */
+export interface PostgresTools {
+  /** The server: serve it over any transport. Its tools change on reload. */
+  readonly server: Server
+  /** The tools served now. */
+  readonly tools: () => ReadonlyArray<DbTool>
+  /** Routines and files that carry `@mcp` but are not served, and why (as of the last read). */
+  readonly skipped: () => ReadonlyArray<Skipped>
+  /** Re-reads the catalog and the files; clients hear `notifications/tools/list_changed`. */
+  readonly reload: () => Promise<Changes>
+  /** Stops listening for notifications (the database stays open: it is yours). */
+  readonly close: () => Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** Reads the annotated routines of `db` and serves them; fails when there is none. */
+export const fromPostgres = async (db: Database, options: PostgresOptions = {}): Promise<PostgresTools> => {
+  const warn = options.onWarning ?? ((m: string) => console.error(`emcp/postgres: ${m}`))
+  const timeoutMs = options.timeoutMs ?? 30_000
+
+  const read = async (): Promise<{ tools: ReadonlyArray<DbTool>; skipped: ReadonlyArray<Skipped> }> => {
+    const routines = await readRoutines(db, options)
+    const files = await readSqlFiles(db, options.sqlFiles ?? [], options)
+    const skipped: Skipped[] = [...routines.skipped, ...files.skipped]
+    const tools: DbTool[] = []
+    const names = new Set<string>()
+    for (const t of [...routines.tools, ...files.tools]) {
+      if (names.has(t.tool.name)) skipped.push({ source: t.source, reason: `duplicate tool name ${t.tool.name} (an overloaded routine? give it an @mcp_name)` })
+      else {
+        names.add(t.tool.name)
+        tools.push(t)
+      }
+    }
+    for (const w of [...routines.warnings, ...files.warnings]) warn(w)
+    for (const s of skipped) warn(`${s.source} is not served: ${s.reason}`)
+    return { tools, skipped }
+  }
+
+  if (options.init !== undefined) await runScripts(db, options.init)
+  const first = await read()
+  if (first.tools.length === 0)
+    throw new Error(
+      `emcp/postgres: no routine in schema(s) ${(options.schemas ?? ['public']).join(', ')} and no .sql file carries @mcp (or @mcp_description, @mcp_desc, @mcp_name)` +
+        (first.skipped.length > 0 ? ` (not served: ${first.skipped.map((s) => `${s.source}: ${s.reason}`).join('; ')})` : ''),
+    )
+  let current = new Map(first.tools.map((t) => [t.tool.name, t]))
+  let skipped = first.skipped
+
+  const roleFor = (identity: Identity | undefined, allowed: ReadonlyArray<string> | undefined): string | undefined => {
+    if (identity === undefined || options.setRole === undefined || options.setRole === false) return undefined
+    if (typeof options.setRole === 'function') return options.setRole(identity, allowed)
+    return (allowed !== undefined && allowed.length > 0 ? identity.roles.find((r) => allowed.includes(r)) : undefined) ?? identity.roles[0]
+  }
+
+  const handler =
+    (name: string) =>
+    async (args: { readonly [key: string]: unknown }, ctx: { readonly session: { readonly identity?: Identity | undefined } }): Promise<unknown> => {
+      const t = current.get(name)
+      if (t === undefined) return toolError(`tool ${name} is no longer served`)
+      const present = new Set(Object.keys(args))
+      const who = ctx.session.identity
+      const role = roleFor(who, t.authorize)
+      const subject = who?.subject ?? ''
+      const roles = who?.roles.join(',') ?? ''
+      try {
+        const text =
+          t.statement.alone !== undefined && role === undefined
+            ? // one round trip: the statement sets who calls itself; the timeout is the connection's
+              (await db.call(t.statement.alone(present), [JSON.stringify(args), subject, roles], timeoutMs)).rows[0]?.result
+            : await inTransaction(t, args, present, subject, roles, role)
+        return t.statement.result === 'void' ? 'done' : JSON.parse(String(text))
+      } catch (e) {
+        const d = databaseError(e)
+        if (d !== undefined) return toolError(describe(d))
+        throw e
+      }
+    }
+
+  /** A call in a transaction of its own: its settings (all local to it), the caller's role, the resolved parameters, the statement. */
+  const inTransaction = (t: DbTool, args: { readonly [key: string]: unknown }, present: ReadonlySet<string>, subject: string, roles: string, role: string | undefined) =>
+    db.transaction(async (q) => {
+      // readable in SQL as current_setting('emcp.subject', true) and current_setting('emcp.roles', true)
+      await q.query(`SELECT set_config('statement_timeout', $1, true), set_config('emcp.subject', $2, true), set_config('emcp.roles', $3, true)`, [
+        String(timeoutMs),
+        subject,
+        roles,
+      ])
+      if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
+      const given = t.statement.params(args)
+      const params = t.statement.resolve === undefined ? given : await t.statement.resolve(q, given)
+      return (await q.query(t.statement.sql(present), params)).rows[0]?.result
+    })
+
+  const authorize = (tool: { readonly name: string }, session: { readonly identity?: Identity | undefined }): boolean => {
+    const roles = current.get(tool.name)?.authorize
+    if (roles === undefined) return true
+    const who = session.identity
+    if (who === undefined) return false
+    return roles.length === 0 || roles.some((r) => who.roles.includes(r))
+  }
+
+  const name = options.name ?? String((await db.query('SELECT current_database() AS name')).rows[0]?.name ?? 'postgres')
+  const tools = first.tools.map((t) => t.tool)
+  const handlers: Record<string, Handler<RuntimeTool>> = Object.fromEntries(tools.map((t) => [t.name, handler(t.name)]))
+  const server: Server = mcpServer(
+    tools,
+    { name, version: options.version ?? '1.0.0' },
+    {
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      authorize,
+    },
+  ).implement(handlers)
+
+  // reloads run one at a time; notifications during one ask for one more, not one each
+  let running: Promise<Changes> | undefined
+  let again = false
+  const reloadOnce = async (): Promise<Changes> => {
+    const next = await read()
+    const fresh = new Map(next.tools.map((t) => [t.tool.name, t]))
+    const added: string[] = []
+    const removed: string[] = []
+    const changed: string[] = []
+    for (const [n, t] of current) {
+      const f = fresh.get(n)
+      if (f === undefined) removed.push(n)
+      else if (f.fingerprint !== t.fingerprint) changed.push(n)
+    }
+    for (const n of fresh.keys()) if (!current.has(n)) added.push(n)
+    current = fresh
+    skipped = next.skipped
+    for (const n of [...removed, ...changed]) server.removeTool(n)
+    for (const n of [...changed, ...added]) server.addTool((fresh.get(n) as DbTool).tool, handler(n))
+    return { added, removed, changed }
+  }
+  const reload = (): Promise<Changes> => {
+    if (running !== undefined) {
+      again = true
+      return running
+    }
+    const go = async (): Promise<Changes> => {
+      try {
+        let out = await reloadOnce()
+        while (again) {
+          again = false
+          out = await reloadOnce()
+        }
+        return out
+      } finally {
+        running = undefined
+      }
+    }
+    return (running = go())
+  }
+
+  const unlisten =
+    options.listen === undefined
+      ? undefined
+      : await db.listen(options.listen, () => {
+          reload().catch((e: unknown) => warn(`reload failed: ${e instanceof Error ? e.message : String(e)}`))
+        })
+
+  return {
+    server,
+    tools: () => [...current.values()],
+    skipped: () => skipped,
+    reload,
+    close: async () => {
+      await unlisten?.()
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** A database error as the model reads it: SQLSTATE, message, detail, hint. */
+const describe = (d: DatabaseError): string =>
+  [`PostgreSQL error ${d.sqlstate}: ${d.message}`, d.detail === undefined ? '' : `DETAIL: ${d.detail}`, d.hint === undefined ? '' : `HINT: ${d.hint}`]
+    .filter((l) => l !== '')
+    .join('\n')

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import * as t from 'io-ts'
+import { DateFromISOString, emcp } from '../../src/index.js'
+
+const input = {
+  type: 'object',
+  properties: { city: { type: 'string' } },
+  required: ['city'],
+  additionalProperties: false,
+} as const
+const output = { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] } as const
+
+const weather = emcp({
+  name: 'weather.now',
+  title: 'Weather now',
+  description: 'The temperature in a city.',
+  input,
+  output,
+  annotations: { title: 'Weather', readOnlyHint: true, openWorldHint: true },
+  icons: [{ src: 'https://example.com/sun.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'light' }],
+  _meta: { 'example.com/run': 'auto' },
+})
+
+describe('emcp: the contract value', () => {
+  it('carries the name, title and description as given', () => {
+    expect(weather.name).toBe('weather.now')
+    expect(weather.title).toBe('Weather now')
+    expect(weather.description).toBe('The temperature in a city.')
+  })
+
+  it('uses a JSON Schema literal as the input and output schema unchanged', () => {
+    expect(weather.inputSchema).toEqual(input)
+    expect(weather.outputSchema).toEqual(output)
+    expect(weather.input).toBe(input)
+    expect(weather.output).toBe(output)
+  })
+
+  it('carries annotations, icons and _meta through', () => {
+    expect(weather.annotations).toEqual({ title: 'Weather', readOnlyHint: true, openWorldHint: true })
+    expect(weather.icons).toEqual([{ src: 'https://example.com/sun.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'light' }])
+    expect(weather._meta).toEqual({ 'example.com/run': 'auto' })
+  })
+
+  it('has no outputSchema (and no output slot) when no output is given', () => {
+    const plain = emcp({ name: 'plain', input: { type: 'object' } })
+    expect('outputSchema' in plain).toBe(false)
+    expect('output' in plain).toBe(false)
+    expect(plain.inputSchema).toEqual({ type: 'object' })
+  })
+
+  it('leaves out the optional fields that were not given', () => {
+    const bare = emcp({ name: 'bare', input: { type: 'object' } })
+    expect(Object.keys(bare).sort()).toEqual(['input', 'inputSchema', 'name'])
+  })
+
+  it('never holds the phantom type fields at run time', () => {
+    expect('_I' in weather).toBe(false)
+    expect('_O' in weather).toBe(false)
+    expect('_S' in weather).toBe(false)
+  })
+
+  it('derives the input and output schemas of io-ts codecs', () => {
+    const In = t.type({ when: DateFromISOString, count: t.Int })
+    const Out = t.partial({ note: t.string })
+    const tool = emcp({ name: 'codec', input: In, output: Out })
+    expect(tool.inputSchema).toEqual({
+      type: 'object',
+      properties: { when: { type: 'string', format: 'date-time' }, count: { type: 'integer' } },
+      required: ['when', 'count'],
+    })
+    expect(tool.outputSchema).toEqual({ type: 'object', properties: { note: { type: 'string' } } })
+    expect(tool.input).toBe(In)
+    expect(tool.output).toBe(Out)
+  })
+
+  it('is frozen: a contract cannot be changed after it is made', () => {
+    expect(Object.isFrozen(weather)).toBe(true)
+    expect(() => {
+      ;(weather as { name: string }).name = 'other'
+    }).toThrow(TypeError)
+    expect(weather.name).toBe('weather.now')
+  })
+})
+
+describe('emcp: the schema root is an object', () => {
+  it('adds type "object" to a derived schema without a root type (a union of objects)', () => {
+    const either = emcp({ name: 'either', input: t.union([t.type({ a: t.string }), t.type({ b: t.number })]) })
+    expect(either.inputSchema.type).toBe('object')
+    expect(Array.isArray(either.inputSchema.anyOf)).toBe(true)
+  })
+
+  it('refuses, at definition time, an input schema that is not an object; an output schema may describe any JSON value (2026-07-28)', () => {
+    expect(() => emcp({ name: 'bad', input: { type: 'string' } as any })).toThrow(/input schema must describe an object/)
+    expect(emcp({ name: 'list', input: { type: 'object' }, output: { type: 'array', items: { type: 'number' } } }).outputSchema).toEqual({ type: 'array', items: { type: 'number' } })
+    expect(emcp({ name: 'either', input: { type: 'object' }, output: { anyOf: [{ type: 'string' }, { type: 'null' }] } }).outputSchema?.type).toBeUndefined()
+  })
+
+  it('refuses, at definition time, a schema with a reference outside itself or a dialect it cannot validate', () => {
+    expect(() => emcp({ name: 'ext', input: { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } } })).toThrow(/never fetches/)
+    expect(() => emcp({ name: 'dia', input: { $schema: 'https://example.com/my-dialect', type: 'object' } as any })).toThrow(/dialect/)
+  })
+})

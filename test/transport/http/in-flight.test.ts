@@ -1,0 +1,124 @@
+/**
+ * The budget of request-body bytes in flight: per client and in all, waiters served in
+ * order without one client's queue holding up another, and over HTTP a client's second
+ * large request waiting, body unread, while other clients are answered.
+ */
+import { Agent, request } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { emcp, mcpServer } from '../../../src/index.js'
+import { serveHttp, type RunningHttp } from '../../../src/transport/http.js'
+import { byteBudget } from '../../../src/transport/http/in-flight.js'
+
+/** Whether a promise has settled, seen after the microtasks queued so far. */
+const settled = async (p: Promise<unknown>): Promise<boolean> => {
+  let done = false
+  void p.then(() => (done = true))
+  await new Promise((resolve) => setImmediate(resolve))
+  return done
+}
+
+describe('byteBudget', () => {
+  it('grants shares while they fit, then makes the next wait until one is given back', async () => {
+    const b = byteBudget({ total: 100, perClient: 0 })
+    const r1 = await b.take('a', 60)
+    const second = b.take('b', 60)
+    expect(await settled(second)).toBe(false)
+    expect(b.state()).toEqual({ held: 60, waiting: 1 })
+    r1()
+    const r2 = await second
+    expect(b.state()).toEqual({ held: 60, waiting: 0 })
+    r2()
+    r2() // giving back twice counts once
+    expect(b.state()).toEqual({ held: 0, waiting: 0 })
+  })
+
+  it("holds a client to its share without holding up other clients", async () => {
+    const b = byteBudget({ total: 1_000, perClient: 100 })
+    const a1 = await b.take('a', 80)
+    const a2 = b.take('a', 80)
+    const c1 = b.take('c', 80)
+    expect(await settled(c1)).toBe(true)
+    expect(await settled(a2)).toBe(false)
+    a1()
+    expect(await settled(a2)).toBe(true)
+  })
+
+  it('runs a request larger than the budget alone', async () => {
+    const b = byteBudget({ total: 100, perClient: 50 })
+    const big = await b.take('a', 500)
+    const small = b.take('b', 1)
+    expect(await settled(small)).toBe(false)
+    big()
+    expect(await settled(small)).toBe(true)
+  })
+
+  it('serves waiters in order: a large one that waits for the whole budget is not overtaken', async () => {
+    const b = byteBudget({ total: 100, perClient: 0 })
+    const first = await b.take('a', 90)
+    const large = b.take('b', 90)
+    const small = b.take('c', 5)
+    expect(await settled(small)).toBe(false)
+    first()
+    expect(await settled(large)).toBe(true)
+    expect(await settled(small)).toBe(true)
+  })
+
+  it('never waits for an empty body', async () => {
+    const b = byteBudget({ total: 1, perClient: 1 })
+    await b.take('a', 1)
+    expect(await settled(b.take('a', 0))).toBe(true)
+  })
+})
+
+describe('HTTP: bodies in flight per client', () => {
+  const hold = emcp({ name: 'hold', description: 'Answers once the test opens its gate.', input: { type: 'object', properties: { pad: { type: 'string' } } } })
+  const echo = emcp({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+  let open: () => void = () => {}
+  let entered: () => void = () => {}
+  const server = mcpServer([hold, echo], { name: 'budget', version: '1' }).implement({
+    hold: () =>
+      new Promise<string>((resolve) => {
+        open = () => resolve('held')
+        entered()
+      }),
+    echo: ({ text }) => text,
+  })
+  let running: RunningHttp | undefined
+  afterEach(async () => {
+    await running?.close()
+    running = undefined
+  })
+
+  const post = (url: string, localAddress: string, body: unknown) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        url,
+        { method: 'POST', agent: new Agent(), localAddress, headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2025-11-25' } },
+        (res) => {
+          let text = ''
+          res.setEncoding('utf8').on('data', (c: string) => (text += c))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        },
+      )
+      req.on('error', reject)
+      req.end(JSON.stringify(body))
+    })
+  const call = (id: number, name: string, args: object) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
+
+  it("makes a client's request wait while its share is taken, and answers other clients meanwhile", async () => {
+    running = await serveHttp(server, { port: 0, handleSignals: false, maxBytesInFlightPerClient: 2_000 })
+    const pad = 'p'.repeat(1_500)
+    const holding = new Promise<void>((resolve) => (entered = resolve))
+    const first = post(running.url, '127.0.0.2', call(1, 'hold', { pad }))
+    await holding
+    // the first request's answer waits for the gate; so does its client's next one, unread
+    const second = post(running.url, '127.0.0.2', call(2, 'echo', { text: pad }))
+    const other = await post(running.url, '127.0.0.3', call(3, 'echo', { text: pad }))
+    expect(other.status).toBe(200)
+    expect(JSON.parse(other.text).result.content[0].text).toBe(pad)
+    expect(await settled(second)).toBe(false)
+    open()
+    expect(JSON.parse((await first).text).result.content[0].text).toBe('held')
+    expect(JSON.parse((await second).text).result.content[0].text).toBe(pad)
+  })
+})
