@@ -205,122 +205,22 @@ const copyOf = (v: unknown): unknown => (typeof v === 'object' && v !== null ? J
  */
 const build = (s: JsonSchema, fill: boolean): Step => {
   const types: ReadonlyArray<string> = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]
+  const groups: { readonly [G in Group]: ReadonlyArray<Step> } = {
+    number: numberSteps(s),
+    string: stringSteps(s),
+    array: arraySteps(s, fill),
+    object: objectSteps(s, fill),
+  }
+  const steps = ordered(s, types, valueSteps(s), groups)
+  if (steps.length === 1) return steps[0] as Step
+  return (d, run) => {
+    for (const step of steps) step(d, run)
+  }
+}
+
+/** The type test, the value steps, then each group's steps behind its type test. */
+const ordered = (s: JsonSchema, types: ReadonlyArray<string>, untyped: ReadonlyArray<Step>, groups: { readonly [G in Group]: ReadonlyArray<Step> }): Step[] => {
   const typeMessage = `must be ${types.join(',')}`
-  const groups: { [G in Group]: Step[] } = { number: [], string: [], array: [], object: [] }
-  const untyped: Step[] = []
-
-  if ('const' in s) {
-    const c = s.const
-    const message = `must be ${JSON.stringify(c)}`
-    untyped.push((d, run) => {
-      if (!equal(d, c)) report(run, message)
-    })
-  }
-  if (s.enum !== undefined) {
-    const values = s.enum as ReadonlyArray<unknown>
-    const message = `must be one of ${JSON.stringify(values)}`
-    untyped.push((d, run) => {
-      for (const v of values) if (equal(d, v)) return
-      report(run, message)
-    })
-  }
-
-  const limit = (kw: string, fails: (n: number, l: number) => boolean, comparison: string): void => {
-    if (s[kw] === undefined) return
-    const l = s[kw] as number
-    const text = `must be ${comparison} ${l}`
-    groups.number.push((d, run) => {
-      if (fails(d as number, l)) report(run, text)
-    })
-  }
-  limit('maximum', (n, l) => n > l, '<=')
-  limit('minimum', (n, l) => n < l, '>=')
-  limit('exclusiveMaximum', (n, l) => n >= l, '<')
-  limit('exclusiveMinimum', (n, l) => n <= l, '>')
-
-  const count = (kw: string, group: Group, noun: string, size: (d: never) => number): void => {
-    if (s[kw] === undefined) return
-    const l = s[kw] as number
-    const isMax = kw.startsWith('max')
-    const text = `must NOT have ${isMax ? 'more' : 'fewer'} than ${l} ${noun}`
-    groups[group].push((d, run) => {
-      const n = size(d as never)
-      if (isMax ? n > l : n < l) report(run, text)
-    })
-  }
-  count('maxLength', 'string', 'characters', codePoints)
-  count('minLength', 'string', 'characters', codePoints)
-  if (s.pattern !== undefined) {
-    const re = new RegExp(s.pattern as string, 'u')
-    const text = `must match pattern "${s.pattern as string}"`
-    groups.string.push((d, run) => {
-      if (!re.test(d as string)) report(run, text)
-    })
-  }
-
-  count('maxItems', 'array', 'items', (d: unknown[]) => d.length)
-  count('minItems', 'array', 'items', (d: unknown[]) => d.length)
-  if (s.items !== undefined) {
-    const item = build(s.items as JsonSchema, fill)
-    groups.array.push((d, run) => {
-      const a = d as unknown[]
-      for (let i = 0; i < a.length; i++) {
-        run.path.push(String(i))
-        item(a[i], run)
-        run.path.pop()
-      }
-    })
-  }
-
-  const properties = (s.properties ?? {}) as { readonly [key: string]: JsonSchema }
-  const names = Object.keys(properties)
-  if (fill) {
-    const defaults = names.filter((n) => properties[n]?.default !== undefined).map((n) => [n, properties[n]?.default] as const)
-    if (defaults.length > 0)
-      groups.object.push((d) => {
-        const o = d as Record<string, unknown>
-        for (const [n, v] of defaults) if (o[n] === undefined) o[n] = copyOf(v)
-      })
-  }
-  const keysOf = (d: object): number => Object.keys(d).length
-  count('maxProperties', 'object', 'properties', keysOf)
-  count('minProperties', 'object', 'properties', keysOf)
-  if (s.required !== undefined) {
-    const required = (s.required as string[]).map((r) => [r, escapeToken(r)] as const)
-    groups.object.push((d, run) => {
-      const o = d as Record<string, unknown>
-      for (const [r, escaped] of required) if (o[r] === undefined) report(run, 'is required', escaped)
-    })
-  }
-  if (s.additionalProperties !== undefined && s.additionalProperties !== true) {
-    const extra = s.additionalProperties === false ? undefined : build(s.additionalProperties as JsonSchema, fill)
-    groups.object.push((d, run) => {
-      const o = d as Record<string, unknown>
-      for (const key in o) {
-        if (Object.prototype.hasOwnProperty.call(properties, key)) continue
-        if (extra === undefined) report(run, 'is not allowed', escapeToken(key))
-        else {
-          run.path.push(escapeToken(key))
-          extra(o[key], run)
-          run.path.pop()
-        }
-      }
-    })
-  }
-  if (names.length > 0) {
-    const children = names.map((n) => [n, escapeToken(n), build(properties[n] as JsonSchema, fill)] as const)
-    groups.object.push((d, run) => {
-      const o = d as Record<string, unknown>
-      for (const [n, escaped, check] of children) {
-        const v = o[n]
-        if (v === undefined) continue
-        run.path.push(escaped)
-        check(v, run)
-        run.path.pop()
-      }
-    })
-  }
-
   // the general engine tests the type where the group stands when the schema names that one
   // type and uses its keywords; otherwise up front
   const single = types.length === 1 ? (types[0] as string) : undefined
@@ -344,8 +244,143 @@ const build = (s: JsonSchema, fill: boolean): Step => {
       else if (typeError) report(run, typeMessage)
     })
   }
-  if (steps.length === 1) return steps[0] as Step
-  return (d, run) => {
-    for (const step of steps) step(d, run)
+  return steps
+}
+
+/** `const` and `enum`, for data of any type. */
+const valueSteps = (s: JsonSchema): Step[] => {
+  const steps: Step[] = []
+  if ('const' in s) {
+    const c = s.const
+    const message = `must be ${JSON.stringify(c)}`
+    steps.push((d, run) => {
+      if (!equal(d, c)) report(run, message)
+    })
   }
+  if (s.enum !== undefined) {
+    const values = s.enum as ReadonlyArray<unknown>
+    const message = `must be one of ${JSON.stringify(values)}`
+    steps.push((d, run) => {
+      for (const v of values) if (equal(d, v)) return
+      report(run, message)
+    })
+  }
+  return steps
+}
+
+/** A bound on a size (`maxLength`, `minItems`, ...), when the schema sets it. */
+const countStep = <D>(s: JsonSchema, kw: string, noun: string, size: (d: D) => number): Step[] => {
+  if (s[kw] === undefined) return []
+  const l = s[kw] as number
+  const isMax = kw.startsWith('max')
+  const text = `must NOT have ${isMax ? 'more' : 'fewer'} than ${l} ${noun}`
+  return [
+    (d, run) => {
+      const n = size(d as D)
+      if (isMax ? n > l : n < l) report(run, text)
+    },
+  ]
+}
+
+/** The number keywords: maximum, minimum and their exclusive forms. */
+const numberSteps = (s: JsonSchema): Step[] => {
+  const limit = (kw: string, fails: (n: number, l: number) => boolean, comparison: string): Step[] => {
+    if (s[kw] === undefined) return []
+    const l = s[kw] as number
+    const text = `must be ${comparison} ${l}`
+    return [
+      (d, run) => {
+        if (fails(d as number, l)) report(run, text)
+      },
+    ]
+  }
+  return [
+    ...limit('maximum', (n, l) => n > l, '<='),
+    ...limit('minimum', (n, l) => n < l, '>='),
+    ...limit('exclusiveMaximum', (n, l) => n >= l, '<'),
+    ...limit('exclusiveMinimum', (n, l) => n <= l, '>'),
+  ]
+}
+
+/** The string keywords: lengths in code points, pattern. */
+const stringSteps = (s: JsonSchema): Step[] => {
+  const steps = [...countStep(s, 'maxLength', 'characters', codePoints), ...countStep(s, 'minLength', 'characters', codePoints)]
+  if (s.pattern !== undefined) {
+    const re = new RegExp(s.pattern as string, 'u')
+    const text = `must match pattern "${s.pattern as string}"`
+    steps.push((d, run) => {
+      if (!re.test(d as string)) report(run, text)
+    })
+  }
+  return steps
+}
+
+/** The array keywords: item counts, each item against `items`. */
+const arraySteps = (s: JsonSchema, fill: boolean): Step[] => {
+  const steps = [...countStep(s, 'maxItems', 'items', (d: unknown[]) => d.length), ...countStep(s, 'minItems', 'items', (d: unknown[]) => d.length)]
+  if (s.items !== undefined) {
+    const item = build(s.items as JsonSchema, fill)
+    steps.push((d, run) => {
+      const a = d as unknown[]
+      for (let i = 0; i < a.length; i++) {
+        run.path.push(String(i))
+        item(a[i], run)
+        run.path.pop()
+      }
+    })
+  }
+  return steps
+}
+
+/** The object keywords: defaults (when filling), property counts, required, additional properties, each property. */
+const objectSteps = (s: JsonSchema, fill: boolean): Step[] => {
+  const properties = (s.properties ?? {}) as { readonly [key: string]: JsonSchema }
+  const names = Object.keys(properties)
+  const steps: Step[] = []
+  if (fill) {
+    const defaults = names.filter((n) => properties[n]?.default !== undefined).map((n) => [n, properties[n]?.default] as const)
+    if (defaults.length > 0)
+      steps.push((d) => {
+        const o = d as Record<string, unknown>
+        for (const [n, v] of defaults) if (o[n] === undefined) o[n] = copyOf(v)
+      })
+  }
+  const keysOf = (d: object): number => Object.keys(d).length
+  steps.push(...countStep(s, 'maxProperties', 'properties', keysOf), ...countStep(s, 'minProperties', 'properties', keysOf))
+  if (s.required !== undefined) {
+    const required = (s.required as string[]).map((r) => [r, escapeToken(r)] as const)
+    steps.push((d, run) => {
+      const o = d as Record<string, unknown>
+      for (const [r, escaped] of required) if (o[r] === undefined) report(run, 'is required', escaped)
+    })
+  }
+  if (s.additionalProperties !== undefined && s.additionalProperties !== true) {
+    const extra = s.additionalProperties === false ? undefined : build(s.additionalProperties as JsonSchema, fill)
+    steps.push((d, run) => {
+      const o = d as Record<string, unknown>
+      for (const key in o) {
+        if (Object.prototype.hasOwnProperty.call(properties, key)) continue
+        if (extra === undefined) report(run, 'is not allowed', escapeToken(key))
+        else {
+          run.path.push(escapeToken(key))
+          extra(o[key], run)
+          run.path.pop()
+        }
+      }
+    })
+  }
+  if (names.length > 0) {
+    const children = names.map((n) => [n, escapeToken(n), build(properties[n] as JsonSchema, fill)] as const)
+    steps.push((d, run) => {
+      const o = d as Record<string, unknown>
+      for (const [n, escaped, check] of children) {
+        const v = o[n]
+        if (v === undefined) continue
+        run.path.push(escaped)
+        check(v, run)
+        run.path.pop()
+      }
+    })
+  }
+  return steps
 }

@@ -123,7 +123,7 @@ const check = (schemas: ReadonlyArray<string>, canary: boolean): { readonly fail
   mkdirSync(work, { recursive: true })
   const header = [
     `import type { FromSchema } from 'json-schema-to-ts'`,
-    `import type { FastFromSchema } from '${relative(work, join(root, 'src', 'fast-schema.js'))}'`,
+    `import type { FastFromSchema } from '${relative(work, join(root, 'src', 'schema', 'fast-schema.js'))}'`,
     `type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false`,
   ]
   const lines = schemas.map((s, i) => `const s${i} = ${s} as const; export const ok${i}: Same<FastFromSchema<typeof s${i}>, FromSchema<typeof s${i}>> = true`)

@@ -24,7 +24,7 @@ describe('wire codecs', () => {
 
   it('are read by every copy of emcp in the process: the bundle (what `import "emcp"` loads) sees what the sources attached', async () => {
     // the bundle is built by `npm run build` (npm test builds first)
-    const bundle = (await import(new URL('../dist/bundle/index.js', import.meta.url).href)) as typeof import('../../src/index.js')
+    const bundle = (await import(new URL('../../dist/bundle/index.js', import.meta.url).href)) as typeof import('../../src/index.js')
     expect(bundle.wireNameOf(hexInt)).toBe('int/hex')
     expect(bundle.dispatchOf(double.input, double.output)).toEqual({ arguments: { n: 'int/hex' }, result: { result: 'int/hex' } })
     expect(bundle.codecToJsonSchema(hexInt)).toMatchObject({ type: 'string', pattern: '^[0-9a-fA-F]+$' })

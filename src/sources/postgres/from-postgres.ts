@@ -85,26 +85,7 @@ export interface PostgresTools {
 /** Reads the annotated routines of `db` and serves them; fails when there is none. */
 export const fromPostgres = async (db: Database, options: PostgresOptions = {}): Promise<PostgresTools> => {
   const warn = options.onWarning ?? ((m: string) => console.error(`emcp/postgres: ${m}`))
-  const timeoutMs = options.timeoutMs ?? 30_000
-
-  const read = async (): Promise<{ tools: ReadonlyArray<DbTool>; skipped: ReadonlyArray<Skipped> }> => {
-    const routines = await readRoutines(db, options)
-    const files = await readSqlFiles(db, options.sqlFiles ?? [], options)
-    const skipped: Skipped[] = [...routines.skipped, ...files.skipped]
-    const tools: DbTool[] = []
-    const names = new Set<string>()
-    for (const t of [...routines.tools, ...files.tools]) {
-      if (names.has(t.tool.name)) skipped.push({ source: t.source, reason: `duplicate tool name ${t.tool.name} (an overloaded routine? give it an @mcp_name)` })
-      else {
-        names.add(t.tool.name)
-        tools.push(t)
-      }
-    }
-    for (const w of [...routines.warnings, ...files.warnings]) warn(w)
-    for (const s of skipped) warn(`${s.source} is not served: ${s.reason}`)
-    return { tools, skipped }
-  }
-
+  const read = (): Promise<Read> => readTools(db, options, warn)
   if (options.init !== undefined) await runScripts(db, options.init)
   const first = await read()
   if (first.tools.length === 0)
@@ -112,56 +93,10 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
       `emcp/postgres: no routine in schema(s) ${(options.schemas ?? ['public']).join(', ')} and no .sql file carries @mcp (or @mcp_description, @mcp_desc, @mcp_name)` +
         (first.skipped.length > 0 ? ` (not served: ${first.skipped.map((s) => `${s.source}: ${s.reason}`).join('; ')})` : ''),
     )
-  let current = new Map(first.tools.map((t) => [t.tool.name, t]))
-  let skipped = first.skipped
-
-  const roleFor = (identity: Identity | undefined, allowed: ReadonlyArray<string> | undefined): string | undefined => {
-    if (identity === undefined || options.setRole === undefined || options.setRole === false) return undefined
-    if (typeof options.setRole === 'function') return options.setRole(identity, allowed)
-    return (allowed !== undefined && allowed.length > 0 ? identity.roles.find((r) => allowed.includes(r)) : undefined) ?? identity.roles[0]
-  }
-
-  const handler =
-    (name: string) =>
-    async (args: { readonly [key: string]: unknown }, ctx: { readonly session: { readonly identity?: Identity | undefined } }): Promise<unknown> => {
-      const t = current.get(name)
-      if (t === undefined) return toolError(`tool ${name} is no longer served`)
-      const present = new Set(Object.keys(args))
-      const who = ctx.session.identity
-      const role = roleFor(who, t.authorize)
-      const subject = who?.subject ?? ''
-      const roles = who?.roles.join(',') ?? ''
-      try {
-        const text =
-          t.statement.alone !== undefined && role === undefined
-            ? // one round trip: the statement sets who calls itself; the timeout is the connection's
-              (await db.call(t.statement.alone(present), [JSON.stringify(args), subject, roles], timeoutMs)).rows[0]?.result
-            : await inTransaction(t, args, present, subject, roles, role)
-        return t.statement.result === 'void' ? 'done' : JSON.parse(String(text))
-      } catch (e) {
-        const d = databaseError(e)
-        if (d !== undefined) return toolError(describe(d))
-        throw e
-      }
-    }
-
-  /** A call in a transaction of its own: its settings (all local to it), the caller's role, the resolved parameters, the statement. */
-  const inTransaction = (t: DbTool, args: { readonly [key: string]: unknown }, present: ReadonlySet<string>, subject: string, roles: string, role: string | undefined) =>
-    db.transaction(async (q) => {
-      // readable in SQL as current_setting('emcp.subject', true) and current_setting('emcp.roles', true)
-      await q.query(`SELECT set_config('statement_timeout', $1, true), set_config('emcp.subject', $2, true), set_config('emcp.roles', $3, true)`, [
-        String(timeoutMs),
-        subject,
-        roles,
-      ])
-      if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
-      const given = t.statement.params(args)
-      const params = t.statement.resolve === undefined ? given : await t.statement.resolve(q, given)
-      return (await q.query(t.statement.sql(present), params)).rows[0]?.result
-    })
-
+  const state: State = { current: new Map(first.tools.map((t) => [t.tool.name, t])), skipped: first.skipped }
+  const handler = handlerOf(db, options, state)
   const authorize = (tool: { readonly name: string }, session: { readonly identity?: Identity | undefined }): boolean => {
-    const roles = current.get(tool.name)?.authorize
+    const roles = state.current.get(tool.name)?.authorize
     if (roles === undefined) return true
     const who = session.identity
     if (who === undefined) return false
@@ -181,47 +116,16 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
     },
   ).implement(handlers)
 
-  // reloads run one at a time; notifications during one ask for one more, not one each
-  let running: Promise<Changes> | undefined
-  let again = false
-  const reloadOnce = async (): Promise<Changes> => {
+  const reload = reloader(async () => {
     const next = await read()
     const fresh = new Map(next.tools.map((t) => [t.tool.name, t]))
-    const added: string[] = []
-    const removed: string[] = []
-    const changed: string[] = []
-    for (const [n, t] of current) {
-      const f = fresh.get(n)
-      if (f === undefined) removed.push(n)
-      else if (f.fingerprint !== t.fingerprint) changed.push(n)
-    }
-    for (const n of fresh.keys()) if (!current.has(n)) added.push(n)
-    current = fresh
-    skipped = next.skipped
-    for (const n of [...removed, ...changed]) server.removeTool(n)
-    for (const n of [...changed, ...added]) server.addTool((fresh.get(n) as DbTool).tool, handler(n))
-    return { added, removed, changed }
-  }
-  const reload = (): Promise<Changes> => {
-    if (running !== undefined) {
-      again = true
-      return running
-    }
-    const go = async (): Promise<Changes> => {
-      try {
-        let out = await reloadOnce()
-        while (again) {
-          again = false
-          out = await reloadOnce()
-        }
-        return out
-      } finally {
-        running = undefined
-      }
-    }
-    return (running = go())
-  }
-
+    const changes = changesOf(state.current, fresh)
+    state.current = fresh
+    state.skipped = next.skipped
+    for (const n of [...changes.removed, ...changes.changed]) server.removeTool(n)
+    for (const n of [...changes.changed, ...changes.added]) server.addTool((fresh.get(n) as DbTool).tool, handler(n))
+    return changes
+  })
   const unlisten =
     options.listen === undefined
       ? undefined
@@ -231,8 +135,8 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
 
   return {
     server,
-    tools: () => [...current.values()],
-    skipped: () => skipped,
+    tools: () => [...state.current.values()],
+    skipped: () => state.skipped,
     reload,
     close: async () => {
       await unlisten?.()
@@ -242,6 +146,121 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** What one reading of the catalog and the files serves, and what it skips. */
+interface Read {
+  readonly tools: ReadonlyArray<DbTool>
+  readonly skipped: ReadonlyArray<Skipped>
+}
+
+/** The tools served now (by name) and the sources skipped, replaced by each reload. */
+interface State {
+  current: Map<string, DbTool>
+  skipped: ReadonlyArray<Skipped>
+}
+
+/** The routines and files, with duplicate names skipped; warnings go to `warn`. */
+const readTools = async (db: Database, options: PostgresOptions, warn: (m: string) => void): Promise<Read> => {
+  const routines = await readRoutines(db, options)
+  const files = await readSqlFiles(db, options.sqlFiles ?? [], options)
+  const skipped: Skipped[] = [...routines.skipped, ...files.skipped]
+  const tools: DbTool[] = []
+  const names = new Set<string>()
+  for (const t of [...routines.tools, ...files.tools]) {
+    if (names.has(t.tool.name)) skipped.push({ source: t.source, reason: `duplicate tool name ${t.tool.name} (an overloaded routine? give it an @mcp_name)` })
+    else {
+      names.add(t.tool.name)
+      tools.push(t)
+    }
+  }
+  for (const w of [...routines.warnings, ...files.warnings]) warn(w)
+  for (const s of skipped) warn(`${s.source} is not served: ${s.reason}`)
+  return { tools, skipped }
+}
+
+/** What a reload added, removed and changed, by name. */
+const changesOf = (current: ReadonlyMap<string, DbTool>, fresh: ReadonlyMap<string, DbTool>): Changes => {
+  const added: string[] = []
+  const removed: string[] = []
+  const changed: string[] = []
+  for (const [n, t] of current) {
+    const f = fresh.get(n)
+    if (f === undefined) removed.push(n)
+    else if (f.fingerprint !== t.fingerprint) changed.push(n)
+  }
+  for (const n of fresh.keys()) if (!current.has(n)) added.push(n)
+  return { added, removed, changed }
+}
+
+/** Reloads run one at a time; requests during one ask for one more, not one each. */
+const reloader = (once: () => Promise<Changes>): (() => Promise<Changes>) => {
+  const flight: { running?: Promise<Changes>; again: boolean } = { again: false }
+  const go = async (): Promise<Changes> => {
+    try {
+      let out = await once()
+      while (flight.again) {
+        flight.again = false
+        out = await once()
+      }
+      return out
+    } finally {
+      delete flight.running
+    }
+  }
+  return () => {
+    if (flight.running !== undefined) {
+      flight.again = true
+      return flight.running
+    }
+    return (flight.running = go())
+  }
+}
+
+/** The handler of each tool name: the caller's settings and role, the statement, the answer as JSON. */
+const handlerOf = (db: Database, options: PostgresOptions, state: State) => {
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const roleFor = (identity: Identity | undefined, allowed: ReadonlyArray<string> | undefined): string | undefined => {
+    if (identity === undefined || options.setRole === undefined || options.setRole === false) return undefined
+    if (typeof options.setRole === 'function') return options.setRole(identity, allowed)
+    return (allowed !== undefined && allowed.length > 0 ? identity.roles.find((r) => allowed.includes(r)) : undefined) ?? identity.roles[0]
+  }
+  /** A call in a transaction of its own: its settings (all local to it), the caller's role, the resolved parameters, the statement. */
+  const inTransaction = (t: DbTool, args: { readonly [key: string]: unknown }, present: ReadonlySet<string>, subject: string, roles: string, role: string | undefined) =>
+    db.transaction(async (q) => {
+      // readable in SQL as current_setting('emcp.subject', true) and current_setting('emcp.roles', true)
+      await q.query(`SELECT set_config('statement_timeout', $1, true), set_config('emcp.subject', $2, true), set_config('emcp.roles', $3, true)`, [
+        String(timeoutMs),
+        subject,
+        roles,
+      ])
+      if (role !== undefined) await q.query(`SELECT set_config('role', $1, true)`, [role])
+      const given = t.statement.params(args)
+      const params = t.statement.resolve === undefined ? given : await t.statement.resolve(q, given)
+      return (await q.query(t.statement.sql(present), params)).rows[0]?.result
+    })
+  return (name: string) =>
+    async (args: { readonly [key: string]: unknown }, ctx: { readonly session: { readonly identity?: Identity | undefined } }): Promise<unknown> => {
+      const t = state.current.get(name)
+      if (t === undefined) return toolError(`tool ${name} is no longer served`)
+      const present = new Set(Object.keys(args))
+      const who = ctx.session.identity
+      const role = roleFor(who, t.authorize)
+      const subject = who?.subject ?? ''
+      const roles = who?.roles.join(',') ?? ''
+      try {
+        const text =
+          t.statement.alone !== undefined && role === undefined
+            ? // one round trip: the statement sets who calls itself; the timeout is the connection's
+              (await db.call(t.statement.alone(present), [JSON.stringify(args), subject, roles], timeoutMs)).rows[0]?.result
+            : await inTransaction(t, args, present, subject, roles, role)
+        return t.statement.result === 'void' ? 'done' : JSON.parse(String(text))
+      } catch (e) {
+        const d = databaseError(e)
+        if (d !== undefined) return toolError(describe(d))
+        throw e
+      }
+    }
+}
 
 /** A database error as the model reads it: SQLSTATE, message, detail, hint. */
 const describe = (d: DatabaseError): string =>
