@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * How a handler's questions reach the client (sampling, elicitation, roots): one strategy per
  * era, which the era's adapter installs on the session it hands the handler.

@@ -30,6 +30,7 @@ describe('jsonrpc: the errorCodes table', () => {
       ResourceNotFound: -32002,
       Refused: -32000,
       Forbidden: -32003,
+      InsufficientScope: -32003,
       RequestTimeout: -32001,
       HeaderMismatch: -32020,
       MissingRequiredClientCapability: -32021,

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The types of the HTTP transport: its options, what a request looks like as it travels
  * down the middleware chain, and the structured reply that comes back up. A reply's status

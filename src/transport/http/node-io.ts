@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * Bytes in and out of a Node request: the body read up to a limit (refused early when its
  * declared length is over it), and a reply written whole or, for an SSE stream, chunk by

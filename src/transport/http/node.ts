@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The Node adapter: a `node:http` request listener that runs the chain on a request object
  * made straight from the IncomingMessage (no Web Request is built, for speed), reads the

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The stdio line framer: bytes in, one call per newline-delimited line out. It does no I/O
  * and knows nothing of JSON-RPC but how to find the id of a line too long to keep. Partial

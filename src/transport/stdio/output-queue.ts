@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The stdio output queue: lines out, with backpressure. Lines sent in the same turn of the
  * event loop go out in one write. While the output does not drain (the client is not
