@@ -1,5 +1,3 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -7,9 +5,9 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import * as v2 from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
-import { serveHttp, type RunningHttp } from 'emcp/http'
-import { oauth } from 'emcp/oauth'
+import type { RunningHttp } from 'emcp/http'
 import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
+import { serveBehindOAuth } from '../support/oauth.js'
 
 // the spec's whole flow with the official SDK client and a real OpenID provider, no manual step:
 // 401 → Protected Resource Metadata → authorization server metadata → dynamic client registration
@@ -25,13 +23,7 @@ let as: AuthorizationServer
 let running: RunningHttp
 beforeAll(async () => {
   as = await startAuthorizationServer()
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-  running = await serveHttp(server, { port, auth: oauth({ issuer: as.issuer, audience: `http://127.0.0.1:${port}/mcp`, scopesSupported: ['calc:read'] }) })
+  running = await serveBehindOAuth(server, as.issuer, ['calc:read'])
 })
 afterAll(async () => {
   await running.close()

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { oauth } from 'emcp/oauth'
 import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
+import { demoToken } from '../support/oauth.js'
 
 // the verifier against a real OpenID provider (oidc-provider): discovery, its JWKS, its introspection
 let as: AuthorizationServer
@@ -10,17 +11,7 @@ beforeAll(async () => {
 })
 afterAll(() => as.close())
 
-/** A client-credentials token from the demo server, for `resource` and `scope`. */
-const token = async (resource: string, scope: string): Promise<string> => {
-  const r = await fetch(`${as.issuer}/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }).toString(),
-  })
-  const body = (await r.json()) as { access_token?: string }
-  if (r.status !== 200 || body.access_token === undefined) throw new Error(`token endpoint: HTTP ${r.status} ${JSON.stringify(body)}`)
-  return body.access_token
-}
+const token = (resource: string, scope: string): Promise<string> => demoToken(as.issuer, resource, scope)
 
 test('discovery finds the JWKS and the introspection endpoint', async () => {
   const m = await oauth({ issuer: as.issuer, audience: 'http://127.0.0.1:9/mcp' }).ready()

@@ -1,12 +1,10 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
-import { serveHttp, type RunningHttp } from 'emcp/http'
-import { oauth } from 'emcp/oauth'
+import type { RunningHttp } from 'emcp/http'
 import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
+import { demoToken, serveBehindOAuth } from '../support/oauth.js'
 
 // oauth() as serveHttp's verifier today: tokens from a real OpenID provider, the official SDK client
 const add = emcp({
@@ -25,28 +23,14 @@ let as: AuthorizationServer
 let running: RunningHttp
 beforeAll(async () => {
   as = await startAuthorizationServer()
-  // the endpoint's own URL is the audience, so its port is chosen first
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-  running = await serveHttp(server, { port, auth: oauth({ issuer: as.issuer, audience: `http://127.0.0.1:${port}/mcp`, scopesSupported: ['calc:read', 'calc:write'] }) })
+  running = await serveBehindOAuth(server, as.issuer, ['calc:read', 'calc:write'])
 })
 afterAll(async () => {
   await running.close()
   await as.close()
 })
 
-const token = async (resource: string, scope: string): Promise<string> => {
-  const r = await fetch(`${as.issuer}/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }).toString(),
-  })
-  return ((await r.json()) as { access_token: string }).access_token
-}
+const token = (resource: string, scope: string): Promise<string> => demoToken(as.issuer, resource, scope)
 const connect = async (bearer: string | undefined, url: string): Promise<Client> => {
   const client = new Client({ name: 'sdk', version: '1' })
   await client.connect(new StreamableHTTPClientTransport(new URL(url), bearer === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))

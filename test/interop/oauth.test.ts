@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { demoToken } from '../support/oauth.js'
 import { example, spawnListening, stop, type Listening } from './children.js'
 
 // examples/oauth.ts as its header promises, from the outside: what a shell with curl sees
@@ -13,15 +14,7 @@ afterAll(async () => {
   expect(exit).toEqual({ code: 0, signal: null })
 })
 
-const token = async (scope: string, resource: string): Promise<string> => {
-  const r = await fetch(`${issuer}/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }).toString(),
-  })
-  expect(r.status).toBe(200)
-  return ((await r.json()) as { access_token: string }).access_token
-}
+const token = (scope: string, resource: string): Promise<string> => demoToken(issuer, resource, scope)
 const call = (name: string, bearer?: string): Promise<Response> =>
   fetch(server.url, {
     method: 'POST',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import * as O from 'fp-ts/lib/Option.js'
-import { emcp, mcpServer, newSession, type Identity, type Session } from '../../src/index.js'
+import { emcp, mcpServer, type Session } from '../../src/index.js'
+import { sendTo, sessionOf } from '../support/dispatch.js'
 
 // per-tool scopes, at the dispatcher: what every transport sees
 const read = emcp({ name: 'read', description: 'Reads.', input: { type: 'object' }, scopes: ['docs:read'] })
@@ -10,16 +10,8 @@ const server = mcpServer([read, write, open], { name: 'scopes', version: '1' }, 
   authorize: (tool, session) => tool.name !== 'write' || session.identity?.subject !== 'mallory',
 }).implement({ read: () => 'r', write: () => 'w', open: () => 'o' })
 
-const as = (identity: Identity | undefined): Session => {
-  const s = newSession()
-  s.identity = identity
-  return s
-}
-const send = async (session: Session, method: string, params: object): Promise<Record<string, unknown>> => {
-  const out = await server.dispatch({ jsonrpc: '2.0', id: 1, method, params }, session)()
-  if (O.isNone(out)) throw new Error('no answer')
-  return JSON.parse(JSON.stringify(out.value)) as Record<string, unknown>
-}
+const as = sessionOf
+const send = sendTo(server)
 const names = async (session: Session): Promise<string[]> => ((await send(session, 'tools/list', {})).result as { tools: { name: string }[] }).tools.map((t) => t.name)
 
 describe('server: per-tool scopes', () => {

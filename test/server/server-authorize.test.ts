@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import * as O from 'fp-ts/lib/Option.js'
-import { emcp, errorCodes, mcpServer, newSession, type Identity, type Session } from '../../src/index.js'
+import { emcp, errorCodes, mcpServer, type Session } from '../../src/index.js'
+import { sendTo, sessionOf } from '../support/dispatch.js'
 
 // a public tool and one for admins only, decided from the session's identity
 const hello = emcp({ name: 'hello', description: 'Say hello.', input: { type: 'object' } })
@@ -9,16 +9,8 @@ const server = mcpServer([hello, purge], { name: 'authz', version: '1' }, {
   authorize: (tool, session) => tool.name !== 'purge' || (session.identity?.roles.includes('admin') ?? false),
 }).implement({ hello: () => 'hi', purge: () => 'purged' })
 
-const as = (identity: Identity | undefined): Session => {
-  const s = newSession()
-  s.identity = identity
-  return s
-}
-const send = async (session: Session, method: string, params: object): Promise<Record<string, unknown>> => {
-  const out = await server.dispatch({ jsonrpc: '2.0', id: 1, method, params }, session)()
-  if (O.isNone(out)) throw new Error('no answer')
-  return JSON.parse(JSON.stringify(out.value)) as Record<string, unknown>
-}
+const as = sessionOf
+const send = sendTo(server)
 const names = async (session: Session): Promise<string[]> =>
   ((await send(session, 'tools/list', {})).result as { tools: { name: string }[] }).tools.map((t) => t.name)
 
