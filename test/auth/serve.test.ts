@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
-import type { RunningHttp } from 'emcp/http'
+import { serveHttp, type RunningHttp } from 'emcp/http'
+import { oauth } from 'emcp/oauth'
 import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
 import { demoToken, serveBehindOAuth } from '../support/oauth.js'
 
@@ -136,4 +137,22 @@ test('a call without the scope of its tool gets 403 insufficient_scope naming th
     expect(body).toMatchObject({ id: 7, error: { code: -32003, data: { error: 'insufficient_scope', scope: ['calc:write'] } } })
   }
   expect((await callWith(await token(running.url, 'calc:write'), 'clear', '2026-07-28')).status).toBe(200)
+})
+
+test('when the issuer cannot be reached, a token is not refused as invalid: 503 with Retry-After', async () => {
+  const unreachable = await serveHttp(server, { port: 0, auth: oauth({ issuer: 'http://127.0.0.1:9', audience: 'http://127.0.0.1:9/mcp', timeoutMs: 2000 }) })
+  try {
+    const b64 = (x: object): string => Buffer.from(JSON.stringify(x)).toString('base64url')
+    const jwt = `${b64({ alg: 'ES256', kid: 'k' })}.${b64({ sub: 'a' })}.c2ln`
+    const r = await fetch(unreachable.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${jwt}` },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    })
+    expect(r.status).toBe(503)
+    expect(r.headers.get('retry-after')).toBe('5')
+    expect(((await r.json()) as { error: { message: string } }).error.message).toBe('Service Unavailable: the authorization server could not be consulted to check the token; try again later')
+  } finally {
+    await unreachable.close()
+  }
 })

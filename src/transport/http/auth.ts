@@ -31,7 +31,13 @@ export const bearer = (auth: BearerAuth): HttpMiddleware => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
     if (m === null) return challenge('invalid_request')
     try {
-      return (await auth.verify(m[1] as string)) ?? challenge('invalid_token')
+      if (auth.check === undefined) return (await auth.verify(m[1] as string)) ?? challenge('invalid_token')
+      const checked = await auth.check(m[1] as string)
+      if (checked._tag === 'Right') return checked.right
+      return checked.left.error === 'temporarily_unavailable'
+        ? // what failed on the way to the issuer is the operator's business, not the client's
+          refuse(503, 'Service Unavailable: the authorization server could not be consulted to check the token; try again later', { 'retry-after': '5' })
+        : challenge('invalid_token')
     } catch {
       return challenge('invalid_token')
     }

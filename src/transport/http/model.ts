@@ -11,6 +11,7 @@
  *   req.path === '/health' ? Promise.resolve({ status: 200, headers: {}, body: 'ok' }) : next(req)
  */
 import type { Server as NodeServer } from 'node:http'
+import type { Either } from 'fp-ts/lib/Either.js'
 import type { Identity } from '../../server/session.js'
 import type { SessionOptions } from './sessions.js'
 
@@ -77,6 +78,12 @@ export interface BearerAuth {
   readonly realm?: string
   /** The `WWW-Authenticate` value of a 401 (default `Bearer realm="<realm>", error="<error>"`); `oauth()` points it to its metadata. */
   readonly challenge?: (error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined, scope?: ReadonlyArray<string>) => string
+  /**
+   * Says why a token is refused, where `verify` only refuses: `invalid_token` gets 401,
+   * `temporarily_unavailable` (the issuer could not be consulted) 503 with Retry-After, so that
+   * a client keeps a token that may be good. `oauth()` gives it; when present it is used instead of `verify`.
+   */
+  readonly check?: (token: string) => Promise<Either<{ readonly error: 'invalid_token' | 'temporarily_unavailable'; readonly description: string }, Identity>>
   /** JSON documents served beside the endpoint to anyone (GET): `oauth()`'s Protected Resource Metadata. */
   readonly documents?: ReadonlyArray<{ readonly path: string; readonly body: unknown }>
 }
