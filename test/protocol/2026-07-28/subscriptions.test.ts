@@ -5,8 +5,8 @@
  */
 import { PassThrough, Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { emcp, mcpServer, type Server } from '../../src/index.js'
-import { startStdio } from '../../src/transport/stdio.js'
+import { emcp, mcpServer, type Server } from '../../../src/index.js'
+import { startStdio } from '../../../src/transport/stdio.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }

@@ -19,7 +19,7 @@ import {
   type ServerMessage,
   type ServerOptions,
   type Session,
-} from '../../src/index.js'
+} from '../../../src/index.js'
 
 const V = '2026-07-28'
 const envelope = (extra: Record<string, unknown> = {}) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
-import { hub, newSession, outbound } from '../../src/index.js'
-import { initializeWith, legacyOnlyMethods, refuseLegacy, setLevel } from '../../src/protocol/2025-11-25/legacy.js'
+import { hub, newSession, outbound } from '../../../src/index.js'
+import { initializeWith, legacyOnlyMethods, refuseLegacy, setLevel } from '../../../src/protocol/2025-11-25/legacy.js'
 
 const req = (method: string, params?: Record<string, unknown>) => ({ kind: 'request' as const, id: 1, method, params })
 

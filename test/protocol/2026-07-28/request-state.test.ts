@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
-import { digestOf, requestStates } from '../../src/protocol/2026-07-28/request-state.js'
+import { digestOf, requestStates } from '../../../src/protocol/2026-07-28/request-state.js'
 
 const payload = { method: 'tools/call', digest: 'd1', answers: [{ action: 'accept', content: { a: 1 } }], pending: ['roots/list'], keys: ['roots'] }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { legacyOutputSchema, wrapsOutput } from '../../src/protocol/2025-11-25/legacy-output.js'
-import { validatorOf } from '../../src/index.js'
+import { legacyOutputSchema, wrapsOutput } from '../../../src/protocol/2025-11-25/legacy-output.js'
+import { validatorOf } from '../../../src/index.js'
 
 describe('protocol/legacy-output', () => {
   it('wraps only schemas whose root is not an object', () => {

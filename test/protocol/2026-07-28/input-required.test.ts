@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as O from 'fp-ts/lib/Option.js'
-import { emcp, encode, mcpServer, newSession, outbound, prompt, prompts, resource, resources, type Server, type ServerOptions, type Session } from '../../src/index.js'
+import { emcp, encode, mcpServer, newSession, outbound, prompt, prompts, resource, resources, type Server, type ServerOptions, type Session } from '../../../src/index.js'
 
 const V = '2026-07-28'
 const allCaps = { elicitation: { form: {} }, sampling: {}, roots: {} }
