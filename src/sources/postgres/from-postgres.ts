@@ -100,7 +100,8 @@ export const fromPostgres = async (db: Database, options: PostgresOptions = {}):
     if (roles === undefined) return true
     const who = session.identity
     if (who === undefined) return false
-    return roles.length === 0 || roles.some((r) => who.roles.includes(r))
+    // an @authorize name is a role the verifier gave, or an OAuth scope the token grants
+    return roles.length === 0 || roles.some((r) => who.roles.includes(r) || (who.scopes?.includes(r) ?? false))
   }
 
   const name = options.name ?? String((await db.query('SELECT current_database() AS name')).rows[0]?.name ?? 'postgres')

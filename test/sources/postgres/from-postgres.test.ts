@@ -205,6 +205,14 @@ for (const target of targets)
       const made = await call(pg.server, 'add_item', { name: 'plum', price: '2.5' }, ann)
       expect(made.structuredContent).toEqual({ id: expect.any(Number), name: 'plum', price: '2.50' })
     })
+
+    it('@authorize names OAuth scopes too: a token granting the scope admin may list and call', async () => {
+      const scoped = { subject: 'svc', roles: [], scopes: ['admin'] }
+      const unscoped = { subject: 'svc', roles: [], scopes: ['viewer'] }
+      expect(await listed(pg.server, scoped)).toContain('add_item')
+      expect(await listed(pg.server, unscoped)).not.toContain('add_item')
+      expect((await call(pg.server, 'add_item', { name: 'fig', price: '1' }, scoped)).structuredContent).toMatchObject({ name: 'fig' })
+    })
   })
 
 for (const target of targets)
