@@ -9,6 +9,7 @@
  * // Right({ status: 200, body: { issuer: 'https://id.example.com', ... } }) or Left('... timed out after 5000 ms')
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { readBounded } from '../util/read-bounded.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -50,30 +51,11 @@ export const fetchJson = async (url: string, o: FetchJsonOptions): Promise<E.Eit
     const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
     return E.left(timedOut ? `${url} timed out after ${o.timeoutMs} ms` : `${url} could not be reached: ${e instanceof Error ? e.message : String(e)}`)
   }
-  const text = await readBounded(res, max)
+  const text = await readBounded(res.body, max)
   if (text === undefined) return E.left(`${url} answered more than ${max} bytes`)
   try {
     return E.right({ status: res.status, body: JSON.parse(text) as unknown })
   } catch {
     return E.left(`${url} answered HTTP ${res.status} with a body that is not JSON`)
   }
-}
-
-/** The body as text, or undefined once it passes `max` bytes (the rest is not read). */
-const readBounded = async (res: Response, max: number): Promise<string | undefined> => {
-  if (res.body === null) return ''
-  const reader = res.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel().catch(() => undefined)
-      return undefined
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }

@@ -140,6 +140,23 @@ export class RawJson<A = unknown> {
 export const rpcError = (tag: RpcErrorTag, message: string, data?: unknown): RpcError =>
   data === undefined ? { _tag: tag, message } : { _tag: tag, message, data }
 
+/** The data of an `InsufficientScope` error: RFC 6750's error name and the scopes the call needs. */
+export interface ScopeRefusal {
+  readonly error: 'insufficient_scope'
+  readonly scope: ReadonlyArray<string>
+}
+
+/** A call refused for want of OAuth scopes; an HTTP transport answers it with 403 and a Bearer challenge. */
+export const insufficientScope = (message: string, scope: ReadonlyArray<string>): RpcError =>
+  rpcError('InsufficientScope', message, { error: 'insufficient_scope', scope } satisfies ScopeRefusal)
+
+/** The scopes an answer refuses the call for (an `insufficientScope` error), or undefined for any other reply. */
+export const scopesRefused = (r: Reply): ReadonlyArray<string> | undefined => {
+  if (Array.isArray(r) || !('error' in r)) return undefined
+  const data = (r as { readonly error: { readonly data?: Partial<ScopeRefusal> } }).error.data
+  return data?.error === 'insufficient_scope' && Array.isArray(data.scope) ? data.scope : undefined
+}
+
 /** A success response. */
 export const success = (id: RequestId, result: unknown): Outgoing => ({ jsonrpc: '2.0', id, result })
 

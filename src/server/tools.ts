@@ -19,7 +19,7 @@ import { map, type Eventually } from '../util/eventually.js'
 import type { Answer, Feature } from './feature.js'
 import type { Hub } from './hub.js'
 import { extensionFields, isObject, stripUndefined } from '../util/json-object.js'
-import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import { insufficientScope, rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { answerPage, pagesOf } from './pages.js'
 import { mirrorProblems } from '../protocol/headers.js'
 import { questionsAsData } from '../protocol/2026-07-28/input-required.js'
@@ -105,7 +105,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
     if (!reg.isEnabled(name)) return E.left(rpcError('UnknownTool', `Tool ${name} is disabled`))
     const missing = missingScopes(c.tool, session)
     if (missing.length > 0)
-      return E.left(rpcError('InsufficientScope', `Forbidden: tool ${name} needs the scope ${missing.join(' ')}`, { error: 'insufficient_scope', scope: c.tool.scopes }))
+      return E.left(insufficientScope(`Forbidden: tool ${name} needs the scope ${missing.join(' ')}`, c.tool.scopes ?? missing))
     if (chain.authorize.length > 0 && !allowed(c.tool, session))
       return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
     const args = p?.arguments ?? {}
@@ -172,7 +172,7 @@ const legacyWrapped = (out: E.Either<RpcError, unknown>): E.Either<RpcError, unk
 const isScoped = (t: AnyTool): boolean => t.scopes !== undefined && t.scopes.length > 0
 
 /** The scopes of a tool the session's identity does not hold (all of them for an anonymous caller). */
-export const missingScopes = (t: AnyTool, session: Readonly<Session>): ReadonlyArray<string> => {
+const missingScopes = (t: AnyTool, session: Readonly<Session>): ReadonlyArray<string> => {
   if (!isScoped(t)) return []
   const held = session.identity?.scopes ?? []
   return (t.scopes as ReadonlyArray<string>).filter((s) => !held.includes(s))

@@ -13,6 +13,7 @@ import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
 import type { BodyRead, HttpOptions, HttpRequest } from './model.js'
+import { readBounded } from '../../util/read-bounded.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -79,19 +80,6 @@ const webBody = (body: string | AsyncIterable<string>): BodyInit | null => {
 const readWebBody = async (request: Request, limit: number): Promise<BodyRead> => {
   const declared = Number(request.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limit) return 'too-large'
-  if (request.body === null) return { text: '' }
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      return 'too-large'
-    }
-    chunks.push(value)
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') }
+  const text = await readBounded(request.body, limit)
+  return text === undefined ? 'too-large' : { text }
 }

@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto'
 import * as O from 'fp-ts/lib/Option.js'
 import { clip } from '../../util/clip.js'
 import { isObject } from '../../util/json-object.js'
-import { encode, errorCodes, failure, isRequestId, rpcError, type Outgoing, type RpcError } from '../../protocol/jsonrpc.js'
+import { encode, errorCodes, failure, isRequestId, rpcError, scopesRefused, type Outgoing, type RpcError } from '../../protocol/jsonrpc.js'
 import { outbound, type Outbound } from '../../server/outbound.js'
 import { metaKeys } from '../../protocol/2026-07-28/modern.js'
 import { isModernVersion, isSupportedVersion } from '../../protocol/versions.js'
@@ -27,7 +27,7 @@ import { logLevels, newSession, type Identity, type Session } from '../../server
 import { sseStream } from './sse.js'
 import { headerCheck } from './modern-headers.js'
 import type { HttpReply, HttpRequestHead } from './model.js'
-import { forbidden, scopesNeeded } from './reply.js'
+import { forbidden } from './reply.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -73,7 +73,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
       const out = await server.dispatch(message, fresh())()
       if (O.isNone(out)) return { status: 202, headers: {}, body: '' }
       const reply = out.value as Outgoing
-      const needed = scopesNeeded(reply)
+      const needed = scopesRefused(reply)
       if (needed !== undefined) return forbidden(reply, needed)
       return answer('error' in reply ? statusOf(reply.error.code, malformed) : 200, reply)
     }

@@ -8,7 +8,7 @@
  * refuse(405, 'Method Not Allowed', { allow: 'POST' }) // { status: 405, headers: {...}, body: '{"jsonrpc":"2.0","id":null,"error":...}' }
  */
 import * as O from 'fp-ts/lib/Option.js'
-import { encode, failure, rpcError, type Outgoing, type Reply } from '../../protocol/jsonrpc.js'
+import { encode, failure, rpcError, scopesRefused, type Outgoing, type Reply } from '../../protocol/jsonrpc.js'
 import type { HttpReply } from './model.js'
 
 // ---------------------------------------------------------------------------------------
@@ -40,15 +40,8 @@ export const json = (status: number, reply: Reply, extra?: { readonly [name: str
 /** The answer to a dispatched message: 202 for none, else JSON, 400 when it is an error with no id (parse errors, invalid requests), 403 for a scope the token lacks. */
 export const replyOf = (out: O.Option<Reply>): HttpReply => {
   if (O.isNone(out)) return accepted
-  const needed = scopesNeeded(out.value)
+  const needed = scopesRefused(out.value)
   return needed !== undefined ? forbidden(out.value, needed) : json(isUnaddressed(out.value) ? 400 : 200, out.value)
-}
-
-/** The scopes an `InsufficientScope` error answer names, or undefined for any other reply. */
-export const scopesNeeded = (r: Reply): ReadonlyArray<string> | undefined => {
-  if (Array.isArray(r) || !('error' in r)) return undefined
-  const data = (r as { readonly error: { readonly data?: unknown } }).error.data as { readonly error?: unknown; readonly scope?: unknown } | undefined
-  return data?.error === 'insufficient_scope' && Array.isArray(data.scope) ? data.scope.filter((s): s is string => typeof s === 'string') : undefined
 }
 
 /** A 403 answer for a call whose tool needs `scopes` (RFC 6750 insufficient_scope; the auth step adds the challenge). */
