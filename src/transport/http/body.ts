@@ -27,7 +27,7 @@ export const body = (options: HttpOptions): HttpMiddleware => {
     return address === undefined ? undefined : addressKey(address)
   }
   return async (req, next) => {
-    const release = await budget.take(clientOf(req), shareOf(req, maxBodyBytes))
+    const release = await budget.take(clientOf(req), shareOf(req, maxBodyBytes), () => req.signal)
     try {
       const read = await req.readBody(maxBodyBytes)
       if (read === 'too-large') {

@@ -23,8 +23,12 @@ import type { HttpReply, HttpRequestHead } from './model.js'
 
 /** Shares of a byte budget. */
 export interface ByteBudget {
-  /** Waits until `bytes` fit for `client` (undefined: counted in all only) and in all; resolves with the function that gives them back. */
-  readonly take: (client: string | undefined, bytes: number) => Promise<() => void>
+  /**
+   * Waits until `bytes` fit for `client` (undefined: counted in all only) and in all; resolves with
+   * the function that gives them back. A waiter whose signal aborts (its client went away) leaves
+   * the line at once, holding nothing; the signal is asked for only when the request must wait.
+   */
+  readonly take: (client: string | undefined, bytes: number, signalOf?: () => AbortSignal | undefined) => Promise<() => void>
   /** Bytes held now, and requests waiting. */
   readonly state: () => { readonly held: number; readonly waiting: number }
 }
@@ -77,12 +81,26 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
   }
 
   return {
-    take: (client, bytes) => {
+    take: (client, bytes, signalOf) => {
       if (bytes <= 0) return Promise.resolve(noop)
       return new Promise((resolve) => {
         // in line behind any waiter the whole budget holds up, ahead of those waiting for their own client
-        waiting.push({ client, bytes, resolve })
+        const w: Waiter = { client, bytes, resolve }
+        waiting.push(w)
         wakeUp()
+        if (!waiting.includes(w)) return
+        // a waiter whose client went away leaves the line holding nothing; one the whole budget
+        // held up may have been holding others up too
+        const leave = (): void => {
+          const i = waiting.indexOf(w)
+          if (i === -1) return
+          waiting.splice(i, 1)
+          resolve(noop)
+          wakeUp()
+        }
+        const signal = signalOf?.()
+        if (signal?.aborted === true) leave()
+        else signal?.addEventListener('abort', leave, { once: true })
       })
     },
     state: () => ({ held, waiting: waiting.length }),

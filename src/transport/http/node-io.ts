@@ -49,6 +49,16 @@ export const readNodeBody = (req: IncomingMessage, limit: number): Promise<BodyR
       resolve('too-large')
       return
     }
+    // a client gone before its body was read sends no more events: without this the read, and
+    // the bytes it holds in the in-flight budget, would wait forever
+    const gone = (): void => reject(new Error('the client went away before its body was read'))
+    if (req.destroyed || req.readableAborted) {
+      gone()
+      return
+    }
+    req.once('close', () => {
+      if (!req.complete) gone()
+    })
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer): void => {

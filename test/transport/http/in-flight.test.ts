@@ -18,6 +18,28 @@ const settled = async (p: Promise<unknown>): Promise<boolean> => {
 }
 
 describe('byteBudget', () => {
+  it('lets a waiter whose client went away leave the line holding nothing, and serves the next', async () => {
+    const b = byteBudget({ total: 100, perClient: 0 })
+    const first = await b.take('a', 100)
+    const gone = new AbortController()
+    const leaving = b.take('b', 60, () => gone.signal)
+    const next = b.take('c', 40)
+    expect(b.state()).toEqual({ held: 100, waiting: 2 })
+    gone.abort()
+    expect(await settled(leaving)).toBe(true)
+    expect(b.state()).toEqual({ held: 100, waiting: 1 })
+    first()
+    ;(await leaving)()
+    expect(await settled(next)).toBe(true)
+    expect(b.state()).toEqual({ held: 40, waiting: 0 })
+    const already = new AbortController()
+    already.abort()
+    const hold = await b.take('d', 60)
+    expect(await settled(b.take('e', 60, () => already.signal))).toBe(true)
+    expect(b.state()).toEqual({ held: 100, waiting: 0 })
+    hold()
+  })
+
   it('grants shares while they fit, then makes the next wait until one is given back', async () => {
     const b = byteBudget({ total: 100, perClient: 0 })
     const r1 = await b.take('a', 60)
