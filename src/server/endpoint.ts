@@ -106,7 +106,7 @@ const encodeOption = (out: O.Option<Reply>): O.Option<string> => {
     return O.some(encode(out.value))
   } catch (e) {
     // a result that JSON cannot carry (a BigInt, a cycle) must still get an answer
-    const error = rpcError('InternalError', `Internal error: the response cannot be serialised: ${e instanceof Error ? e.message : String(e)}`)
+    const error = rpcError('InternalError', `Internal error: the response cannot be serialised: ${describe(e)}`)
     const lone = out.value
     return O.some(encode(failure(!Array.isArray(lone) && 'id' in lone ? (lone as Outgoing).id : null, error)))
   }

@@ -82,7 +82,8 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
   if (taskOnly.length > 0)
     throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
 
-  const allowed = (t: AnyTool, session: Session): boolean => missingScopes(t, session).length === 0 && chain.authorize.every((f) => f(t, session))
+  const authorized = (t: AnyTool, session: Session): boolean => chain.authorize.every((f) => f(t, session))
+  const allowed = (t: AnyTool, session: Session): boolean => missingScopes(t, session).length === 0 && authorized(t, session)
 
   const list = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const legacy = !isModernVersion(session.protocolVersion)
@@ -106,7 +107,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
     const missing = missingScopes(c.tool, session)
     if (missing.length > 0)
       return E.left(insufficientScope(`Forbidden: tool ${name} needs the scope ${missing.join(' ')}`, c.tool.scopes ?? missing))
-    if (chain.authorize.length > 0 && !allowed(c.tool, session))
+    if (chain.authorize.length > 0 && !authorized(c.tool, session))
       return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
@@ -168,12 +169,14 @@ const legacyWrapped = (out: E.Either<RpcError, unknown>): E.Either<RpcError, unk
   return isObject(r) && r.structuredContent !== undefined && r.resultType === undefined ? E.right({ ...r, structuredContent: { result: r.structuredContent } }) : out
 }
 
+const none: ReadonlyArray<string> = []
+
 /** Whether a tool declares scopes. */
 const isScoped = (t: AnyTool): boolean => t.scopes !== undefined && t.scopes.length > 0
 
 /** The scopes of a tool the session's identity does not hold (all of them for an anonymous caller). */
 const missingScopes = (t: AnyTool, session: Readonly<Session>): ReadonlyArray<string> => {
-  if (!isScoped(t)) return []
+  if (!isScoped(t)) return none
   const held = session.identity?.scopes ?? []
   return (t.scopes as ReadonlyArray<string>).filter((s) => !held.includes(s))
 }

@@ -27,7 +27,7 @@ import { logLevels, newSession, type Identity, type Session } from '../../server
 import { sseStream } from './sse.js'
 import { headerCheck } from './modern-headers.js'
 import type { HttpReply, HttpRequestHead } from './model.js'
-import { forbidden } from './reply.js'
+import { forbidden, json, sseHeaders } from './reply.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -55,7 +55,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
     }
     const id = isObject(message) && isRequestId(message.id) ? message.id : null
     if (!isObject(message) || typeof message.method !== 'string' || !isObject(message.params))
-      return answer(400, failure(id, rpcError('InvalidRequest', 'Invalid Request: the body must be one JSON-RPC request or notification')))
+      return json(400, failure(id, rpcError('InvalidRequest', 'Invalid Request: the body must be one JSON-RPC request or notification')))
     const m = message as { readonly method: string; readonly params: { readonly [key: string]: unknown }; readonly id?: unknown }
     if (id === null) {
       // a notification (notifications/cancelled is stdio's): accepted and dispatched
@@ -63,7 +63,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
       return { status: 202, headers: {}, body: '' }
     }
     const wrong = mismatch(req, m)
-    if (wrong !== undefined) return answer(400, failure(id, rpcError('HeaderMismatch', `Header mismatch: ${wrong}`)))
+    if (wrong !== undefined) return json(400, failure(id, rpcError('HeaderMismatch', `Header mismatch: ${wrong}`)))
     const meta = m.params._meta as { readonly [key: string]: unknown }
     const malformed = !isObject(meta[metaKeys.clientCapabilities]) || (meta[metaKeys.logLevel] !== undefined && !(logLevels as ReadonlyArray<unknown>).includes(meta[metaKeys.logLevel]))
     const streams =
@@ -75,7 +75,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
       const reply = out.value as Outgoing
       const needed = scopesRefused(reply)
       if (needed !== undefined) return forbidden(reply, needed)
-      return answer('error' in reply ? statusOf(reply.error.code, malformed) : 200, reply)
+      return json('error' in reply ? statusOf(reply.error.code, malformed) : 200, reply)
     }
     // an SSE answer: the request's notifications, then its response; closing it cancels the request
     const stream = sseStream(randomUUID(), { ids: false })
@@ -121,13 +121,11 @@ export const envelopeMissing = (message: unknown, header: string, supported: Rea
   const e: RpcError = isModernVersion(header)
     ? rpcError('InvalidParams', `Invalid params: the MCP-Protocol-Version header says ${clip(header)}, but _meta["${metaKeys.protocolVersion}"] is missing`)
     : rpcError('UnsupportedProtocolVersion', `Unsupported protocol version: ${clip(header)} (supported: ${supported.join(', ')})`, { supported, requested: clip(header) })
-  return answer(400, failure(id, e))
+  return json(400, failure(id, e))
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
-
-const answer = (status: number, reply: Outgoing): HttpReply => ({ status, headers: { 'content-type': 'application/json' }, body: encode(reply) })
 
 /** 400 for the errors of the request envelope and headers, 404 for an unknown method, else 200. */
 const statusOf = (code: number, malformedEnvelope: boolean): number =>
@@ -141,4 +139,3 @@ const statusOf = (code: number, malformedEnvelope: boolean): number =>
           ? 400
           : 200
 
-const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' }

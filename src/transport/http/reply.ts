@@ -17,8 +17,8 @@ import type { HttpReply } from './model.js'
 /** The headers of a JSON answer. */
 export const jsonHeaders: { readonly [name: string]: string } = { 'content-type': 'application/json' }
 
-/** The headers of an SSE answer. */
-export const sseHeaders: { readonly [name: string]: string } = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' }
+/** The headers of an SSE answer (`x-accel-buffering: no` keeps proxies such as nginx from holding events back). */
+export const sseHeaders: { readonly [name: string]: string } = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' }
 
 /** The answer to a notification or a response: accepted, no body. */
 export const accepted: HttpReply = { status: 202, headers: {}, body: '' }
