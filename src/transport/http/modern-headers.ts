@@ -23,6 +23,16 @@ import type { HttpRequestHead } from './model.js'
 /** The header check of `server`'s tools (their mirrored parameters found once per tool). */
 export const headerCheck = (server: Server) => {
   const mirrored = new WeakMap<AnyTool, ReadonlyArray<MirroredParam>>()
+  // the tools by name, rebuilt when the server's list changes (it keeps the same array until then)
+  const byName: { of?: ReadonlyArray<AnyTool>; tools: Map<string, AnyTool> } = { tools: new Map() }
+  const toolNamed = (name: unknown): AnyTool | undefined => {
+    const all = server.tools
+    if (byName.of !== all) {
+      byName.of = all
+      byName.tools = new Map(all.map((t) => [t.name, t]))
+    }
+    return typeof name === 'string' ? byName.tools.get(name) : undefined
+  }
   const paramsOf = (tool: AnyTool): ReadonlyArray<MirroredParam> => {
     let ps = mirrored.get(tool)
     if (ps === undefined) {
@@ -50,7 +60,7 @@ export const headerCheck = (server: Server) => {
       if (name.right !== m.params[source]) return `Mcp-Name header ${shown(name.right)} does not match the body's ${source} ${shown(m.params[source])}`
     }
     if (m.method !== 'tools/call') return undefined
-    const tool = server.tools.find((t) => t.name === m.params.name)
+    const tool = toolNamed(m.params.name)
     if (tool === undefined) return undefined
     for (const p of paramsOf(tool)) {
       const body = valueAt(m.params.arguments, p.path)
