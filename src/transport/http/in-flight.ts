@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * A budget of request-body bytes handled at once, in all and per client. A request takes
  * its share (its declared length, else the body limit) before its body is read, and gives
