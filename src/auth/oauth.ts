@@ -29,7 +29,11 @@ import { bearerChallenge, canonicalResource, metadataPath, metadataUrl, protecte
 export interface OAuthOptions {
   /** The authorization server's issuer identifier (exactly as its metadata states it). */
   readonly issuer: string
-  /** The canonical URL(s) of this MCP endpoint: a token's `aud` must name one (RFC 8707). */
+  /**
+   * What a token's `aud` must name (one of): first this MCP endpoint's canonical URL (RFC 8707;
+   * published as the metadata's `resource`), then any other identifier your identity provider
+   * puts in `aud` for this API (an Entra application ID, Okta's `api://default`).
+   */
   readonly audience: string | ReadonlyArray<string>
   /** Accepted signature algorithms (default: the asymmetric ones; never `none` or HMAC unless listed). */
   readonly algorithms?: ReadonlyArray<string>
@@ -82,8 +86,9 @@ export const defaultAlgorithms: ReadonlyArray<string> = ['RS256', 'RS384', 'RS51
 export const oauth = (o: OAuthOptions): OAuth => {
   const given = typeof o.audience === 'string' ? [o.audience] : [...o.audience]
   if (given.length === 0) throw new Error('oauth: audience names no resource')
-  // each resource as configured and in its canonical form (RFC 8707), which is what clients ask tokens for
-  const audience = [...new Set(given.flatMap((a) => [canonicalOrThrow(a), a]))]
+  // each resource as configured and in its canonical form (RFC 8707), which is what clients ask
+  // tokens for; the first must be this endpoint's URL, later ones may be a provider's own identifier
+  const audience = [...new Set(given.flatMap((a, i) => (i === 0 || /^https?:/i.test(a) ? [canonicalOrThrow(a), a] : [identifierOrThrow(a)])))]
   const timeoutMs = o.timeoutMs ?? 5000
   const metadata = metadataOnce(o.issuer, timeoutMs, o.jwksUri)
   const keys = lazyKeys(metadata, o.jwksCooldownMs ?? 30_000, timeoutMs)
@@ -142,6 +147,12 @@ const canonicalOrThrow = (resource: string): string => {
   const c = canonicalResource(resource)
   if (E.isLeft(c)) throw new Error(`oauth: ${c.left}`)
   return c.right
+}
+
+/** A non-URL audience as given (a provider's identifier for this API); an empty one throws at once. */
+const identifierOrThrow = (id: string): string => {
+  if (typeof id !== 'string' || id.trim() === '') throw new Error('oauth: an audience is empty')
+  return id
 }
 
 /** The `jose` module: an optional peer, loaded on the first token so that importing `emcp/oauth` needs nothing. */

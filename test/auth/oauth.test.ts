@@ -35,6 +35,18 @@ describe('JWT access tokens', () => {
     expect(await auth.verify(await iss.sign(key, { client_id: 'machine', aud: resource }))).toMatchObject({ subject: 'machine', scopes: [] })
   })
 
+  test("a provider's own identifier for the API is accepted after the endpoint URL; the metadata names the URL", async () => {
+    const auth = oauth({ issuer: iss.issuer, audience: [resource, '00000000-aaaa-4bbb-8ccc-000000000001', 'api://default'] })
+    expect(auth.audience).toEqual([resource, '00000000-aaaa-4bbb-8ccc-000000000001', 'api://default'])
+    expect(auth.documents[0]?.body.resource).toBe(resource)
+    expect(E.isRight(await auth.check(await iss.sign(key, { sub: 'a', aud: '00000000-aaaa-4bbb-8ccc-000000000001' })))).toBe(true)
+    expect(E.isRight(await auth.check(await iss.sign(key, { sub: 'a', aud: 'api://default' })))).toBe(true)
+    expect((await refusal(auth.check(await iss.sign(key, { sub: 'a', aud: 'api://other' })))).description).toBe('the token was issued for another resource')
+    // the first audience is the endpoint: it must be a URL; no audience may be empty
+    expect(() => oauth({ issuer: iss.issuer, audience: ['api://default', resource] })).toThrow(/not an http or https URL/)
+    expect(() => oauth({ issuer: iss.issuer, audience: [resource, ' '] })).toThrow('oauth: an audience is empty')
+  })
+
   test('a token for another resource, from another issuer, expired, not yet valid or without exp is refused', async () => {
     const auth = oauth({ issuer: iss.issuer, audience: resource, clockToleranceSec: 5 })
     const now = Math.floor(Date.now() / 1000)
