@@ -9,6 +9,7 @@
 // through the package's own entry points (the bundles users get), not the compiled sources
 import { emcp, mcpServer, type AnyTool, type Handler } from 'emcp'
 import { addDefinition } from './add.js'
+import { runMain } from './main.js'
 
 const add = emcp(addDefinition)
 
@@ -38,20 +39,22 @@ export const benchServer = (n: number) => {
   })
 }
 
-const main = async (): Promise<void> => {
+const usage = `The benchmark server: add plus TOOLS=N filler tools.
+
+  TOOLS=2000 node dist/examples/bench.js [stdio]
+  TOOLS=2000 PORT=3000 node dist/examples/bench.js http   # stateless, 127.0.0.1:$PORT/mcp`
+
+runMain(import.meta.url, { usage, options: {}, positionals: true }, async (_values, [mode = 'stdio']) => {
   const server = benchServer(Number(process.env.TOOLS ?? 0))
-  const mode = process.argv[2] ?? 'stdio'
   // each mode loads only its own transport, as a server written for one transport would
   if (mode === 'stdio') {
     const { serveStdio } = await import('emcp/stdio')
     await serveStdio(server)
     return
   }
-  if (mode !== 'http') throw new Error(`usage: bench.js stdio|http (got ${mode})`)
+  if (mode !== 'http') throw new Error(`the mode is stdio or http (got ${mode})`)
   const { serveHttp } = await import('emcp/http')
   const running = await serveHttp(server, { port: Number(process.env.PORT ?? 3000) })
   // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
   console.error(`bench server on ${running.url}`)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()
+})

@@ -11,6 +11,7 @@ import { DateFromISOString, emcp, mcpServer } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
 import { addDefinition } from './add.js'
+import { portOf, runMain } from './main.js'
 
 export const add = emcp(addDefinition)
 
@@ -52,17 +53,19 @@ export const calculator = mcpServer([add, echo, addDays], { name: 'calculator', 
 
 export default calculator
 
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
+const usage = `The calculator MCP server (add, echo, add_days).
 
-const main = async (): Promise<void> => {
-  if (!process.argv.includes('--http')) {
+  node dist/examples/calculator.js [--stdio]                         over stdio (the default)
+  node dist/examples/calculator.js --http [--port 3000] [--host 127.0.0.1]   over Streamable HTTP`
+
+const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } as const
+
+runMain(import.meta.url, { usage, options }, async ({ http, port, host }) => {
+  if (http !== true) {
     await serveStdio(calculator)
     return
   }
-  const running = await serveHttp(calculator, { port: Number(flag('--port') ?? 3000), host: flag('--host') ?? '127.0.0.1' })
+  const running = await serveHttp(calculator, { port: portOf(port, 3000), host })
   console.log(`calculator MCP server listening on ${running.url} (stateless Streamable HTTP)
 
 Try it with the MCP Inspector:
@@ -73,6 +76,4 @@ Or add it to a client's configuration:
 
 Press Ctrl+C to stop.`)
   // on SIGTERM or SIGINT, serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()
+})

@@ -17,6 +17,7 @@ import { emcp, pure, toolError, withSchema, type AnyTool, type Handler } from 'e
 import { geometryMfJson, geometryWkbHex, geometryWkt, type Geometry, type Position } from 'emcp/geometry'
 import { catalogServer, type CatalogEntry, type Excluded, type Selection } from 'emcp/manifest'
 import { serveStdio } from 'emcp/stdio'
+import { runMain } from './main.js'
 
 // ---------------------------------------------------------------------------------------
 // the description table
@@ -395,11 +396,13 @@ export const catalogOf = (select?: Selection, budget?: number) =>
 /** The whole catalog. */
 export default catalogOf()
 
-const values = (flag: string): string[] => process.argv.flatMap((a, i) => (a === flag && process.argv[i + 1] !== undefined ? [process.argv[i + 1] as string] : []))
+const usage = `The generated catalog of 50,000 tools, over stdio; a selection serves only part of it.
 
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const categories = values('--category')
-  const tagList = values('--tag')
+  node dist/examples/catalog.js [--stdio] [--category vector ...] [--tag f64 ...]`
+
+const options = { stdio: { type: 'boolean' }, category: { type: 'string', multiple: true }, tag: { type: 'string', multiple: true } } as const
+
+runMain(import.meta.url, { usage, options }, ({ category: categories = [], tag: tagList = [] }) => {
   const selection = categories.length + tagList.length === 0 ? undefined : { ...(categories.length > 0 ? { categories } : {}), ...(tagList.length > 0 ? { tags: tagList } : {}) }
-  void serveStdio(catalogOf(selection, 50_000))
-}
+  return serveStdio(catalogOf(selection, 50_000))
+})

@@ -11,6 +11,7 @@
  */
 import { emcp, mcpServer, type ContentBlock } from 'emcp'
 import { serveStdio } from 'emcp/stdio'
+import { runMain } from './main.js'
 
 export const count = emcp({
   name: 'count',
@@ -213,8 +214,4 @@ export const contextServer = mcpServer([count, logLevelsTool, askName, summarize
 
 export default contextServer
 
-const main = async (): Promise<void> => {
-  await serveStdio(contextServer)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()
+runMain(import.meta.url, { usage: 'The handler-context server, over stdio:\n\n  node dist/examples/context.js', options: {} }, () => serveStdio(contextServer))

@@ -17,6 +17,7 @@
 import { emcp, mcpServer, prompt, prompts, resource, resources, type Era } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
+import { portOf, runMain } from './main.js'
 
 export const greet = emcp({
   name: 'greet',
@@ -102,22 +103,26 @@ export const erasServer = (eras?: ReadonlyArray<Era>, key?: string) => {
   })
 }
 
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
+const usage = `One definition, both protocol eras.
 
-const main = async (): Promise<void> => {
-  const pinned = flag('--era') as Era | undefined
+  node dist/examples/eras.js [--era 2025-11-25|2026-07-28]                   over stdio
+  node dist/examples/eras.js --http [--port 3000] [--host 127.0.0.1] [--era …]   over HTTP
+
+EMCP_STATE_KEY signs the requestState of 2026-07-28 retries (share it between processes).`
+
+const options = { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, era: { type: 'string' } } as const
+const eraNames: ReadonlyArray<Era> = ['2025-11-25', '2026-07-28']
+
+runMain(import.meta.url, { usage, options }, async ({ http, port, host, era }) => {
+  const pinned = eraNames.find((e) => e === era)
+  if (era !== undefined && pinned === undefined) throw new Error(`--era is one of ${eraNames.join(', ')} (got ${era})`)
   const server = erasServer(pinned === undefined ? undefined : [pinned], process.env.EMCP_STATE_KEY)
-  if (!process.argv.includes('--http')) {
+  if (http !== true) {
     await serveStdio(server)
     return
   }
   // sessions serve 2025-11-25 clients (whose elicitation needs a stream back); 2026-07-28 requests need none
-  const running = await serveHttp(server, { port: Number(flag('--port') ?? 3000), host: flag('--host') ?? '127.0.0.1', sessions: true })
+  const running = await serveHttp(server, { port: portOf(port, 3000), host, sessions: true })
   // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
   console.log(`eras MCP server listening on ${running.url} (2025-11-25 sessions and 2026-07-28 requests)`)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()
+})

@@ -14,6 +14,7 @@
 import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate, tasks, type ContentBlock } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
+import { portOf, runMain } from './main.js'
 
 // ---------------------------------------------------------------------------------------
 // test data
@@ -794,20 +795,18 @@ export default everything
 // ---------------------------------------------------------------------------------------
 // run
 
-const main = async (): Promise<void> => {
-  if (process.argv.includes('--stdio')) {
+const usage = `The everything server: every feature of both eras, for the conformance suites.
+
+  PORT=3000 node dist/examples/everything.js     over HTTP on http://127.0.0.1:3000/mcp
+  node dist/examples/everything.js --stdio       the same server over stdio`
+
+runMain(import.meta.url, { usage, options: { stdio: { type: 'boolean' } } }, async ({ stdio }) => {
+  if (stdio === true) {
     await serveStdio(everything)
     return
   }
-  const port = Number(process.env.PORT ?? 3000)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`)
+  const port = portOf(process.env.PORT, 3000, 'PORT')
   const running = await serveHttp(everything, { port, host: '127.0.0.1', sessions: true })
   console.log(`everything MCP server listening on ${running.url}`)
   // on SIGTERM or SIGINT, serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)
-  main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e)
-    process.exit(1)
-  })
+})

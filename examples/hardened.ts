@@ -12,6 +12,7 @@
 import { emcp, mcpServer } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
+import { portOf, runMain } from './main.js'
 import { add, echo } from './calculator.js'
 
 export const sleep = emcp({
@@ -44,30 +45,28 @@ export const hardened = mcpServer([add, echo, sleep], { name: 'hardened', versio
     }),
 })
 
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
+const usage = `A server with every reliability limit set explicitly (add, echo, sleep).
 
-const main = async (): Promise<void> => {
+  node dist/examples/hardened.js --stdio
+  node dist/examples/hardened.js [--http] [--sessions] [--port 3000]
+
+Environment: CALL_TIMEOUT_MS (default 30000), DRAIN_TIMEOUT_MS (default 5000).`
+
+const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, sessions: { type: 'boolean' }, port: { type: 'string' } } as const
+
+runMain(import.meta.url, { usage, options }, async ({ stdio, sessions, port }) => {
   const drainTimeoutMs = number('DRAIN_TIMEOUT_MS', 5_000)
-  if (process.argv.includes('--stdio')) {
+  if (stdio === true) {
     // a line may be up to 32 MiB; 64 calls run at once before reading pauses
     await serveStdio(hardened, { maxLineBytes: 32 * 1024 * 1024, maxInFlight: 64, drainTimeoutMs })
     return
   }
   const running = await serveHttp(hardened, {
-    port: Number(flag('--port') ?? 3000),
+    port: portOf(port, 3000),
     maxBodyBytes: 4 * 1024 * 1024,
     drainTimeoutMs,
-    sessions: process.argv.includes('--sessions') ? { maxSessions: 10_000, idleMs: 10 * 60_000 } : false,
+    sessions: sessions === true ? { maxSessions: 10_000, idleMs: 10 * 60_000 } : false,
   })
   // SIGTERM or SIGINT: calls in flight are answered, new requests get 503, then the process exits with 0
   console.log(`hardened MCP server listening on ${running.url}`)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)
-  main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e)
-    process.exit(1)
-  })
+})

@@ -18,6 +18,7 @@ import { toolError } from 'emcp'
 import { geometryCodecs, isGeometry, type Geometry, type Position } from 'emcp/geometry'
 import { fromManifest, type Manifest } from 'emcp/manifest'
 import { serveStdio } from 'emcp/stdio'
+import { runMain } from './main.js'
 
 // ---------------------------------------------------------------------------------------
 // the manifest, read as a user's file is read
@@ -144,4 +145,4 @@ export const meos = fromManifest(meosManifest, meosHandlers, { codecs: geometryC
 
 export default meos
 
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void serveStdio(meos)
+runMain(import.meta.url, { usage: 'The MEOS manifest served as it is, over stdio:\n\n  node dist/examples/meos.js', options: {} }, () => serveStdio(meos))

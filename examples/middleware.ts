@@ -12,6 +12,7 @@ import { errorCodes, mcpServer, rpcError, type Middleware, type Session } from '
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
 import { add, echo } from './calculator.js'
+import { portOf, runMain } from './main.js'
 
 /** How `rateLimit` counts. */
 export interface RateLimitOptions {
@@ -72,13 +73,16 @@ export const limited = mcpServer([add, echo], { name: 'limited-calculator', vers
   echo: ({ text }) => text,
 })
 
-const main = async (): Promise<void> => {
-  const args = process.argv.slice(2)
-  if (args.includes('--http')) {
-    const at = (flag: string): string | undefined => args[args.indexOf(flag) + 1]
-    const running = await serveHttp(limited, { port: Number(at('--port') ?? 3000), host: args.includes('--host') ? at('--host') : undefined })
+const usage = `The calculator's add and echo, logged and rate-limited by middleware.
+
+  node dist/examples/middleware.js [--stdio]
+  node dist/examples/middleware.js --http [--port 3000] [--host 127.0.0.1]`
+
+const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } as const
+
+runMain(import.meta.url, { usage, options }, async ({ http, port, host }) => {
+  if (http === true) {
+    const running = await serveHttp(limited, { port: portOf(port, 3000), host })
     process.stderr.write(`listening on ${running.url}\n`)
   } else await serveStdio(limited)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()
+})

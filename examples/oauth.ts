@@ -16,12 +16,11 @@
  *
  * and MCP clients may register themselves and use the authorization code flow with PKCE.
  */
-import { parseArgs } from 'node:util'
 import { emcp, mcpServer } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { oauth } from 'emcp/oauth'
 import { addDefinition } from './add.js'
-import { startAuthorizationServer } from './authorization-server.js'
+import { portOf, runMain } from './main.js'
 
 /** `add`, as in the calculator, for callers granted `calc:read`. */
 export const add = emcp({ ...addDefinition, scopes: ['calc:read'] })
@@ -48,15 +47,23 @@ export const oauthCalculator = () => {
   })
 }
 
-const main = async (): Promise<void> => {
-  const { values } = parseArgs({ options: { port: { type: 'string', default: '3000' }, host: { type: 'string', default: '127.0.0.1' } } })
-  const port = Number(values.port)
-  if (!Number.isInteger(port) || port < 1 || port > 65534) throw new Error(`--port must be a port number below 65535 (got ${values.port})`)
-  const as = await startAuthorizationServer({ port: port + 1, host: values.host })
-  const resource = `http://${values.host}:${port}/mcp`
+const usage = `The calculator behind OAuth: add needs calc:read, clear needs calc:write. A demo
+authorization server (oidc-provider) runs beside it on the next port.
+
+  node dist/examples/oauth.js [--port 3000] [--host 127.0.0.1]`
+
+const options = { port: { type: 'string', default: '3000' }, host: { type: 'string', default: '127.0.0.1' } } as const
+
+runMain(import.meta.url, { usage, options }, async ({ port: given, host }) => {
+  const port = portOf(given, 3000)
+  if (port < 1 || port > 65534) throw new Error(`--port must be a port number below 65535 (got ${given})`)
+  // loaded only to run: oidc-provider prints warnings when it loads, which --help should not show
+  const { startAuthorizationServer } = await import('./authorization-server.js')
+  const as = await startAuthorizationServer({ port: port + 1, host })
+  const resource = `http://${host}:${port}/mcp`
   const running = await serveHttp(oauthCalculator(), {
     port,
-    host: values.host,
+    host,
     auth: oauth({ issuer: as.issuer, audience: resource, scopesSupported: ['calc:read', 'calc:write'] }),
   })
   console.log(`MCP endpoint:          ${running.url}
@@ -66,10 +73,4 @@ resource metadata:     ${new URL(running.url).origin}/.well-known/oauth-protecte
 A token for calc:read:
   curl -s -u demo-client:demo-secret -d grant_type=client_credentials -d scope=calc:read --data-urlencode resource=${resource} ${as.issuer}/token`)
   // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)
-  main().catch((e: unknown) => {
-    console.error(`oauth example: ${e instanceof Error ? e.message : String(e)}`)
-    process.exit(1)
-  })
+})

@@ -10,6 +10,7 @@
  */
 import { fromManifest } from 'emcp/manifest'
 import { serveStdio } from 'emcp/stdio'
+import { runMain } from './main.js'
 import manifest from './ops-manifest.js'
 
 const tables = new Map<string, number>([
@@ -28,4 +29,4 @@ export const ops = fromManifest(manifest, {
 
 export default ops
 
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void serveStdio(ops)
+runMain(import.meta.url, { usage: 'The ops manifest served with its handlers, over stdio:\n\n  node dist/examples/ops.js', options: {} }, () => serveStdio(ops))

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fromManifest, type Manifest } from 'emcp/manifest'
 import { serveStdio } from 'emcp/stdio'
+import { runMain } from './main.js'
 
 // beside this file in the sources, two folders up from the compiled one (dist/examples)
 const here = dirname(fileURLToPath(import.meta.url))
@@ -34,4 +35,4 @@ export const semoss = fromManifest(manifest, {
 
 export default semoss
 
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void serveStdio(semoss)
+runMain(import.meta.url, { usage: 'The SEMOSS manifest served as it is, over stdio:\n\n  node dist/examples/semoss.js', options: {} }, () => serveStdio(semoss))

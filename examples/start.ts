@@ -9,21 +9,21 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from 'emcp/http'
 import { calculator } from './calculator.js'
+import { portOf, runMain } from './main.js'
 import { demoToken, openStore, verifyDemoToken } from './store.js'
 
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
+const usage = `npm start: the calculator at /mcp and the PGlite store at /store/mcp, on 127.0.0.1.
 
-const main = async (): Promise<void> => {
+  node dist/examples/start.js [--port 3000]`
+
+runMain(import.meta.url, { usage, options: { port: { type: 'string' } } }, async ({ port }) => {
   const store = await openStore()
   const calc = toNodeListener(calculator, { path: '/mcp' })
   const shop = toNodeListener(store.server, { path: '/store/mcp', sessions: true, auth: { verify: verifyDemoToken } })
   const node = createServer((req, res) => ((req.url ?? '/').startsWith('/store/') ? shop(req, res) : calc(req, res)))
   await new Promise<void>((resolve, reject) => {
     node.once('error', reject)
-    node.listen(Number(flag('--port') ?? 3000), '127.0.0.1', resolve)
+    node.listen(portOf(port, 3000), '127.0.0.1', resolve)
   })
   const base = `http://127.0.0.1:${(node.address() as AddressInfo).port}`
   console.log(`calculator MCP server: ${base}/mcp (stateless)
@@ -55,6 +55,4 @@ Press Ctrl+C to stop.`)
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
-}
-
-void main()
+})

@@ -13,6 +13,7 @@ import type { Identity } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
 import { fromPostgres, pglite, type PostgresTools } from 'emcp/postgres'
+import { portOf, runMain } from './main.js'
 
 /** The schema, its data and its annotated functions. */
 export const storeSql = `
@@ -105,23 +106,23 @@ export const openStore = async (): Promise<PostgresTools> => {
   })
 }
 
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
+const usage = `The PGlite-backed store (list_products, place_order, my_orders).
 
-const main = async (): Promise<void> => {
+  node dist/examples/store.js [--stdio]                 over stdio, where no caller has a token
+  node dist/examples/store.js --http [--port 3001]      over HTTP, with the demo bearer token`
+
+const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' } } as const
+
+runMain(import.meta.url, { usage, options }, async ({ http, port }) => {
   const store = await openStore()
-  if (!process.argv.includes('--http')) {
+  if (http !== true) {
     await serveStdio(store.server)
     return
   }
   const running = await serveHttp(store.server, {
-    port: Number(flag('--port') ?? 3001),
+    port: portOf(port, 3001),
     sessions: true,
     auth: { verify: verifyDemoToken },
   })
   console.log(`store MCP server listening on ${running.url}\ndemo bearer token (role customer): ${demoToken}`)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()
+})

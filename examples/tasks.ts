@@ -12,6 +12,7 @@
 import { emcp, mcpServer, tasks } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
+import { portOf, runMain } from './main.js'
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -61,15 +62,14 @@ export const server = mcpServer([report, purge], { name: 'reports', version: '1.
   },
 })
 
-const main = async (): Promise<void> => {
-  if (process.argv.includes('--stdio')) return serveStdio(server)
-  const running = await serveHttp(server, { port: Number(process.env.PORT ?? 3000) })
+const usage = `Tools that run as tasks (2025-11-25 tasks, the 2026-07-28 extension).
+
+  node dist/examples/tasks.js            over HTTP on http://127.0.0.1:3000/mcp (PORT to change)
+  node dist/examples/tasks.js --stdio`
+
+runMain(import.meta.url, { usage, options: { stdio: { type: 'boolean' } } }, async ({ stdio }) => {
+  if (stdio === true) return serveStdio(server)
+  const running = await serveHttp(server, { port: portOf(process.env.PORT, 3000, 'PORT') })
   // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then exits with 0
   console.log(`tasks example listening on ${running.url}`)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href)
-  main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e)
-    process.exit(1)
-  })
+})

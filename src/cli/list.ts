@@ -14,6 +14,7 @@ import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
 import { wireClient } from './wire.js'
+import { counted } from '../util/counted.js'
 
 const help = `Usage: emcp list <module> [--json] [--categories] [--category C] [--tag T] [--budget N]
 
@@ -56,7 +57,7 @@ export const list: Command = {
       for (const t of tools) io.out(`${t.name.padEnd(width)}  ${firstLine(t.description ?? '')}\n`)
     }
     const estimate = listingBudget(tools, budget)
-    io.err(`${tools.length} tool${tools.length === 1 ? '' : 's'}, listing about ${estimate.tokens} tokens${budget === undefined ? '' : ` (budget ${budget})`}\n`)
+    io.err(`${counted(tools.length, 'tool')}, listing about ${estimate.tokens} tokens${budget === undefined ? '' : ` (budget ${budget})`}\n`)
     if (estimate.warning !== undefined) {
       io.err(`warning: ${estimate.warning}\n`)
       return 1

@@ -21,14 +21,15 @@ export const isServer = (u: unknown): u is Server =>
 export const loadServer = async (path: string | undefined, cwd: string): Promise<Server> => {
   if (path === undefined) throw new UsageError('which module? Give the path of a JavaScript module that default-exports a server')
   const file = resolve(cwd, path)
-  const hint = path.endsWith('.ts') ? ` (give the compiled .js file, e.g. ${path.replace(/^(\.\/)?/, 'dist/').replace(/\.ts$/, '.js')})` : ''
-  if (!existsSync(file)) throw new UsageError(`cannot find module ${path}${hint}`)
+  // a TypeScript source is refused before loading, on every Node version: what runs is the compiled module
+  if (/\.(c|m)?tsx?$/.test(path)) throw new UsageError(`${path} is TypeScript: compile it and give the .js module (e.g. ${path.replace(/^(\.\/)?/, 'dist/').replace(/\.(c|m)?tsx?$/, '.$1js')})`)
+  if (!existsSync(file)) throw new UsageError(`cannot find module ${path}`)
   if (statSync(file).isDirectory()) throw new UsageError(`${path} is a directory; give the module file`)
   let mod: Record<string, unknown>
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
   } catch (e) {
-    throw new UsageError(`cannot load ${path}: ${e instanceof Error ? e.message : String(e)}${hint}`, 1)
+    throw new UsageError(`cannot load ${path}: ${e instanceof Error ? e.message : String(e)}`, 1)
   }
   let value = mod.default
   if (typeof value === 'function' && !isServer(value)) value = await (value as () => unknown)()

@@ -23,6 +23,7 @@ import { lastOption, parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
+import { counted } from '../util/counted.js'
 
 const help = `Usage: emcp manifest <module> [-o file] [--check file | --merge file] [--format json|ts]
 
@@ -88,7 +89,7 @@ export const manifest: Command = {
     if (output === undefined) io.out(text)
     else {
       writeFileSync(resolve(io.cwd, output), text)
-      io.err(`wrote ${result.tools.length} tools to ${output}\n`)
+      io.err(`wrote ${counted(result.tools.length, 'tool')} to ${output}\n`)
     }
     if (merged === undefined) return 0
     io.err(mergeReport(merge as string, merged))
@@ -113,7 +114,7 @@ const checkAgainst = (file: string, actual: Manifest, text: string, format: stri
     throw new UsageError(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`)
   }
   if (saved === text) {
-    io.err(`${file} is up to date (${actual.tools.length} tools)\n`)
+    io.err(`${file} is up to date (${counted(actual.tools.length, 'tool')})\n`)
     return 0
   }
   let expected: Manifest | undefined
@@ -154,8 +155,7 @@ const readManifestFile = (file: string, cwd: string): Manifest => {
 }
 
 const mergeReport = (file: string, m: MergeResult): string => {
-  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`
-  const lines = [`merged with ${file}: ${n(m.kept.length, 'tool')} kept hand edits, ${m.added.length} added, ${m.removed.length} removed, ${n(m.conflicts.length, 'conflict')}`]
+  const lines = [`merged with ${file}: ${counted(m.kept.length, 'tool')} kept hand edits, ${m.added.length} added, ${m.removed.length} removed, ${counted(m.conflicts.length, 'conflict')}`]
   if (m.kept.length > 0) lines.push(`  kept: ${m.kept.join(', ')}`)
   if (m.contractChanged.length > 0) lines.push(`  ~ contract new from the code, hand edits kept: ${m.contractChanged.join(', ')}`)
   for (const a of m.added) lines.push(`  + ${a}: new in the code`)

@@ -10,6 +10,7 @@
 import type { Command, CommandIO } from './command.js'
 import { UsageError } from './command.js'
 import { commands as builtIn } from './commands.js'
+import { packageVersion } from './version.js'
 
 /** The text of `emcp --help` for a table of commands. */
 export const usage = (commands: ReadonlyArray<Command>): string => {
@@ -19,7 +20,7 @@ export const usage = (commands: ReadonlyArray<Command>): string => {
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
-Run \`emcp <command> --help\` for the options of a command.
+Run \`emcp <command> --help\` for the options of a command; \`emcp --version\` prints the version.
 `
 }
 
@@ -31,6 +32,10 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CommandIO, command
     if (topic !== undefined) io.out(`${topic.help}\n`)
     else io.out(usage(commands))
     return name === undefined ? 2 : 0
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(`emcp ${packageVersion()}\n`)
+    return 0
   }
   const command = commands.find((c) => c.name === name)
   if (command === undefined) {

@@ -14,6 +14,7 @@ import { lastOption, parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
+import { counted } from '../util/counted.js'
 
 const help = `Usage: emcp serve <module> [--stdio | --http [--port N] [--host H] [--sessions]]
 
@@ -59,7 +60,7 @@ export const serve: Command = {
       server.batch(() => {
         for (const t of server.tools) if (!keep.has(t)) server.disableTool(t.name)
       })
-      io.err(`serving ${keep.size} of ${server.tools.length} tools\n`)
+      io.err(`serving ${keep.size} of ${counted(server.tools.length, 'tool')}\n`)
     }
     if (!http) {
       io.err(`${server.info.name} ${server.info.version}: serving over stdio\n`)

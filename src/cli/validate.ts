@@ -14,6 +14,7 @@ import { validateManifest, type ManifestProblem } from '../sources/manifest/vali
 import { parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { progress } from './progress.js'
+import { counted } from '../util/counted.js'
 
 const help = `Usage: emcp validate <manifest.json> [--strict] [--json] [--quiet]
 
@@ -68,7 +69,7 @@ export const validate: Command = {
     for (const p of report.errors) io.out(line('error')(p))
     if (!quiet) for (const text of grouped(report.warnings.map(line('warning')))) io.out(text)
     io.err(
-      `${file}: ${report.tools} tools, ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}, ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}${failed ? '' : ' - valid'}\n`,
+      `${file}: ${counted(report.tools, 'tool')}, ${counted(report.errors.length, 'error')}, ${counted(report.warnings.length, 'warning')}${failed ? '' : ' - valid'}\n`,
     )
     return failed ? 1 : 0
   },

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -32,6 +32,27 @@ describe('emcp (in process)', () => {
     const unknown = await cli(['frobnicate'])
     expect(unknown.code).toBe(2)
     expect(unknown.err).toContain('unknown command frobnicate')
+  })
+
+  it('prints the version of the package it belongs to', async () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+    for (const flag of ['--version', '-v', 'version']) expect(await cli([flag])).toEqual({ code: 0, out: `emcp ${version}\n`, err: '' })
+    expect((await cli(['--help'])).out).toContain('emcp --version')
+  })
+
+  it('counts one tool as one tool', async () => {
+    // a module inside the package, so that 'emcp' resolves to the package itself
+    mkdirSync(join(root, '.cache'), { recursive: true })
+    const dir = mkdtempSync(join(root, '.cache', 'one-tool-'))
+    writeFileSync(join(dir, 'one.js'), `import { emcp, mcpServer } from 'emcp'
+const ping = emcp({ name: 'ping', description: 'Answers pong.', input: { type: 'object' } })
+export default mcpServer([ping], { name: 'one', version: '1' }).implement({ ping: () => 'pong' })
+`)
+    const file = join(dir, 'one.json')
+    expect(await cli(['manifest', join(dir, 'one.js'), '--output', file])).toMatchObject({ code: 0, err: `wrote 1 tool to ${file}\n` })
+    expect(await cli(['manifest', join(dir, 'one.js'), '--check', file])).toMatchObject({ code: 0, err: expect.stringContaining('is up to date (1 tool)') })
+    expect(await cli(['list', join(dir, 'one.js')])).toMatchObject({ code: 0, err: expect.stringMatching(/^1 tool, listing/) })
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it('takes one more command as one more table entry', async () => {
@@ -86,7 +107,10 @@ describe('emcp (in process)', () => {
     expect(await cli(['call', calculator, 'add', '--arg', 'a'])).toMatchObject({ code: 2, err: expect.stringContaining('--arg a: write it key=value') })
     expect(await cli(['call', calculator, 'add', '--json', '{'])).toMatchObject({ code: 2, err: expect.stringContaining('--json is not valid JSON') })
     expect(await cli(['call', calculator, 'add', '--frob'])).toMatchObject({ code: 2, err: expect.stringContaining('unknown option --frob') })
-    expect(await cli(['call', 'examples/nope.ts', 'add'])).toMatchObject({ code: 2, err: expect.stringContaining('cannot find module examples/nope.ts (give the compiled .js file, e.g. dist/examples/nope.js)') })
+    expect(await cli(['call', 'examples/nope.ts', 'add'])).toMatchObject({ code: 2, err: expect.stringContaining('examples/nope.ts is TypeScript: compile it and give the .js module (e.g. dist/examples/nope.js)') })
+    // an existing TypeScript source is refused the same way, before Node tries to load it
+    expect(await cli(['list', 'examples/calculator.ts'])).toMatchObject({ code: 2, err: expect.stringContaining('examples/calculator.ts is TypeScript') })
+    expect(await cli(['serve', './src/server.mts'])).toMatchObject({ code: 2, err: expect.stringContaining('(e.g. dist/src/server.mjs)') })
   })
 
   it('list: names and descriptions, a token estimate, categories, selections and a budget', async () => {

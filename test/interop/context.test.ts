@@ -156,13 +156,14 @@ describe('context example over stdio, official SDK client with sampling, elicita
     expect(sent.map((p) => [p.progress, p.total, p.message, p.beforeResponse])).toEqual(
       [1, 2, 3, 4, 5].map((i) => [i, 5, `step ${i} of 5`, true]),
     )
-    // at the client: strictly increasing through onprogress; what the SDK dropped is only a tail
+    // at the client: strictly increasing through onprogress; what the SDK dropped is only a tail.
+    // The SDK handles a notification a microtask later but a response at once, so progress that
+    // reaches it in the same read as the response (a loaded machine) is dropped as late: the
+    // wire above is what the server did, and every notification is either seen or reported late.
     const progress = seen.map((p) => p.progress)
-    expect(progress.length).toBeGreaterThan(0)
     for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThan(progress[i - 1]!)
-    expect(seen.every((p) => p.total === 5)).toBe(true)
+    expect(seen.every((p) => p.total === 5 && p.message === `step ${p.progress} of 5`)).toBe(true)
     expect([...progress, ...late]).toEqual([1, 2, 3, 4, 5])
-    expect(seen[0]?.message).toBe('step 1 of 5')
   })
 
   it('count without onprogress: no progress token, no notifications, same result', async () => {

@@ -21,6 +21,7 @@ import { serveHttp } from '../../transport/http.js'
 import { startStdio } from '../../transport/stdio.js'
 import { pglite, postgres, type Database } from './database.js'
 import { fromPostgres, type PostgresTools } from './from-postgres.js'
+import { counted } from '../../util/counted.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -108,7 +109,7 @@ export const start = async (argv: ReadonlyArray<string>, io: PgIO): Promise<Runn
     }
     if (!o.http) {
       const stdio = startStdio(tools.server, o.identity === undefined ? {} : { identity: o.identity })
-      io.err(`emcp pg: serving ${tools.tools().length} tools over stdio\n`)
+      io.err(`emcp pg: serving ${counted(tools.tools().length, 'tool')} over stdio\n`)
       return { url: undefined, tools, done: stdio.done.then(stopAll), close: async () => stdio.close() }
     }
     const verify = o.tokens === undefined ? undefined : await tokenTable(resolve(io.cwd, o.tokens))
@@ -118,7 +119,7 @@ export const start = async (argv: ReadonlyArray<string>, io: PgIO): Promise<Runn
       sessions: true,
       ...(verify === undefined ? {} : { auth: { verify } }),
     })
-    io.out(`emcp pg: serving ${tools.tools().length} tools at ${running.url}\n`)
+    io.out(`emcp pg: serving ${counted(tools.tools().length, 'tool')} at ${running.url}\n`)
     let closed: () => void = () => undefined
     const done = new Promise<void>((r) => (closed = r))
     return {

@@ -1,0 +1,43 @@
+/**
+ * Every runnable example answers `--help` with its usage and exits 0 without starting
+ * anything, and refuses an unknown option with the usage and exit 2 (examples/main.ts).
+ */
+import { spawn } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { example } from '../interop/children.js'
+
+const runnable = ['bench', 'calculator', 'catalog', 'context', 'eras', 'everything', 'hardened', 'meos', 'middleware', 'oauth', 'ops', 'semoss', 'start', 'store', 'tasks']
+
+/** Runs an example to its exit, stdin closed; what it printed and its code. */
+const run = (name: string, args: ReadonlyArray<string>): Promise<{ code: number | null; out: string; err: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [example(name), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => void (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => void (err += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, out, err }))
+  })
+
+describe('examples', () => {
+  it.each(runnable)('%s answers --help and -h with its usage, and starts nothing', async (name) => {
+    const help = await run(name, ['--help'])
+    expect(help).toMatchObject({ code: 0, err: '' })
+    expect(help.out).toContain(`dist/examples/${name}.js`)
+    expect((await run(name, ['-h'])).out).toBe(help.out)
+  })
+
+  it.each(runnable)('%s refuses an unknown option with the usage and exit 2', async (name) => {
+    const bad = await run(name, ['--frobnicate'])
+    expect(bad.code).toBe(2)
+    expect(bad.out).toBe('')
+    expect(bad.err).toMatch(new RegExp(`^${name}: Unknown option '--frobnicate'`))
+    expect(bad.err).toContain(`dist/examples/${name}.js`)
+  })
+
+  it('refuses a port that is not a port number', async () => {
+    const r = await run('calculator', ['--http', '--port', 'eighty'])
+    expect(r).toMatchObject({ code: 1, err: 'calculator: --port must be a port number (got "eighty")\n' })
+  })
+})
