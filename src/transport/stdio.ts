@@ -125,7 +125,7 @@ const connection = <U extends AnyTool>(server: Server<U>, input: Readable, outpu
   })
   const queue: OutputQueue = outputQueue(output, options.maxQueuedBytes ?? 16 * 1024 * 1024, { blocked: () => updateFlow(), settled: () => settleIfDone() })
   const send = queue.send
-  const session = newSession(undefined, outbound((message) => send(JSON.stringify(message), isDroppable(message))))
+  const session = newSession(undefined, outbound((message) => send(JSON.stringify(message), isDroppable(message))), { transport: 'stdio' })
   session.identity = options.identity
 
   const updateFlow = (): void => {
