@@ -93,7 +93,7 @@ describe('the _meta getter', () => {
     expect(metaGetter.get({ tracestate: 'a'.repeat(maxLengths.tracestate ?? 0) }, 'tracestate')).toHaveLength(512)
     expect(metaGetter.get({ tracestate: 'a'.repeat((maxLengths.tracestate ?? 0) + 1) }, 'tracestate')).toBeUndefined()
     expect(metaGetter.get({ traceparent: 1 }, 'traceparent')).toBeUndefined()
-    expect(metaGetter.get(Object.create({ traceparent: parent.traceparent }) as object, 'traceparent')).toBeUndefined()
+    expect(metaGetter.get(Object.create({ traceparent: parent.traceparent }) as { readonly [key: string]: unknown }, 'traceparent')).toBeUndefined()
   })
   it('finds the carrier only in an object _meta', () => {
     expect(metaCarrier({ _meta: meta })).toBe(meta)

@@ -25,7 +25,7 @@ class PullReader extends MetricReader {
 export interface Point {
   readonly attributes: { readonly [key: string]: unknown }
   readonly count: number
-  readonly sum: number
+  readonly sum: number | undefined
 }
 
 /** A fresh SDK: the options for `otel()`, the spans ended so far, and the duration histogram's points. */
