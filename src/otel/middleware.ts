@@ -13,9 +13,9 @@
  */
 import { createHash } from 'node:crypto'
 import type * as Api from '@opentelemetry/api'
-import type { Middleware, Outcome, RequestInfo } from '../server/middleware.js'
+import type { Middleware, RequestInfo } from '../server/middleware.js'
 import type { Session } from '../server/session.js'
-import { durationBuckets, endingOf, keys, metricAttributes, requestAttributes, spanNameOf, type Attributes } from './attributes.js'
+import { durationBuckets, endingOf, keys, metricAttributes, requestAttributes, spanNameOf, type Attributes, type Ending } from './attributes.js'
 import { metaCarrier, metaGetter } from './carrier.js'
 
 // ---------------------------------------------------------------------------------------
@@ -73,16 +73,16 @@ export const otelMiddleware = (api: typeof Api, options: OtelOptions = {}): Midd
     return { parent, links: linked ? [{ context: ambient }] : undefined }
   }
 
-  const end = (span: Api.Span, attributes: Attributes, out: Outcome, session: Readonly<Session>, started: number): void => {
-    const ending = endingOf(out, session)
-    span.setAttribute(keys.protocolVersion, session.protocolVersion)
+  /** Ends the span with what the outcome says, and records the duration. */
+  const end = (span: Api.Span, attributes: Attributes, ending: Ending, protocolVersion: string, started: number): void => {
+    span.setAttribute(keys.protocolVersion, protocolVersion)
     if (ending.errorType !== undefined) {
       span.setAttribute(keys.errorType, ending.errorType)
       span.setStatus({ code: api.SpanStatusCode.ERROR, message: ending.message })
     }
     if (ending.statusCode !== undefined) span.setAttribute(keys.statusCode, ending.statusCode)
     span.end()
-    duration.record((performance.now() - started) / 1000, metricAttributes(attributes, ending, session.protocolVersion))
+    duration.record((performance.now() - started) / 1000, metricAttributes(attributes, ending, protocolVersion))
   }
 
   return {
@@ -93,17 +93,12 @@ export const otelMiddleware = (api: typeof Api, options: OtelOptions = {}): Midd
       const span = tracer.startSpan(spanNameOf(req.method, req.params, uriInName), { kind: api.SpanKind.SERVER, attributes, links }, parent)
       return api.context.with(api.trace.setSpan(parent, span), next).then(
         (out) => {
-          end(span, attributes, out, req.session, started)
+          end(span, attributes, endingOf(out, req.session), req.session.protocolVersion, started)
           return out
         },
         (e: unknown) => {
-          // the dispatcher answers a throw with an internal error: the conventions' fallback type
           span.recordException(e instanceof Error ? e : String(e))
-          const ending = { errorType: '_OTHER', statusCode: undefined, message: e instanceof Error ? e.message : undefined, answered: false }
-          span.setAttribute(keys.errorType, ending.errorType)
-          span.setStatus({ code: api.SpanStatusCode.ERROR, message: ending.message })
-          span.end()
-          duration.record((performance.now() - started) / 1000, metricAttributes(attributes, ending, req.session.protocolVersion))
+          end(span, attributes, thrown(e), req.session.protocolVersion, started)
           throw e
         },
       )
@@ -113,6 +108,9 @@ export const otelMiddleware = (api: typeof Api, options: OtelOptions = {}): Midd
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** A middleware further in that threw: the dispatcher answers it with an internal error; the conventions' fallback type. */
+const thrown = (e: unknown): Ending => ({ errorType: '_OTHER', statusCode: undefined, message: e instanceof Error ? e.message : undefined, answered: false })
 
 const sha256 = (id: string): string => createHash('sha256').update(id).digest('hex')
 

@@ -61,9 +61,9 @@ export interface Session {
    * undefined elsewhere (stdio, stateless HTTP, 2026-07-28 requests). A secret of the client's:
    * telemetry records only a hash of it.
    */
-  readonly id: string | undefined
+  readonly id?: string | undefined
   /** The transport that carries the conversation; undefined for a session made by hand. */
-  readonly transport: TransportName | undefined
+  readonly transport?: TransportName | undefined
   /**
    * The negotiated revision (our latest until `initialize` says otherwise); for a 2026-07-28
    * request, the revision its `_meta` names.

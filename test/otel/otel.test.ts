@@ -156,6 +156,35 @@ describe.each(eras)('emcp/otel spans, $era', ({ era, client: clientOptions }) =>
   })
 })
 
+describe('emcp/otel: a middleware further in that throws', () => {
+  it('the span records the exception, error.type _OTHER, the status ERROR; the client still gets an error', async () => {
+    const t = telemetry()
+    const failing = mcpServer([add], { name: 'failing', version: '1' }, {
+      middleware: [
+        otel(t.options),
+        {
+          request: (req, next) => {
+            if (req.method === 'tools/call') throw new Error('inner failure')
+            return next()
+          },
+        },
+      ],
+    }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
+    await expect(inMemoryClient(failing).call('add', { a: 1, b: 2 })).rejects.toMatchObject({ code: -32603 })
+    const span = only(t.spans(), 'tools/call add')
+    expect(span.attributes['error.type']).toBe('_OTHER')
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'inner failure' })
+    expect(span.events.map((e) => [e.name, e.attributes?.['exception.message']])).toEqual([['exception', 'inner failure']])
+    const d = await t.duration()
+    expect(d?.points.find((p) => p.attributes['error.type'] === '_OTHER')?.attributes).toEqual({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'mcp.protocol.version': '2025-11-25',
+      'error.type': '_OTHER',
+    })
+  })
+})
+
 describe('emcp/otel: tool calls that take more than one request (2026-07-28)', () => {
   it('input_required and its retry: one span each, both children of the client\'s trace', async () => {
     const t = telemetry()
