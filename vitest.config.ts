@@ -12,6 +12,7 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/postgres', './src/sources/postgres/index.ts'],
   ['emcp/geometry', './src/codecs/geometry.ts'],
   ['emcp/oauth', './src/auth/index.ts'],
+  ['emcp/otel', './src/otel/index.ts'],
   ['emcp/cli', './src/cli/index.ts'],
 ]
 

@@ -4,8 +4,8 @@
 // then costs more than everything else at startup (measured: 140 ms against 63 ms bundled
 // for the bench server answering one ping). Code splitting keeps one copy of each module
 // shared by all entry points, so `emcp`, `emcp/stdio` and `emcp/http` see the same classes.
-// ajv (loaded on first compile) and the PostgreSQL drivers (loaded on first use) stay
-// outside: they are loaded lazily on purpose.
+// ajv (loaded on first compile), the PostgreSQL drivers (loaded on first use) and the
+// optional peers jose and @opentelemetry/api stay outside: they are loaded lazily on purpose.
 import { build } from 'esbuild'
 import { rmSync } from 'node:fs'
 
@@ -18,6 +18,7 @@ export const entries = {
   manifest: 'dist/src/sources/manifest/index.js',
   geometry: 'dist/src/codecs/geometry.js',
   oauth: 'dist/src/auth/index.js',
+  otel: 'dist/src/otel/index.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
 }
@@ -48,7 +49,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api'],
   plugins: [esModules],
   logLevel: 'warning',
 })

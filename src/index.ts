@@ -52,7 +52,7 @@ export type { Manifest, ManifestTool, Policy } from './sources/manifest/index.js
 export { InputRequiredError, inMemoryClient, RpcCallError, ToolCallError } from './transport/in-memory.js'
 export type { ArgsOf, Client, ClientOptions, ResultOf } from './transport/in-memory.js'
 export { logLevels, newSession } from './server/session.js'
-export type { ClientInfo, Identity, LogLevel, Session } from './server/session.js'
+export type { ClientInfo, Identity, LogLevel, Session, SessionOrigin, TransportName } from './server/session.js'
 export { batchesAllowed, isModernVersion, latestVersion, modernVersions, negotiate, supportedVersions } from './protocol/versions.js'
 export type { AnyProtocolVersion, Era, ModernVersion, ProtocolVersion } from './protocol/versions.js'
 export type { CacheableMethod, CacheHints, CacheOptions } from './protocol/2026-07-28/modern.js'

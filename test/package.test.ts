@@ -69,6 +69,7 @@ const expectedExport: Record<string, string> = {
   'emcp/cli': 'runCli',
   'emcp/postgres': 'fromPostgres',
   'emcp/oauth': 'oauth',
+  'emcp/otel': 'otel',
   'emcp/geometry': 'geometryCodecs',
 }
 const subpaths = Object.keys(pkg.exports)
@@ -172,7 +173,8 @@ describe('the packed package in a fresh consumer project', () => {
     mkdirSync(emcpDir, { recursive: true })
     const untar = await run('tar', ['-xzf', join(tmp, info.filename), '-C', emcpDir, '--strip-components=1'], tmp, 120_000)
     if (untar.code !== 0) throw new Error(`tar failed (${untar.code}):\n${untar.stderr}`)
-    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript']) {
+    // the optional peer emcp/otel needs, as a user of that subpath installs it (consumer7 goes without)
+    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript', '@opentelemetry/api']) {
       const link = join(consumer, 'node_modules', name)
       mkdirSync(dirname(link), { recursive: true })
       symlinkSync(join(root, 'node_modules', name), link, 'dir')
@@ -340,6 +342,15 @@ describe('the packed package in a fresh consumer project', () => {
     const names = JSON.parse(r.stdout) as Record<string, ReadonlyArray<string>>
     for (const s of subpaths) expect(names[s], s).toContain(expectedExport[s])
     expect(names['emcp']).toContain('emcp')
+  }, stepMs)
+
+  it('without the optional peer @opentelemetry/api, importing emcp/otel says to install it; emcp itself still loads', async () => {
+    // --preserve-symlinks: emcp's imports resolve from consumer7/node_modules, where the peer is not (the real
+    // folder of the unpacked emcp is in the first consumer, which has it)
+    const code = "await import('emcp'); await import('emcp/otel')"
+    const r = await run(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], consumer7)
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/emcp\/otel needs the package @opentelemetry\/api .*npm install @opentelemetry\/api/)
   }, stepMs)
 
   it('the emcp bin runs: --help exits 0 with the usage', async () => {

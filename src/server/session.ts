@@ -7,6 +7,7 @@
  * import { newSession } from 'emcp'
  * const s = newSession()            // before initialize
  * const h = newSession('2025-06-18') // from an MCP-Protocol-Version header
+ * const w = newSession('2025-11-25', undefined, { transport: 'http', id: 'f3c1…' }) // w.id, w.transport
  */
 import type { Params, RequestId } from '../protocol/jsonrpc.js'
 import type { Outbound } from './outbound.js'
@@ -42,8 +43,27 @@ export interface Identity {
   readonly claims?: { readonly [key: string]: unknown }
 }
 
+/** The transport that carries a conversation: a pipe (`stdio`), HTTP (`http`), or the in-process client (`memory`). */
+export type TransportName = 'stdio' | 'http' | 'memory'
+
+/** Where a session comes from, as its transport knows it. */
+export interface SessionOrigin {
+  /** The transport that carries the conversation. */
+  readonly transport?: TransportName
+  /** The MCP session id the transport issued (stateful HTTP's `MCP-Session-Id`). */
+  readonly id?: string
+}
+
 /** The state of one conversation; the dispatcher updates it on `initialize`. */
 export interface Session {
+  /**
+   * The MCP session id, where the transport issued one (stateful HTTP's `MCP-Session-Id`);
+   * undefined elsewhere (stdio, stateless HTTP, 2026-07-28 requests). A secret of the client's:
+   * telemetry records only a hash of it.
+   */
+  readonly id?: string | undefined
+  /** The transport that carries the conversation; undefined for a session made by hand. */
+  readonly transport?: TransportName | undefined
   /**
    * The negotiated revision (our latest until `initialize` says otherwise); for a 2026-07-28
    * request, the revision its `_meta` names.
@@ -85,10 +105,12 @@ export interface Session {
 // constructors
 
 /**
- * A new session, optionally already at a known revision (stateless HTTP), and with the
- * transport's channel to the client when it has one.
+ * A new session, optionally already at a known revision (stateless HTTP), with the
+ * transport's channel to the client when it has one, and where it comes from.
  */
-export const newSession = (protocolVersion: AnyProtocolVersion = latestVersion, outbound?: Outbound): Session => ({
+export const newSession = (protocolVersion: AnyProtocolVersion = latestVersion, outbound?: Outbound, origin?: SessionOrigin): Session => ({
+  id: origin?.id,
+  transport: origin?.transport,
   protocolVersion,
   clientInfo: undefined,
   clientCapabilities: undefined,

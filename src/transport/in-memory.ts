@@ -108,7 +108,7 @@ export class ToolCallError extends Error {
 
 /** A typed client over a server's dispatcher, in the same process. */
 export const inMemoryClient = <U extends AnyTool>(server: Server<U>, options: ClientOptions = {}): Client<U> => {
-  const session: Session = newSession()
+  const session: Session = newSession(undefined, undefined, { transport: 'memory' })
   const modern = isModernVersion(options.protocolVersion)
   const meta = {
     'io.modelcontextprotocol/protocolVersion': options.protocolVersion,

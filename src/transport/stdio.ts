@@ -15,6 +15,7 @@
  * await serveStdio(mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text }))
  */
 import type { Readable, Writable } from 'node:stream'
+import { inspect, type InspectOptions } from 'node:util'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../contract/emcp.js'
 import { encode, failure, parse, rpcError } from '../protocol/jsonrpc.js'
@@ -125,7 +126,7 @@ const connection = <U extends AnyTool>(server: Server<U>, input: Readable, outpu
   })
   const queue: OutputQueue = outputQueue(output, options.maxQueuedBytes ?? 16 * 1024 * 1024, { blocked: () => updateFlow(), settled: () => settleIfDone() })
   const send = queue.send
-  const session = newSession(undefined, outbound((message) => send(JSON.stringify(message), isDroppable(message))))
+  const session = newSession(undefined, outbound((message) => send(JSON.stringify(message), isDroppable(message))), { transport: 'stdio' })
   session.identity = options.identity
 
   const updateFlow = (): void => {
@@ -271,9 +272,14 @@ const refusalOfLine = (line: string): string | undefined => {
 const isDroppable = (message: ServerMessage): boolean =>
   !('id' in message) && (message.method === 'notifications/progress' || message.method === 'notifications/message')
 
-/** Points console.log/info/debug at stderr so that stdout carries only protocol messages. */
+/**
+ * Points console.log/info/debug (and dirxml and table, which print through log) at stderr so
+ * that stdout carries only protocol messages; console.dir too, which writes to stdout itself
+ * (the OpenTelemetry console exporters print with it).
+ */
 const redirectConsole = (): (() => void) => {
-  const saved = { log: console.log, info: console.info, debug: console.debug }
+  const saved = { log: console.log, info: console.info, debug: console.debug, dir: console.dir }
   console.log = console.info = console.debug = console.error
+  console.dir = (item: unknown, options?: InspectOptions) => console.error(inspect(item, { customInspect: false, ...options }))
   return () => Object.assign(console, saved)
 }

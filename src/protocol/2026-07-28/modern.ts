@@ -256,4 +256,4 @@ const noRequests = (out: Outbound): Outbound => {
 const noRequestViews = new WeakMap<Outbound, Outbound>()
 
 /** Errors whose code changed in 2026-07-28: a resource that is not there is -32602. */
-const modernError = (e: RpcError): RpcError => (e._tag === 'ResourceNotFound' ? rpcError('InvalidParams', e.message, e.data) : e)
+export const modernError = (e: RpcError): RpcError => (e._tag === 'ResourceNotFound' ? rpcError('InvalidParams', e.message, e.data) : e)

@@ -23,7 +23,7 @@ import { outbound, type Outbound } from '../../server/outbound.js'
 import { metaKeys } from '../../protocol/2026-07-28/modern.js'
 import { isModernVersion, isSupportedVersion } from '../../protocol/versions.js'
 import type { Server } from '../../server/server.js'
-import { logLevels, newSession, type Identity, type Session } from '../../server/session.js'
+import { logLevels, newSession, type Identity, type Session, type SessionOrigin } from '../../server/session.js'
 import { sseStream } from './sse.js'
 import { headerCheck } from './modern-headers.js'
 import type { HttpReply, HttpRequestHead } from './model.js'
@@ -39,6 +39,9 @@ export const claimsModern = (message: unknown, serves2025: boolean): boolean => 
   return typeof v === 'string' && !(serves2025 && isSupportedVersion(v))
 }
 
+/** Where a 2026-07-28 request's session comes from: HTTP, with no MCP session id (that era has none). */
+const http: SessionOrigin = { transport: 'http' }
+
 /** The 2026-07-28 POST handler of a server. */
 export const modernPost = (server: Server, keepAliveMs = 15_000) => {
   const mismatch = headerCheck(server)
@@ -49,7 +52,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
   const post = async (req: HttpRequestHead, message: unknown, identity?: Identity): Promise<HttpReply> => {
     // each request is a session of its own, carrying the caller the transport verified
     const fresh = (channel?: Outbound): Session => {
-      const s = newSession('2026-07-28', channel)
+      const s = newSession('2026-07-28', channel, http)
       s.identity = identity
       return s
     }

@@ -260,7 +260,7 @@ const newEntry = (
       )
     // a notification nothing can carry is dropped, as MCP allows
   }
-  ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send))
+  ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send), { transport: 'http', id: entry.id })
   entry.session.identity = from.identity
   return entry
 }

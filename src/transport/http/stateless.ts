@@ -14,12 +14,15 @@ import { isObject } from '../../util/json-object.js'
 import { failure, isRequestId, rpcError, type Outgoing, type RequestId } from '../../protocol/jsonrpc.js'
 import { assumedHttpVersion, isSupportedVersion } from '../../protocol/versions.js'
 import type { Server } from '../../server/server.js'
-import { newSession, type Session } from '../../server/session.js'
+import { newSession, type Session, type SessionOrigin } from '../../server/session.js'
 import type { HttpHandler, HttpReply, HttpRequest } from './model.js'
 import { accepted, json, replyOf } from './reply.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
+
+/** Where a stateless request's session comes from: HTTP, with no MCP session id. */
+const http: SessionOrigin = { transport: 'http' }
 
 /** The stateless end of `server`'s chain; `releaseAll` aborts the calls still running (a drain past its deadline). */
 export const stateless = (server: Server): HttpHandler & { readonly releaseAll: () => void } => {
@@ -27,7 +30,7 @@ export const stateless = (server: Server): HttpHandler & { readonly releaseAll: 
   const running = new Set<Session>()
   const handle: HttpHandler = async (req) => {
     const version = req.header('mcp-protocol-version')
-    const session = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion)
+    const session = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion, undefined, http)
     session.identity = req.identity
     const m = req.message
     if (isObject(m) && isRequestId(m.id) && (m.method === 'initialize' || m.method === 'resources/subscribe')) return withoutChannel(server, req, session)

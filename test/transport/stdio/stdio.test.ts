@@ -324,8 +324,8 @@ describe('stdio: ending', () => {
 })
 
 describe('stdio: console', () => {
-  it('sends console.log to stderr while serving with redirectConsole, and restores it afterwards', async () => {
-    const original = { log: console.log, info: console.info, debug: console.debug, error: console.error }
+  it('sends console.log (and console.dir) to stderr while serving with redirectConsole, and restores it afterwards', async () => {
+    const original = { log: console.log, info: console.info, debug: console.debug, error: console.error, dir: console.dir }
     const toStderr: string[] = []
     console.error = (...args: unknown[]) => void toStderr.push(args.join(' '))
     try {
@@ -338,8 +338,12 @@ describe('stdio: console', () => {
       expect(output.text).not.toContain('this must not reach the protocol stream')
       expect(toStderr).toEqual(['this must not reach the protocol stream'])
       expect(textOf(output.messages()[0])).toBe('shouted')
+      // console.dir writes to stdout by itself: it is pointed at stderr too
+      console.dir({ span: { name: 'tools/call add' } }, { depth: 0 })
+      expect(toStderr[1]).toBe('{ span: [Object] }')
       input.end()
       await handle.done
+      expect(console.dir).toBe(original.dir)
       expect(console.log).toBe(original.log)
       expect(console.info).toBe(original.info)
       expect(console.debug).toBe(original.debug)
