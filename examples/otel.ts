@@ -17,6 +17,7 @@ import { serveHttp } from 'emcp/http'
 import { otel } from 'emcp/otel'
 import { serveStdio } from 'emcp/stdio'
 import { add, echo } from './calculator.js'
+import { portOf, runMain } from './main.js'
 
 /** Installs console exporters as the process's global providers, and W3C trace context as its propagator. */
 export const consoleTelemetry = (metricsIntervalMs: number): { readonly shutdown: () => Promise<void> } => {
@@ -37,13 +38,20 @@ export const tracedCalculator = () =>
     echo: ({ text }) => text,
   })
 
-const main = async (): Promise<void> => {
-  const args = process.argv.slice(2)
-  const at = (flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined)
+const usage = `The calculator traced with OpenTelemetry, spans and metrics printed by the console exporters.
+
+  node dist/examples/otel.js [--stdio]
+  node dist/examples/otel.js --http [--port 3000] [--host 127.0.0.1]
+
+METRICS_MS: how often metrics are printed (default 60000).`
+
+const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } as const
+
+runMain(import.meta.url, { usage, options }, async ({ http, port, host }) => {
   const telemetry = consoleTelemetry(Number(process.env.METRICS_MS ?? 60_000))
   const server = tracedCalculator()
-  if (args.includes('--http')) {
-    const running = await serveHttp(server, { port: Number(at('--port') ?? 3000), host: at('--host') })
+  if (http === true) {
+    const running = await serveHttp(server, { port: portOf(port, 3000), host })
     process.stderr.write(`listening on ${running.url}\n`)
     // flush what is buffered when the server stops (serveHttp drains on SIGTERM)
     process.once('beforeExit', () => void telemetry.shutdown())
@@ -52,6 +60,4 @@ const main = async (): Promise<void> => {
     // (spans are printed as they end; metrics every METRICS_MS while serving)
     await serveStdio(server)
   }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) void main()
+})
