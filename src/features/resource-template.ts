@@ -14,6 +14,7 @@
 import type { ToolContext } from '../server/context.js'
 import type { Eventually } from '../util/eventually.js'
 import { checkMeta, stripUndefined } from '../util/json-object.js'
+import { checkScopes } from '../server/scopes.js'
 import type { Completer } from './completion.js'
 import type { ListedResource, ListedResourceTemplate, ReadResult, ResourceContext, ResourceMeta } from './resource.js'
 import { uriTemplate, type UriParams, type UriTemplate } from './uri-template.js'
@@ -31,6 +32,11 @@ export interface ResourceTemplateDef<T extends string> extends ResourceMeta {
   readonly complete?: NoInfer<{ readonly [K in keyof UriParams<T>]?: Completer<UriParams<T>> }>
   /** The resources the template currently matches, to include in `resources/list`. */
   readonly list?: (ctx: ToolContext) => Eventually<ReadonlyArray<ListedResource>>
+  /**
+   * OAuth scopes a caller's token must grant, all of them, to see the template (and what its
+   * `list` gives), read or subscribe to a URI it matches, and complete its variables (not listed).
+   */
+  readonly scopes?: ReadonlyArray<string>
 }
 
 /** A resource template: a family of resources named by one URI template (`ResourceTemplate` alone: any template). */
@@ -50,6 +56,7 @@ export interface ResourceTemplate<T extends string = any> extends ResourceTempla
 export const resourceTemplate = <const T extends string>(def: ResourceTemplateDef<T>): ResourceTemplate<T> => {
   const template = uriTemplate(def.uriTemplate)
   checkMeta(`resource template ${def.uriTemplate}`, def)
+  checkScopes(`resource template ${def.uriTemplate}`, def.scopes)
   if (typeof def.read !== 'function') throw new TypeError(`emcp: resource template ${def.uriTemplate}: read must be a function`)
   for (const name of Object.keys(def.complete ?? {}))
     if (!template.variables.includes(name))

@@ -15,6 +15,7 @@ import type { Icon } from '../contract/emcp.js'
 import type { Eventually } from '../util/eventually.js'
 import { checkMeta, isObject, isReadonlyArray, stripUndefined } from '../util/json-object.js'
 import { rpcError, type RpcError } from '../protocol/jsonrpc.js'
+import { checkScopes } from '../server/scopes.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -88,6 +89,8 @@ export interface ResourceContext extends ToolContext {
 export interface ResourceDef extends ListedResource {
   /** Reads the resource. */
   readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>
+  /** OAuth scopes a caller's token must grant, all of them, to see, read and subscribe to the resource (not listed). */
+  readonly scopes?: ReadonlyArray<string>
 }
 
 /** A resource with a fixed URI. */
@@ -103,6 +106,7 @@ export const resource = (def: ResourceDef): Resource => {
   if (typeof def.uri !== 'string' || !scheme.test(def.uri))
     throw new TypeError(`emcp: resource ${String(def.name)}: uri must be an absolute URI (scheme:...), got ${JSON.stringify(def.uri)}`)
   checkMeta(`resource ${def.uri}`, def)
+  checkScopes(`resource ${def.uri}`, def.scopes)
   if (typeof def.read !== 'function') throw new TypeError(`emcp: resource ${def.uri}: read must be a function`)
   return Object.freeze({ ...def, kind: 'resource' as const })
 }

@@ -34,6 +34,8 @@ import type { Session } from '../server/session.js'
 import { listedResource, notFound, readResult, type ReadResult, type Resource, type ResourceContext } from './resource.js'
 import { listedTemplate, withMimeType, type ResourceTemplate } from './resource-template.js'
 import { subscriptionsOf } from './resource-subscriptions.js'
+import { isScoped, scopeRefusal, scopesHeld } from '../server/scopes.js'
+import { clip } from '../util/clip.js'
 
 export { resource } from './resource.js'
 export type {
@@ -109,17 +111,24 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
   const listResources = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
     const page = pageIndex('resources/list', 'resources', req.params?.cursor)
     if (E.isLeft(page)) return page
-    const { listing, staticPages, staticWire } = reg.view()
-    if (listing.length === 0) return pageAt('resources/list', staticPages, page.right, req.params?.cursor)
+    const view = reg.view()
+    // with scoped resources or templates each caller sees its own list, paged per request
+    const listing = view.scoped ? view.listing.filter((t) => scopesHeld(t, session)) : view.listing
+    const staticWire = view.scoped ? view.staticEntries.filter((x) => scopesHeld(x.r, session)).map((x) => x.wire) : view.staticWire
+    if (listing.length === 0)
+      return pageAt('resources/list', view.scoped ? pagesOf('resources', staticWire, options.pageSize) : view.staticPages, page.right, req.params?.cursor)
     // templates that list their resources are asked on every request: their lists may change
     const listOne = (t: ResourceTemplate, ctx: ToolContext) => map(t.list?.(ctx) ?? [], (rs) => rs.map((r) => listedResource(withMimeType(r, t))))
     const lists = runWithContext(req, session, (ctx) => all(listing.map((t) => listOne(t, ctx))))
     return map(lists, (ls) => pageAt('resources/list', pagesOf('resources', [...staticWire, ...ls.flat()], options.pageSize), page.right, req.params?.cursor))
   }
 
-  const listTemplates = (req: Request): E.Either<RpcError, unknown> => {
+  const listTemplates = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const page = pageIndex('resources/templates/list', 'resourceTemplates', req.params?.cursor)
-    return E.isLeft(page) ? page : pageAt('resources/templates/list', reg.view().templatePages, page.right, req.params?.cursor)
+    if (E.isLeft(page)) return page
+    const { scoped, templates, templatePages } = reg.view()
+    const pages = scoped ? pagesOf('resourceTemplates', templates.filter((t) => scopesHeld(t, session)).map(listedTemplate), options.pageSize) : templatePages
+    return pageAt('resources/templates/list', pages, page.right, req.params?.cursor)
   }
 
   const lookup = (uri: string) => lookupIn(reg.view(), uri)
@@ -129,18 +138,23 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     if (typeof uri !== 'string') return E.left(rpcError('InvalidParams', 'resources/read: params.uri must be a string'))
     const found = lookup(uri)
     if (O.isNone(found)) return E.left(notFound(uri))
+    const refused = scopeRefusal(`resource ${clip(uri)}`, found.value, session)
+    if (refused !== undefined) return E.left(refused)
     const out = runWithContext(req, session, (ctx) => found.value.read(Object.assign(ctx, { uri })))
     return map(out, (r) => readResult(uri, found.value.mimeType, r))
   }
 
-  const subscriptions = subscriptionsOf((uri) => (O.isNone(lookup(uri)) ? notFound(uri) : undefined))
+  const subscriptions = subscriptionsOf((uri, session) => {
+    const found = lookup(uri)
+    return O.isNone(found) ? notFound(uri) : scopeRefusal(`resource ${clip(uri)}`, found.value, session)
+  })
 
-  const complete = (request: CompletionRequest): Eventually<Completion | undefined> => {
+  const complete = (request: CompletionRequest, session: Session): Eventually<Completion | RpcError | undefined> => {
     const { ref } = request
     if (ref.type !== 'ref/resource') return undefined
     const t = reg.view().templates.find((x) => x.uriTemplate === ref.uri)
     if (t === undefined) return undefined
-    return completeWith(t.complete, request)
+    return scopeRefusal(`resource template ${t.uriTemplate}`, t, session) ?? completeWith(t.complete, request)
   }
 
   const factory = (hub: Hub): Feature => {
@@ -185,10 +199,14 @@ const keyOf = (r: AnyResource): string => (r.kind === 'resource' ? r.uri : r.uri
 const indexOf = (enabled: ReadonlyArray<AnyResource>, pageSize: number | undefined) => {
   const statics = new Map(enabled.flatMap((r) => (r.kind === 'resource' ? [[r.uri, r] as const] : [])))
   const templates = enabled.filter((r): r is ResourceTemplate => r.kind === 'template')
-  const staticWire = [...statics.values()].map(listedResource)
+  const staticEntries = [...statics.values()].map((r) => ({ r, wire: listedResource(r) }))
+  const staticWire = staticEntries.map((x) => x.wire)
   return {
     statics,
     templates,
+    /** Whether any resource or template declares scopes: lists are then filtered per caller. */
+    scoped: enabled.some(isScoped),
+    staticEntries,
     // templates that list their resources are asked on every resources/list
     listing: templates.filter((t) => t.list !== undefined),
     staticWire,
@@ -201,12 +219,12 @@ const indexOf = (enabled: ReadonlyArray<AnyResource>, pageSize: number | undefin
 const lookupIn = (
   { statics, templates }: { readonly statics: ReadonlyMap<string, Resource>; readonly templates: ReadonlyArray<ResourceTemplate> },
   uri: string,
-): O.Option<{ readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>; readonly mimeType?: string }> => {
+): O.Option<{ readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>; readonly mimeType?: string; readonly scopes?: ReadonlyArray<string> }> => {
   const r = statics.get(uri)
   if (r !== undefined) return O.some(r)
   for (const t of templates) {
     const params = t.template.match(uri)
-    if (O.isSome(params)) return O.some({ read: (ctx) => t.read(params.value, ctx), mimeType: t.mimeType })
+    if (O.isSome(params)) return O.some({ read: (ctx) => t.read(params.value, ctx), mimeType: t.mimeType, scopes: t.scopes })
   }
   return O.none
 }

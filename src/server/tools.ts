@@ -29,6 +29,7 @@ import type { Session } from './session.js'
 import { sumOf } from '../contract/sum.js'
 import { runToolCall, type ToolCallStep, type ToolOutcome } from './middleware.js'
 import { registry } from './registry.js'
+import { isScoped, missingScopes } from './scopes.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -167,18 +168,6 @@ const legacyWrapped = (out: E.Either<RpcError, unknown>): E.Either<RpcError, unk
   if (E.isLeft(out)) return out
   const r = out.right as CallToolResult
   return isObject(r) && r.structuredContent !== undefined && r.resultType === undefined ? E.right({ ...r, structuredContent: { result: r.structuredContent } }) : out
-}
-
-const none: ReadonlyArray<string> = []
-
-/** Whether a tool declares scopes. */
-const isScoped = (t: AnyTool): boolean => t.scopes !== undefined && t.scopes.length > 0
-
-/** The scopes of a tool the session's identity does not hold (all of them for an anonymous caller). */
-const missingScopes = (t: AnyTool, session: Readonly<Session>): ReadonlyArray<string> => {
-  if (!isScoped(t)) return none
-  const held = session.identity?.scopes ?? []
-  return (t.scopes as ReadonlyArray<string>).filter((s) => !held.includes(s))
 }
 
 /** The listed form of each tool, per era, computed once per contract (for lists built per session). */
