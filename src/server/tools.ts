@@ -30,6 +30,7 @@ import { sumOf } from '../contract/sum.js'
 import { runToolCall, type ToolCallStep, type ToolOutcome } from './middleware.js'
 import { registry } from './registry.js'
 import { isScoped, missingScopes } from './scopes.js'
+import { bindClaims } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -112,6 +113,15 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
       return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
+    if (c.tool.claims === undefined) return callWith(c, req, session, args)
+    // the arguments a contract binds to token claims: filled here, before middleware and handler see them
+    const bound = bindClaims(c.tool, args, session)
+    return E.isLeft(bound) ? bound.left : callWith(c, req, session, bound.right)
+  }
+
+  /** The call once its arguments are known: the tool-call middleware, then the tool. */
+  const callWith = (c: Callable, req: Request, session: Session, args: { readonly [key: string]: unknown }): Answer => {
+    const p = req.params
     const out =
       chain.toolCall.length === 0
         ? runTool(c, req, session, args)
