@@ -46,7 +46,8 @@ export const bindClaims = (tool: AnyTool, args: Args, session: Pick<Readonly<Ses
       E.left(E.left(rpcError('Forbidden', `Forbidden: tool ${tool.name} takes ${argument} from the token claim ${claim}, ${why}`, { argument, claim: path })))
     if (session.identity === undefined) return forbidden('and the call carries no token')
     const value = claimAt(session.identity.claims, path)
-    if (value === undefined) return forbidden('which the caller’s token does not have')
+    // a null claim is no claim: it must not become a SQL NULL or a JSON null the schema happens to allow
+    if (value === undefined || value === null) return forbidden('which the caller’s token does not have')
     const fits = checkerOf(tool, argument).decode({ [argument]: value })
     if (E.isLeft(fits)) return forbidden(`which does not fit the argument’s schema: ${formatIssues(fits.left)}`)
     filled[argument] = (fits.right as Args)[argument]
