@@ -51,6 +51,18 @@ test('the SDK client sees only the prompts, resources and templates its token’
   await both.close()
 })
 
+test('the v2 SDK client sees the same filtered lists', async () => {
+  const v2 = await import('@modelcontextprotocol/client')
+  const client = new v2.Client({ name: 'sdk2', version: '1' })
+  const bearer = await token('calc:write')
+  await client.connect(new v2.StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
+  expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['wipe'])
+  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['calc://memory'])
+  expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['calc://slots/{n}'])
+  await expect(client.getPrompt({ name: 'summary' })).rejects.toThrow(/calc:read/)
+  await client.close()
+})
+
 /** One request with a bearer token, in the era given. */
 const request = (bearer: string, method: 'prompts/get' | 'resources/read', params: { name: string } | { uri: string }, era: '2025-11-25' | '2026-07-28'): Promise<Response> => {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }

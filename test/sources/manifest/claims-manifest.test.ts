@@ -3,15 +3,20 @@ import { fromManifest } from '../../../src/sources/manifest/index.js'
 import { sendTo, sessionOf } from '../../support/dispatch.js'
 
 // a manifest entry may bind arguments to token claims with the contract's own field, `claims`
-const manifest = JSON.parse(`{ "tools": [{
-  "name": "mine", "description": "The caller's things.",
-  "inputSchema": { "type": "object", "properties": { "owner": { "type": "string" }, "q": { "type": "string" } }, "required": ["owner"] },
-  "claims": { "owner": "sub" }
-}] }`)
+const manifest = {
+  tools: [
+    {
+      name: 'mine',
+      description: "The caller's things.",
+      inputSchema: { type: 'object', properties: { owner: { type: 'string' }, q: { type: 'string' } }, required: ['owner'] },
+      claims: { owner: 'sub' },
+    },
+  ],
+} as const
 
 describe('manifest: claims', () => {
   it('takes a claim-bound argument out of the listed schema and fills it from the token', async () => {
-    const server = fromManifest(manifest, { mine: (args: { readonly [k: string]: unknown }) => `${String(args.owner)}: ${String(args.q)}` })
+    const server = fromManifest(manifest, { mine: ({ owner, q }) => `${owner}: ${String(q)}` })
     const send = sendTo(server)
     const alice = sessionOf({ subject: 'alice', roles: [], claims: { sub: 'alice' } })
     const tools = ((await send(alice, 'tools/list', {})).result as { tools: { inputSchema: object; claims?: unknown }[] }).tools
