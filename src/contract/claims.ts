@@ -36,11 +36,13 @@ type KeysOf<I> = I extends unknown ? keyof { [K in keyof I as string extends K ?
  * from the first branch alone). Arguments whose properties are not known (`any`, only an
  * index signature) pass: they are checked when the tool is defined.
  */
-export type CheckedClaims<CL, I> = [Exclude<keyof CL, KeysOf<I>>] extends [never]
-  ? CL
-  : [KeysOf<I>] extends [never]
+export type CheckedClaims<CL, I> = [keyof CL] extends [never]
+  ? CL // no claims (nearly every tool): the arguments' keys are never computed
+  : [Exclude<keyof CL, KeysOf<I>>] extends [never]
     ? CL
-    : NoInfer<{ readonly [K in keyof CL]: K extends KeysOf<I> ? CL[K] : `claim-bound argument '${K & string}' is not a property of the input schema` }>
+    : [KeysOf<I>] extends [never]
+      ? CL
+      : NoInfer<{ readonly [K in keyof CL]: K extends KeysOf<I> ? CL[K] : `claim-bound argument '${K & string}' is not a property of the input schema` }>
 
 /** The input schemas of a tool with claim-bound arguments: the one clients are shown, and the whole one the handler's arguments meet. */
 export interface ClaimSchemas {
