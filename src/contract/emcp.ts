@@ -17,6 +17,7 @@ import type { ToolContent } from './content.js'
 import { schemaProblems } from '../schema/schema-check.js'
 import type { DefaultedOf, FastFromSchema } from '../schema/fast-schema.js'
 import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral } from '../schema/schema.js'
+import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -63,8 +64,8 @@ export interface ToolMeta {
  */
 export type TaskSupport = 'forbidden' | 'optional' | 'required'
 
-/** What `emcp` takes. */
-export interface ToolDef<N, IS, OS> extends ToolMeta {
+/** What `emcp` takes; `CL` is the claim-bound arguments (see `claims`). */
+export interface ToolDef<N, IS, OS, CL = ClaimMap> extends ToolMeta {
   /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
   readonly name: N
   /** The arguments: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
@@ -75,6 +76,13 @@ export interface ToolDef<N, IS, OS> extends ToolMeta {
   readonly taskSupport?: TaskSupport
   /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
   readonly scopes?: ReadonlyArray<string>
+  /**
+   * Arguments filled from a claim of the caller's token (`session.identity.claims`), never
+   * by the client: argument name -> claim name (or path into nested claims). They leave the
+   * listed input schema and the typed client's arguments; the handler gets them, checked
+   * against their schema. A call without the claim is refused (-32003).
+   */
+  readonly claims?: CL
 }
 
 /** A tool as `tools/list` describes it on the wire. */
@@ -92,9 +100,10 @@ export interface ListedTool extends ToolMeta {
  * A tool contract. `N` is the name, `I` the handler's argument type, `O` the handler's
  * result type; `S` says whether the tool has an output schema (structured results); `D`
  * names the arguments with a `default` (the handler always gets them, a caller may leave
- * them out; `never`: none; `string`: not known, as for a contract not made by `emcp`).
+ * them out; `never`: none; `string`: not known, as for a contract not made by `emcp`); `C`
+ * names the claim-bound arguments, which callers do not send (`never`: none; `string`: not known).
  */
-export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean, D extends string = string> extends ListedTool {
+export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean, D extends string = string, C extends string = string> extends ListedTool {
   readonly name: N
   /** The input slot as given (a schema literal or a codec). */
   readonly input: unknown
@@ -104,6 +113,10 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
   readonly taskSupport?: TaskSupport
   /** OAuth scopes a caller must hold to see and call the tool (not listed). */
   readonly scopes?: ReadonlyArray<string>
+  /** The claim-bound arguments: argument name -> claim (not listed). */
+  readonly claims?: ClaimMap
+  /** With claim-bound arguments: the whole input schema, which the handler's arguments meet (`inputSchema` is what clients are shown). */
+  readonly wholeInputSchema?: JsonSchema
   /** Phantom: the handler's argument type. Never present at run time. */
   readonly _I: I
   /** Phantom: the handler's result type. Never present at run time. */
@@ -112,10 +125,12 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
   readonly _S: S
   /** Phantom: the arguments with a default (top-level). Never present at run time. */
   readonly _D: D
+  /** Phantom: the claim-bound arguments, which callers do not send. Never present at run time. */
+  readonly _C: C
 }
 
 /** Any tool contract. */
-export type AnyTool = Tool<string, any, any, boolean, string>
+export type AnyTool = Tool<string, any, any, boolean, string, string>
 
 /** The name of a tool, as a literal type. */
 export type NameOf<T extends AnyTool> = T['name']
@@ -207,17 +222,18 @@ export function emcp<
   const N extends string,
   const IS extends InputSpec,
   const OS extends OutputSpec | undefined = undefined,
+  const CL extends ClaimMap = {},
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : SpecType<OS>,
   D extends string = DefaultedOf<IS>,
->(def: ToolDef<ValidName<N>, IS, OS>): Tool<N, I, O, OS extends undefined ? false : true, D> {
-  const { input, output, ...rest } = def
-  const tool: Record<string, unknown> = { ...rest, inputSchema: objectRoot(def.name, 'input', input as InputSpec), input }
+>(def: ToolDef<ValidName<N>, IS, OS, CheckedClaims<CL, I>>): Tool<N, I, O, OS extends undefined ? false : true, D, keyof CL & string> {
+  const { input, output, claims, ...rest } = def
+  const tool: Record<string, unknown> = { ...rest, ...inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec)), input }
   if (output !== undefined) {
     tool.output = output
     tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
   }
-  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D>
+  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D, keyof CL & string>
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
  */
 import { objectRoot, type AnyTool, type TaskSupport, type Tool, type ToolMeta } from './emcp.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
+import { inputSlots, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -34,6 +35,10 @@ export interface RuntimeToolDef extends ToolMeta {
   readonly output?: JsonSchema | Codec | undefined
   /** Whether a call may run as a task. */
   readonly taskSupport?: TaskSupport
+  /** OAuth scopes a caller's token must grant, all of them, to see and call the tool. */
+  readonly scopes?: ReadonlyArray<string>
+  /** Arguments filled from claims of the caller's token (see `emcp`'s `claims`); checked against the schema here. */
+  readonly claims?: ClaimMap
   /** SEMOSS: the kind of function behind the tool (e.g. `"python"`), listed as given. */
   readonly _type?: string
   /** Extension fields (`x-…`, `vendor/key`), carried on the contract as given. */
@@ -48,10 +53,10 @@ export interface RuntimeToolDef extends ToolMeta {
  * tool, for a schema that cannot be served (as `emcp` does).
  */
 export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => {
-  const { input, output, ...rest } = def
-  const inputSchema = objectRoot(def.name, 'input', input)
+  const { input, output, claims, ...rest } = def
+  const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input))
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output)
-  const tool = { ...rest, input, inputSchema, ...(output === undefined ? {} : { output, outputSchema }) }
-  // the phantom types (_I, _O, _S, _D) are never present at run time, as with `emcp`
-  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D'> as RuntimeTool
+  const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
+  // the phantom types (_I, _O, _S, _D, _C) are never present at run time, as with `emcp`
+  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C'> as RuntimeTool
 }

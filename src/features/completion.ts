@@ -55,7 +55,7 @@ export const complete = (completers: ReadonlyArray<Feature>, req: Request, sessi
     const f = completers[i]
     if (f?.complete === undefined)
       return E.left(rpcError('InvalidParams', `completion/complete: no ${ref.type === 'ref/prompt' ? `prompt named ${clip(ref.name)}` : `resource template ${clip(ref.uri)}`}`))
-    return map(f.complete(request, session), (c) => (c === undefined ? ask(i + 1) : E.right({ completion: capped(c) })))
+    return map(f.complete(request, session), (c) => (c === undefined ? ask(i + 1) : '_tag' in c ? E.left(c) : E.right({ completion: capped(c) })))
   }
   return ask(0)
 }

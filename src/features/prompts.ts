@@ -34,6 +34,7 @@ import { hubsOf } from '../server/hub.js'
 import { checkMeta, isObject, stripUndefined } from '../util/json-object.js'
 import { checkPageSize, pageAt, pageIndex, pagesOf } from '../server/pages.js'
 import { registry } from '../server/registry.js'
+import { checkScopes, isScoped, scopeRefusal, scopesHeld } from '../server/scopes.js'
 import type { Session } from '../server/session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -109,6 +110,8 @@ export interface PromptDef<N extends string, A extends PromptArgumentsSpec> {
   readonly get: (args: NoInfer<PromptArgs<A>>, ctx: PromptContext) => Eventually<PromptResult>
   /** Completers for the arguments (`completion/complete` with a `ref/prompt`). */
   readonly complete?: NoInfer<{ readonly [K in keyof A]?: Completer<PromptArgs<A>> }>
+  /** OAuth scopes a caller's token must grant, all of them, to see the prompt, get it and complete its arguments (not listed). */
+  readonly scopes?: ReadonlyArray<string>
 }
 
 /** A prompt (`Prompt` alone: any prompt, whatever its arguments). */
@@ -162,6 +165,7 @@ export const prompt = <const N extends string, const A extends PromptArgumentsSp
   }
   for (const name of Object.keys(def.complete ?? {}))
     if (!Object.hasOwn(declared, name)) throw new TypeError(`emcp: prompt ${def.name}: complete names ${name}, which is not one of its arguments`)
+  checkScopes(`prompt ${def.name}`, def.scopes)
   return Object.freeze({ ...def, kind: 'prompt' as const })
 }
 
@@ -176,13 +180,21 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
   const reg = registry(checkUnique(list), {
     noun: 'prompt',
     keyOf: (p) => p.name,
-    derive: (enabled) => ({ byName: new Map(enabled.map((p) => [p.name, p])), pages: pagesOf('prompts', enabled.map(listed), options.pageSize) }),
+    derive: (enabled) => {
+      const wire = enabled.map(listed)
+      // with scoped prompts each caller sees its own list, paged per request from the listed forms
+      const scoped = enabled.some(isScoped) ? enabled.map((p, i) => ({ p, wire: wire[i] as ListedPrompt })) : undefined
+      return { byName: new Map(enabled.map((p) => [p.name, p])), pages: pagesOf('prompts', wire, options.pageSize), scoped }
+    },
     changed: () => hubs.broadcast('notifications/prompts/list_changed'),
   })
 
-  const listPrompts = (req: Request): E.Either<RpcError, unknown> => {
+  const listPrompts = (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const page = pageIndex('prompts/list', 'prompts', req.params?.cursor)
-    return E.isLeft(page) ? page : pageAt('prompts/list', reg.view().pages, page.right, req.params?.cursor)
+    if (E.isLeft(page)) return page
+    const { pages, scoped } = reg.view()
+    const seen = scoped === undefined ? pages : pagesOf('prompts', scoped.filter((x) => scopesHeld(x.p, session)).map((x) => x.wire), options.pageSize)
+    return pageAt('prompts/list', seen, page.right, req.params?.cursor)
   }
 
   const get = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
@@ -190,6 +202,8 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'prompts/get: params.name must be a string'))
     const p = reg.view().byName.get(name)
     if (p === undefined) return E.left(rpcError('InvalidParams', `Unknown prompt: ${clip(name)}`, { name: clip(name) }))
+    const refused = scopeRefusal(`prompt ${name}`, p, session)
+    if (refused !== undefined) return E.left(refused)
     const args = req.params?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: params.arguments must be an object of strings`))
     const checked = checkArguments(p, args)
@@ -199,12 +213,12 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
     return map(out, (r) => getResult(p, r))
   }
 
-  const complete = (request: CompletionRequest): Eventually<Completion> | undefined => {
+  const complete = (request: CompletionRequest, session: Session): Eventually<Completion | RpcError> | undefined => {
     const { ref } = request
     if (ref.type !== 'ref/prompt') return undefined
     const p = reg.view().byName.get(ref.name)
     if (p === undefined) return undefined
-    return completeWith(p.complete, request)
+    return scopeRefusal(`prompt ${p.name}`, p, session) ?? completeWith(p.complete, request)
   }
 
   const factory = (hub: Hub): Feature => {

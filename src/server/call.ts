@@ -74,8 +74,9 @@ export interface Callable {
 export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) => unknown): Callable => ({
   tool,
   handler,
-  // validate against the schemas clients are shown, which may add to a derived one
-  input: validatorOf(tool.input as SchemaSpec, tool.inputSchema),
+  // validate against the schemas clients are shown, which may add to a derived one (the
+  // whole input schema when some arguments are bound to token claims: they are filled by then)
+  input: validatorOf(tool.input as SchemaSpec, tool.wholeInputSchema ?? tool.inputSchema),
   output: tool.output === undefined ? undefined : validatorOf(tool.output as SchemaSpec, tool.outputSchema),
 })
 

@@ -68,9 +68,10 @@ export interface Feature {
   /**
    * Completes an argument of something this feature owns; `undefined` when the reference is
    * not its own (the server then asks the next feature). A server with any completing feature
-   * declares `completions` and answers `completion/complete`.
+   * declares `completions` and answers `completion/complete`. An `RpcError` refuses the
+   * completion (e.g. the caller lacks the scopes of the prompt or template).
    */
-  readonly complete?: (request: CompletionRequest, session: Session) => Eventually<Completion | undefined>
+  readonly complete?: (request: CompletionRequest, session: Session) => Eventually<Completion | RpcError | undefined>
   /**
    * Takes over a tool call (the tasks extension runs some as tasks): the answer, or
    * `undefined` to leave the call to the server. The first feature that answers wins.

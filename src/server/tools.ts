@@ -29,6 +29,8 @@ import type { Session } from './session.js'
 import { sumOf } from '../contract/sum.js'
 import { runToolCall, type ToolCallStep, type ToolOutcome } from './middleware.js'
 import { registry } from './registry.js'
+import { isScoped, missingScopes } from './scopes.js'
+import { bindClaims } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -111,6 +113,15 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
       return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
     const args = p?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
+    if (c.tool.claims === undefined) return callWith(c, req, session, args)
+    // the arguments a contract binds to token claims: filled here, before middleware and handler see them
+    const bound = bindClaims(c.tool, args, session)
+    return E.isLeft(bound) ? bound.left : callWith(c, req, session, bound.right)
+  }
+
+  /** The call once its arguments are known: the tool-call middleware, then the tool. */
+  const callWith = (c: Callable, req: Request, session: Session, args: { readonly [key: string]: unknown }): Answer => {
+    const p = req.params
     const out =
       chain.toolCall.length === 0
         ? runTool(c, req, session, args)
@@ -167,18 +178,6 @@ const legacyWrapped = (out: E.Either<RpcError, unknown>): E.Either<RpcError, unk
   if (E.isLeft(out)) return out
   const r = out.right as CallToolResult
   return isObject(r) && r.structuredContent !== undefined && r.resultType === undefined ? E.right({ ...r, structuredContent: { result: r.structuredContent } }) : out
-}
-
-const none: ReadonlyArray<string> = []
-
-/** Whether a tool declares scopes. */
-const isScoped = (t: AnyTool): boolean => t.scopes !== undefined && t.scopes.length > 0
-
-/** The scopes of a tool the session's identity does not hold (all of them for an anonymous caller). */
-const missingScopes = (t: AnyTool, session: Readonly<Session>): ReadonlyArray<string> => {
-  if (!isScoped(t)) return none
-  const held = session.identity?.scopes ?? []
-  return (t.scopes as ReadonlyArray<string>).filter((s) => !held.includes(s))
 }
 
 /** The listed form of each tool, per era, computed once per contract (for lists built per session). */

@@ -34,12 +34,20 @@ export type ResultOf<T extends AnyTool> = T['_S'] extends true ? T['_O'] : CallT
 
 /**
  * The arguments a caller passes to tool `T`: its handler's argument type, with the arguments
- * that have a `default` optional (the server fills them in before the handler runs); an
+ * that have a `default` optional (the server fills them in before the handler runs) and
+ * without the claim-bound ones (the server fills them from the caller's token); an
  * object of unknown values for a contract whose types are not known (`AnyTool`).
  */
 export type ArgsOf<T extends AnyTool> = 0 extends 1 & T['_I']
   ? { readonly [argument: string]: unknown }
-  : [T['_D']] extends [never] ? T['_I'] : string extends T['_D'] ? T['_I'] : WithOptional<T['_I'], T['_D']>
+  : Unclaimed<[T['_D']] extends [never] ? T['_I'] : string extends T['_D'] ? T['_I'] : WithOptional<T['_I'], T['_D']>, T['_C']>
+
+/** `A` without the claim-bound arguments `C` (the server fills them from the caller's token). */
+type Unclaimed<A, C extends string> = [C] extends [never]
+  ? A
+  : string extends C
+    ? A
+    : { [K in keyof A as K extends C ? never : K]: A[K] } & { readonly [K in C]?: never } // `never`: not even through an index signature
 
 /** `I` with the keys `D` optional. */
 type WithOptional<I, D> = { [K in keyof I as K extends D ? never : K]: I[K] } & { [K in keyof I as K extends D ? K : never]?: I[K] }

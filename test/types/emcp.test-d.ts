@@ -31,7 +31,7 @@ expectType<'add'>(add.name)
 expectType<{ a: number; b: number }>(add._I)
 expectType<{ sum: number }>(add._O)
 expectType<true>(add._S)
-expectType<Tool<'add', { a: number; b: number }, { sum: number }, true, never>>(add)
+expectType<Tool<'add', { a: number; b: number }, { sum: number }, true, never, never>>(add)
 expectAssignable<AnyTool>(add)
 
 // the helpers read the cached types back
@@ -77,7 +77,7 @@ expectType<{ [x: string]: unknown; text: string }>(echo._I)
 // no output schema: the handler returns content, and the tool is marked unstructured
 expectType<ToolContent>(echo._O)
 expectType<false>(echo._S)
-expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, false, never>>(echo)
+expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, false, never, never>>(echo)
 
 // an input slot must describe an object
 expectError(emcp({ name: 'scalar', input: { type: 'string' } }))

@@ -71,3 +71,7 @@ expectAssignable<FeatureFactory>(ps)
 expectType<boolean>(ps.remove('trip'))
 const noop = emcp({ name: 'noop', input: { type: 'object' } })
 mcpServer([noop], { name: 's', version: '1' }, { features: [ps] }).implement({ noop: () => 'ok' })
+
+// scopes: a list of scope names, as on tools
+expectAssignable<AnyPrompt>(prompt({ name: 'scoped', get: () => 'x', scopes: ['docs:read'] }))
+expectError(prompt({ name: 'scoped', get: () => 'x', scopes: 'docs:read' }))

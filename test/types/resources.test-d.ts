@@ -79,3 +79,9 @@ expectType<boolean>(docs.remove('docs://readme'))
 expectError(resources([{ uri: 'x://y', name: 'y' }]))
 const noop = emcp({ name: 'noop', input: { type: 'object' } })
 mcpServer([noop], { name: 's', version: '1' }, { features: [docs] }).implement({ noop: () => 'ok' })
+
+// scopes: a list of scope names, as on tools
+expectAssignable<AnyResource>(resource({ uri: 'docs://s', name: 's', read: () => 's', scopes: ['docs:read'] }))
+expectAssignable<AnyResource>(resourceTemplate({ uriTemplate: 'docs://s/{x}', name: 's', read: ({ x }) => x, scopes: ['docs:read'] }))
+expectError(resource({ uri: 'docs://s', name: 's', read: () => 's', scopes: 'docs:read' }))
+expectError(resourceTemplate({ uriTemplate: 'docs://s/{x}', name: 's', read: ({ x }) => x, scopes: [1] }))

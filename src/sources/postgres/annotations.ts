@@ -14,13 +14,18 @@
  * A routine is a tool when a line is `@mcp`, `@mcp <text>`, `@mcp_description <text>`
  * (alias `@mcp_desc`) or `@mcp_name <name>`. Description precedence, whatever the line
  * order: `@mcp_description` > `@mcp <text>` > the prose > the routine's name (with a
- * warning). A repeated annotation: the last one wins.
+ * warning). A repeated annotation: the last one wins. `@param_claim <parameter> <claim>`
+ * fills a parameter from a claim of the caller's token instead of from the model (more
+ * words after the claim: a path into nested claims, `@param_claim _org_id org id`); a
+ * malformed one keeps the routine from being served rather than leaving the parameter to
+ * the model.
  *
  * @example
  * import { annotations } from 'emcp/postgres'
  * const a = annotations('Lists the products.\nHTTP GET /api/products\n@mcp\n@authorize staff, admin', 'list_products')
  * // { tool: true, name: 'list_products', description: 'Lists the products.', authorize: ['staff', 'admin'], ... }
  */
+import { maxClaimDepth, type ClaimPath } from '../../contract/claims.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -56,6 +61,10 @@ export interface Annotations {
   readonly assignments: ReadonlyArray<Assignment>
   /** The `param ...` lines, in order (`.sql` files name and type their parameters with them). */
   readonly params: ReadonlyArray<ParamLine>
+  /** `@param_claim` lines: parameter name (as written) -> the claim, or a path into nested claims. */
+  readonly claims: ReadonlyMap<string, ClaimPath>
+  /** Why the routine must not be served as its comment says (a malformed `@param_claim`). */
+  readonly refusals: ReadonlyArray<string>
   /** What the reader should know (a description that fell back to the name). */
   readonly warnings: ReadonlyArray<string>
 }
@@ -87,6 +96,8 @@ export const annotations = (comment: string | null | undefined, fallbackName: st
     disabled: s.disabled,
     assignments: [...s.assignments].map(([name, value]) => ({ name, value })),
     params: s.params,
+    claims: s.claims,
+    refusals: s.refusals,
     warnings,
   }
 }
@@ -110,6 +121,8 @@ interface State {
   active: boolean
   readonly assignments: Map<string, string>
   readonly params: ParamLine[]
+  readonly claims: Map<string, ClaimPath>
+  readonly refusals: string[]
   readonly prose: string[]
 }
 
@@ -124,6 +137,8 @@ const newState = (): State => ({
   active: true,
   assignments: new Map(),
   params: [],
+  claims: new Map(),
+  refusals: [],
   prose: [],
 })
 
@@ -180,6 +195,13 @@ const readMcp = (s: State, key: string, words: ReadonlyArray<string>, line: stri
       s.tool = true
       s.inline = nonBlank(afterFirstWord(line)) ?? s.inline
       return true
+    case 'param_claim': {
+      const [, param, ...path] = words
+      if (param === undefined || path.length === 0 || path.length > maxClaimDepth)
+        s.refusals.push(`@param_claim needs a parameter and a claim (or a path of at most ${maxClaimDepth} names): ${JSON.stringify(line.slice(0, 200))}`)
+      else s.claims.set(param, path.length === 1 ? (path[0] as string) : (path as [string, ...string[]]))
+      return true
+    }
     default:
       return false
   }

@@ -19,6 +19,7 @@ import type { JsonSchema } from '../../schema/schema.js'
 import { annotations, type Annotations } from './annotations.js'
 import { quoteIdent, type Queryable } from './database.js'
 import { indexOfName, resolvedOf, substitute, unresolvable } from './resolved.js'
+import { paramClaims } from './param-claims.js'
 import { fromJson, literal, nullable, objectOf, schemaOf, toJson, typeReader, type PgType } from './types.js'
 
 // ---------------------------------------------------------------------------------------
@@ -188,6 +189,8 @@ const routineTool = async (
   const refused = unresolvable(resolved, params.map((p) => p.name ?? ''))
   if (refused !== undefined) return refused
   const args = argumentsOf(params, resolved)
+  const bound = paramClaims(a, params.map((p, i) => p.name ?? `arg${i + 1}`), args.props, resolved)
+  if (typeof bound === 'string') return bound
   const callee = `${quoteIdent(r.schema)}.${quoteIdent(r.name)}`
   const made = await callOf(r, outputs, await typeOf(r.ret), callee, args)
   if (typeof made === 'string') return made
@@ -198,9 +201,10 @@ const routineTool = async (
     description: withSuffix(a.description, options),
     input: args.inputSchema,
     ...(made.output === undefined ? {} : { output: made.output }),
+    ...bound,
     annotations: hints,
   })
-  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, r, made.statement.sql(new Set(args.props))])
+  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, bound.claims, r, made.statement.sql(new Set(args.props))])
   return { tool, authorize: a.authorize, statement: made.statement, fingerprint }
 }
 

@@ -21,6 +21,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { runtimeTool } from '../../contract/runtime-tool.js'
+import { paramClaims } from './param-claims.js'
 import type { JsonSchema } from '../../schema/schema.js'
 import { annotations, type Annotations, type ParamLine } from './annotations.js'
 import type { Database, Queryable } from './database.js'
@@ -114,6 +115,8 @@ const fileTool = async (db: Database, typeOf: (oid: number) => Promise<PgType>, 
   const resolved = resolvedOf(a.assignments, names)
   const refused = unresolvable(resolved, names)
   if (refused !== undefined) return refused
+  const bound = paramClaims(a, names, props, resolved)
+  if (typeof bound === 'string') return bound
   const given = types.flatMap((t, i) => (resolved.has(i) ? [] : [{ t, i, prop: props[i] as string, p: declared.get(i) ?? {} }]))
   const required = given.filter(({ p }) => p.default === undefined).map(({ prop }) => prop)
   const inputSchema: JsonSchema = {
@@ -136,9 +139,10 @@ const fileTool = async (db: Database, typeOf: (oid: number) => Promise<PgType>, 
     description: withSuffix(a.description, options),
     input: inputSchema,
     ...(output === undefined ? {} : { output }),
+    ...bound,
     annotations: learnt.shape.kind === 'query' ? { readOnlyHint: true, openWorldHint: false } : { openWorldHint: false },
   })
-  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, statement, [...resolved]])
+  const fingerprint = JSON.stringify([tool.name, tool.description, tool.inputSchema, tool.outputSchema, a.authorize, bound.claims, statement, [...resolved]])
   return { tool, authorize: a.authorize, statement: { ...st, params, ...(resolve === undefined ? {} : { resolve }) }, fingerprint }
 }
 
