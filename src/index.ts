@@ -56,6 +56,7 @@ export type { ClientInfo, Identity, LogLevel, Session } from './server/session.j
 export { batchesAllowed, isModernVersion, latestVersion, modernVersions, negotiate, supportedVersions } from './protocol/versions.js'
 export type { AnyProtocolVersion, Era, ModernVersion, ProtocolVersion } from './protocol/versions.js'
 export type { CacheableMethod, CacheHints, CacheOptions } from './protocol/2026-07-28/modern.js'
+export { requestStateKeysFrom } from './protocol/2026-07-28/request-state.js'
 export type { RequestStateOptions } from './protocol/2026-07-28/request-state.js'
 export type { SubscriptionFilter } from './protocol/2026-07-28/subscriptions.js'
 export { decode, encode, errorCodes, parse, rpcError } from './protocol/jsonrpc.js'
