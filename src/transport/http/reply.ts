@@ -30,6 +30,13 @@ export const refuse = (status: number, message: string, extra?: { readonly [name
   body: encode(failure(null, rpcError('Refused', message))),
 })
 
+/** The 503 of a request the shared store failed (a `StoreUnavailable` says what failed and why). */
+export const storeRefusal = (e: unknown): HttpReply => ({
+  status: 503,
+  headers: { ...jsonHeaders, 'retry-after': '1' },
+  body: encode(failure(null, rpcError('StoreUnavailable', e instanceof Error ? e.message : `Service Unavailable: the shared store failed: ${String(e)}`))),
+})
+
 /** A JSON answer with this status. */
 export const json = (status: number, reply: Reply, extra?: { readonly [name: string]: string }): HttpReply => ({
   status,
