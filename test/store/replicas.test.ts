@@ -7,7 +7,7 @@
  * on B, and a finished one is still read on B once A's own task memory is gone; a
  * subscriptions/listen stream on B hears a list_changed caused on A.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -21,6 +21,7 @@ const add = emcp({
   input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
 })
 const askName = emcp({ name: 'ask_name', description: 'Asks the user for a name.', input: { type: 'object' } })
+const later = emcp({ name: 'ask_later', description: 'Waits for its gate, then asks the user for a name.', input: { type: 'object', properties: { gate: { type: 'string' } }, required: ['gate'] }, taskSupport: 'optional' })
 const slow = emcp({ name: 'slow', description: 'Waits for its gate or its cancellation.', input: { type: 'object', properties: { gate: { type: 'string' } }, required: ['gate'] }, taskSupport: 'optional' })
 
 const gates = new Map<string, () => void>()
@@ -29,11 +30,16 @@ const aborted: string[] = []
 /** One replica: its own server value and tasks feature, over the shared store. */
 const replica = (store: SharedStore) => {
   const feature: TasksFeature = tasks({ ttlMs: 600_000 })
-  const server = mcpServer([add, askName, slow], { name: 'replica', version: '1' }, { store, features: [feature] }).implement({
+  const server = mcpServer([add, askName, slow, later], { name: 'replica', version: '1' }, { store, features: [feature] }).implement({
     add: ({ a, b }) => String(a + b),
     ask_name: async (_args, ctx) => {
       const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
       return r.action === 'accept' ? `hello ${String(r.content.name)}` : 'nobody'
+    },
+    ask_later: async ({ gate }, ctx) => {
+      await new Promise<void>((resolve) => gates.set(gate, resolve))
+      const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
+      return r.action === 'accept' ? `later, ${String(r.content.name)}` : 'nobody'
     },
     slow: ({ gate }, ctx) =>
       new Promise<string>((resolve, reject) => {
@@ -45,7 +51,7 @@ const replica = (store: SharedStore) => {
 }
 
 const V = '2026-07-28'
-const tasksCaps = { extensions: { 'io.modelcontextprotocol/tasks': {} } }
+const tasksCaps = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } }
 const meta = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': tasksCaps }
 let nextId = 1
 
@@ -90,6 +96,19 @@ const readUntil = async (r: Response, done: (m: any) => boolean): Promise<any[]>
   }
 }
 
+/** Polls `tasks/get` on one replica, as a client does, until the task has `status`; the task then. */
+const polledOn = async (url: string, taskId: string, status: string): Promise<any> => {
+  let seen: any
+  await vi.waitFor(
+    async () => {
+      seen = (await rpc(url, 'tasks/get', { taskId })).body.result
+      expect(seen?.status).toBe(status)
+    },
+    { timeout: 30_000, interval: 10 },
+  )
+  return seen
+}
+
 describe('replicas sharing one memory store', () => {
   const store = memoryStore()
   const a = replica(store)
@@ -130,7 +149,7 @@ describe('replicas sharing one memory store', () => {
     const sid = transport.sessionId as string
     expect(sid).toBeTruthy()
     for (let i = 0; i < 4; i++) expect((await client.callTool({ name: 'add', arguments: { a: i, b: 1 } })).content).toEqual([{ type: 'text', text: String(i + 1) }])
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['add', 'ask_name', 'slow'])
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['add', 'ask_name', 'slow', 'ask_later'])
     const withSession = served.filter((s) => s.method === 'POST' && !s.body.includes('"initialize"'))
     expect(served.find((s) => s.body.includes('"initialize"'))?.replica).toBe('a')
     expect(withSession.some((s) => s.replica === 'b' && s.body.includes('tools/call'))).toBe(true)
@@ -181,19 +200,25 @@ describe('replicas sharing one memory store', () => {
     const created = await rpc(httpA.url, 'tools/call', { name: 'slow', arguments: { gate: 'finish-me' } })
     const taskId = created.body.result.taskId as string
     gates.get('finish-me')?.()
-    const done = async (): Promise<any> => (await rpc(httpB.url, 'tasks/get', { taskId })).body.result
     // the handler settles on A's next turns: poll B until the record says so, as a client does
-    let seen = await done()
-    for (let i = 0; i < 200 && seen.status === 'working'; i++) {
-      await new Promise((r) => setImmediate(r))
-      seen = await done()
-    }
+    const seen = await polledOn(httpB.url, taskId, 'completed')
     expect(seen).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: 'opened finish-me' }] } })
     // A's own task memory goes (as in a restart): the record in the shared store remains
     a.feature.store.close()
     expect(a.feature.store.get(taskId)).toBeUndefined()
     expect((await rpc(httpB.url, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'completed', result: { content: [{ text: 'opened finish-me' }] } })
     expect((await rpc(httpA.url, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'completed' })
+  })
+
+  it('a task created on A that asks the user is answered on B (tasks/update), and completes on A', async () => {
+    const created = await rpc(httpA.url, 'tools/call', { name: 'ask_later', arguments: { gate: 'ask-me' } })
+    const taskId = created.body.result.taskId as string
+    gates.get('ask-me')?.()
+    const asking = await polledOn(httpB.url, taskId, 'input_required')
+    const [key] = Object.keys(asking.inputRequests)
+    expect(asking.inputRequests[key as string]).toMatchObject({ method: 'elicitation/create', params: { message: 'Name?' } })
+    expect((await rpc(httpB.url, 'tasks/update', { taskId, inputResponses: { [key as string]: { action: 'accept', content: { name: 'Ada' } } } })).body.result).toMatchObject({ resultType: 'complete' })
+    expect(await polledOn(httpB.url, taskId, 'completed')).toMatchObject({ result: { content: [{ type: 'text', text: 'later, Ada' }] } })
   })
 
   it('a subscriptions/listen stream on B hears the list_changed caused on A', async () => {
