@@ -244,4 +244,34 @@ describe('replicas sharing one memory store', () => {
       params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-b' } },
     })
   })
+
+  it('with authentication, a session taken over on B stays bound to the subject that opened it on A (403 for another)', async () => {
+    const verify = (token: string) => (token === 'alice-token' ? { subject: 'alice', roles: [] } : token === 'bob-token' ? { subject: 'bob', roles: [] } : undefined)
+    const authA = await serveHttp(replica(store).server, { port: 0, handleSignals: false, sessions: true, auth: { verify } })
+    const authB = await serveHttp(replica(store).server, { port: 0, handleSignals: false, sessions: true, auth: { verify } })
+    try {
+      const send = (url: string, token: string, body: unknown, sid?: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${token}`,
+            'mcp-protocol-version': '2025-11-25',
+            ...(sid === undefined ? {} : { 'mcp-session-id': sid }),
+          },
+          body: JSON.stringify(body),
+        })
+      const init = await send(authA.url, 'alice-token', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'alice', version: '1' } } })
+      expect(init.status).toBe(200)
+      const sid = init.headers.get('mcp-session-id') as string
+      expect((await send(authB.url, 'bob-token', { jsonrpc: '2.0', id: 2, method: 'ping' }, sid)).status).toBe(403)
+      const ok = await send(authB.url, 'alice-token', { jsonrpc: '2.0', id: 3, method: 'ping' }, sid)
+      expect(ok.status).toBe(200)
+      expect(await ok.json()).toEqual({ jsonrpc: '2.0', id: 3, result: {} })
+    } finally {
+      await authA.close()
+      await authB.close()
+    }
+  })
 })
