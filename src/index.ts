@@ -57,7 +57,7 @@ export { batchesAllowed, isModernVersion, latestVersion, modernVersions, negotia
 export type { AnyProtocolVersion, Era, ModernVersion, ProtocolVersion } from './protocol/versions.js'
 export type { CacheableMethod, CacheHints, CacheOptions } from './protocol/2026-07-28/modern.js'
 export { memoryStore } from './stores/memory.js'
-export type { MemoryStoreOptions } from './stores/memory.js'
+export type { MemoryStore, MemoryStoreOptions } from './stores/memory.js'
 export { channels, StoreUnavailable } from './stores/store.js'
 export type { Bus, BusMessage, EventLog, EventReplay, SessionRecord, SessionRecords, SharedStore, TaskRecords } from './stores/store.js'
 export { requestStateKeysFrom } from './protocol/2026-07-28/request-state.js'

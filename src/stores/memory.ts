@@ -34,8 +34,14 @@ export interface MemoryStoreOptions {
 // ---------------------------------------------------------------------------------------
 // constructors
 
+/** The in-memory store, which also tells how many records it holds. */
+export interface MemoryStore extends SharedStore {
+  /** How many session and task records are held now (expired ones included until swept). */
+  readonly held: () => { readonly sessions: number; readonly tasks: number }
+}
+
 /** A shared store in this process's memory. */
-export const memoryStore = (options: MemoryStoreOptions = {}): SharedStore => {
+export const memoryStore = (options: MemoryStoreOptions = {}): MemoryStore => {
   const now = options.now ?? Date.now
   const maxRecords = options.maxRecords ?? 100_000
   const sessions = expiring<SessionRecord>('session', maxRecords, now)
@@ -76,6 +82,7 @@ export const memoryStore = (options: MemoryStoreOptions = {}): SharedStore => {
       delete: (taskId) => open(() => tasks.delete(taskId)),
     },
     ...(options.requestStateKeys === undefined ? {} : { requestStateKeys: options.requestStateKeys }),
+    held: () => ({ sessions: sessions.size(), tasks: tasks.size() }),
     close: () => {
       closed = true
       sessions.clear()
@@ -89,6 +96,9 @@ export const memoryStore = (options: MemoryStoreOptions = {}): SharedStore => {
 // ---------------------------------------------------------------------------------------
 // internals
 
+/** How often a put may walk the records to drop the expired ones, in milliseconds. */
+const sweepEveryMs = 60_000
+
 /** Records by key, each until its expiry, copied through JSON both ways; at most `max` of them. */
 const expiring = <A>(what: string, max: number, now: () => number) => {
   const records = new Map<string, { readonly text: string; expires: number }>()
@@ -100,9 +110,10 @@ const expiring = <A>(what: string, max: number, now: () => number) => {
     }
     return r
   }
-  /** Drops the expired records (walks them all: called only when the store is full). */
+  let swept = now()
+  /** Drops the expired records (walks them all: when the store is full, and at most once a minute otherwise, so that records nobody reads again do not pile up). */
   const sweep = (): void => {
-    const t = now()
+    const t = (swept = now())
     for (const [key, r] of records) if (r.expires <= t) records.delete(key)
   }
   const expiry = (ttlMs: number | null): number => {
@@ -113,7 +124,7 @@ const expiring = <A>(what: string, max: number, now: () => number) => {
   return {
     put: (key: string, value: A, ttlMs: number | null): void => {
       const expires = expiry(ttlMs)
-      if (!records.has(key) && records.size >= max) sweep()
+      if ((!records.has(key) && records.size >= max) || now() - swept > sweepEveryMs) sweep()
       if (!records.has(key) && records.size >= max) throw new Error(`the memory store holds ${max} ${what} records already (maxRecords); try again later`)
       records.set(key, { text: JSON.stringify(value), expires })
     },
@@ -129,6 +140,7 @@ const expiring = <A>(what: string, max: number, now: () => number) => {
     },
     delete: (key: string): boolean => live(key) !== undefined && records.delete(key),
     clear: (): void => records.clear(),
+    size: (): number => records.size,
   }
 }
 

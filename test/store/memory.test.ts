@@ -26,3 +26,21 @@ describe('memory store: bounds', () => {
     await expect(s.tasks.put({ taskId: 'a', status: 'working', createdAt: 'c', lastUpdatedAt: 'u', ttlMs: null }, 0)).rejects.toThrow(/TTL must be a positive number/)
   })
 })
+
+describe('memory store: expired records do not pile up', () => {
+  it('a put drops the records whose TTL passed once a minute of its clock has gone by, even when the store is far from full', async () => {
+    let t = 1_000_000
+    const s = memoryStore({ now: () => t })
+    const task = (taskId: string) => ({ taskId, status: 'working' as const, createdAt: 'c', lastUpdatedAt: 'u', ttlMs: 1000 })
+    await s.tasks.put(task('a'), 1000)
+    await s.tasks.put(task('b'), 1000)
+    t += 30_000
+    await s.tasks.put(task('c'), 1000)
+    // expired, but within the minute: still held (a get would not return them)
+    expect(s.held().tasks).toBe(3)
+    expect(await s.tasks.get('a')).toBeUndefined()
+    t += 31_000
+    await s.tasks.put(task('d'), 1000)
+    expect(s.held()).toEqual({ sessions: 0, tasks: 1 })
+  })
+})
