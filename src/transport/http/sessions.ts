@@ -188,7 +188,8 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const base = entry.session.outbound as Outbound
     own.set(entry, base)
     // an answer no call here waits for may be for a call on another replica
-    ;(entry.session as { outbound: Outbound }).outbound = { ...base, settle: (r) => base.settle(r) || (sharing.answer(entry.id, r), false) }
+    // (only ids of the form our channels give out: anything else answers nothing anywhere, and a client must not make every replica read it)
+    ;(entry.session as { outbound: Outbound }).outbound = { ...base, settle: (r) => base.settle(r) || (ours(r.id) && sharing.answer(entry.id, r), false) }
     return entry
   }
   const open: HttpSessions['open'] = (protocolVersion, from = {}) => made(protocolVersion, from)
@@ -297,6 +298,9 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** True for the ids of requests emcp sends (`emcp-N`, `emcp-<replica>-N`). */
+const ours = (id: unknown): boolean => typeof id === 'string' && id.startsWith('emcp-') && id.length <= 64
 
 /** What a session taken over from another replica keeps: its id, its event-log owner, and request ids of its own. */
 interface Fixed {
