@@ -10,8 +10,11 @@
  * `npm run conformance` builds this file, serves it on a free port and runs the suite
  * against it. Logging, progress, sampling and elicitation need a channel to the client:
  * stdio has one; over HTTP they need a session with a stream (stateless HTTP has none).
+ *
+ * `EMCP_REQUEST_STATE_KEYS` (comma-separated, the first signs, all verify) shares and rotates
+ * the 2026-07-28 `requestState` keys between processes; without it each process has its own.
  */
-import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate, tasks, type ContentBlock } from 'emcp'
+import { emcp, mcpServer, prompt, requestStateKeysFrom, prompts, resource, resources, resourceTemplate, tasks, type ContentBlock } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
 import { portOf, runMain } from './main.js'
@@ -577,6 +580,7 @@ export const everything = mcpServer(
   { name: 'emcp-everything', version: '1.0.0', title: 'emcp conformance server' },
   {
     instructions: 'The server the MCP conformance suite runs against: one test_* tool per scenario.',
+    requestState: { keys: requestStateKeysFrom(process.env.EMCP_REQUEST_STATE_KEYS) },
     features: [conformanceResources, conformancePrompts, tasks({ ttlMs: 600_000, maxTasks: 200, pollIntervalMs: 200 })],
   },
 ).implement({

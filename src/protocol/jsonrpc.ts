@@ -78,6 +78,7 @@ export type RpcErrorTag =
   | 'MissingRequiredClientCapability'
   | 'UnsupportedProtocolVersion'
   | 'UnknownTask'
+  | 'StoreUnavailable'
 
 /** A protocol-level failure: a tag, a readable message, and optional data for the client. */
 export interface RpcError {
@@ -115,6 +116,9 @@ export const errorCodes: { readonly [K in RpcErrorTag]: number } = {
   UnsupportedProtocolVersion: -32022,
   // io.modelcontextprotocol/tasks: tasks/get, tasks/update or tasks/cancel of an unknown task
   UnknownTask: -32602,
+  // the shared store (sessions, tasks, events of replicas) failed or did not answer in time;
+  // HTTP answers 503, so that a client or load balancer tries again
+  StoreUnavailable: -32004,
 }
 
 /**

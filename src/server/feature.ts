@@ -18,6 +18,7 @@ import type { CallToolResult } from '../contract/content.js'
 import type { AnyTool } from '../contract/emcp.js'
 import type { Eventually } from '../util/eventually.js'
 import type { Hub } from './hub.js'
+import type { SharedStore } from '../stores/store.js'
 import type { Request, RpcError } from '../protocol/jsonrpc.js'
 import type { Session } from './session.js'
 
@@ -79,5 +80,11 @@ export interface Feature {
   readonly call?: (call: ToolCall) => Answer | undefined
 }
 
-/** Builds a feature once the server exists, with the hub it may notify through. */
-export type FeatureFactory = (hub: Hub) => Feature
+/** What a feature may use of the server besides its hub. */
+export interface FeatureContext {
+  /** The state shared with the other replicas (the tasks extension keeps its task records there). */
+  readonly store: SharedStore
+}
+
+/** Builds a feature once the server exists, with the hub it may notify through and the shared store. */
+export type FeatureFactory = (hub: Hub, context?: FeatureContext) => Feature

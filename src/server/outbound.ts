@@ -65,8 +65,12 @@ export interface Outbound {
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** A channel that writes through `send`. */
-export const outbound = (send: (message: ServerMessage) => void): Outbound => {
+/**
+ * A channel that writes through `send`. Its requests' ids are `<idPrefix><n>` (default
+ * `emcp-`): channels to one client from different processes take different prefixes, so
+ * that an answer can be told apart whichever process it reaches.
+ */
+export const outbound = (send: (message: ServerMessage) => void, idPrefix: string = 'emcp-'): Outbound => {
   let next = 1
   const closing = new AbortController()
   const waiting = new Map<RequestId, { resolve: (u: unknown) => void; reject: (e: Error) => void; done: () => void }>()
@@ -74,7 +78,7 @@ export const outbound = (send: (message: ServerMessage) => void): Outbound => {
   const request = (method: string, params?: Params, options: RequestOptions = {}): Promise<unknown> =>
     new Promise((resolve, reject) => {
       // our ids are strings with a prefix, so they never read as the client's own
-      const id = `emcp-${next++}`
+      const id = `${idPrefix}${next++}`
       const { signal, timeoutMs = 60_000 } = options
       const giveUp = (reason: string): void => {
         if (!waiting.has(id)) return

@@ -28,6 +28,9 @@ import { rpcError, type Reply, type Request } from '../protocol/jsonrpc.js'
 import { isThenable } from '../util/eventually.js'
 import type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
+import { sharedHub } from './shared-hub.js'
+import { memoryStore } from '../stores/memory.js'
+import type { SharedStore } from '../stores/store.js'
 import { mirrorProblems } from '../protocol/headers.js'
 import { questionsAsData } from '../protocol/2026-07-28/input-required.js'
 import { checkCache, modernAdapter, type CacheOptions } from '../protocol/2026-07-28/modern.js'
@@ -80,6 +83,12 @@ export interface ServerOptions {
   /** How 2026-07-28 `requestState`s are signed; share the key between the processes a retry may reach. */
   readonly requestState?: RequestStateOptions
   /**
+   * The state shared with the other replicas serving the same clients: sessions, SSE events,
+   * notifications, tasks, request-state keys (default: a `memoryStore()` of this server's
+   * own). Give every replica the same store (see docs/replicas.md).
+   */
+  readonly store?: SharedStore
+  /**
    * The longest an asynchronous call may run, in milliseconds (default 300 000, five
    * minutes; 0 for none). Past it the call's signal is aborted and the client is answered:
    * a tool with an `isError` result, any other method with error -32001.
@@ -103,8 +112,10 @@ export interface Server<U extends AnyTool = AnyTool> {
   readonly options: ServerOptions
   /** The contracts served now (enabled or not), in the order given, then as added. */
   readonly tools: ReadonlyArray<U>
-  /** The sessions the server can notify (stdio, stateful HTTP). */
+  /** The sessions the server can notify (stdio, stateful HTTP); its broadcasts reach the other replicas' clients through `store`. */
   readonly hub: Hub
+  /** The state shared with the other replicas (`options.store`, else this server's own memory store). */
+  readonly store: SharedStore
   /**
    * Adds a tool at run time and tells connected clients (`notifications/tools/list_changed`).
    * The returned server is this one, typed with the new tool.
@@ -188,8 +199,9 @@ const build = <U extends AnyTool>(
   checkHandlers(byName, handlers)
   const maxDepth = options.maxDepth ?? defaultMaxDepth
   if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
-  const hub = newHub()
-  const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub))
+  const store = options.store ?? memoryStore()
+  const hub = sharedHub(newHub(), store.bus)
+  const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub, { store }))
   const { chain, use } = chainOf(options)
   const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
 
@@ -205,7 +217,7 @@ const build = <U extends AnyTool>(
     ...(completers.length > 0 ? [['completion/complete', (req: Request, session: Session) => complete(completers, req, session)] as const] : []),
   ])
 
-  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain })
+  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store })
 
   const server: Server<U> = {
     info,
@@ -214,6 +226,7 @@ const build = <U extends AnyTool>(
       return table.tools() as ReadonlyArray<U>
     },
     hub,
+    store,
     ...endpoint({ route, maxDepth }),
     addTool: <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
       table.add(tool, handler as Callable['handler'])
@@ -245,13 +258,14 @@ interface RouterParts {
   readonly hub: Hub
   readonly methods: ReadonlyMap<string, MethodHandler>
   readonly chain: { readonly request: ReadonlyArray<RequestStep> }
+  readonly store: SharedStore
 }
 
 /**
  * Routes a request to its era: the 2026-07-28 adapter when its `_meta` says so, else the
  * 2025-11-25 way; both end in the method table, under the request middleware and the deadline.
  */
-const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain }: RouterParts): ((req: Request, session: Session) => Answer) => {
+const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain, store }: RouterParts): ((req: Request, session: Session) => Answer) => {
   const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
   /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
   const answer = (req: Request, session: Session): Answer => {
@@ -272,7 +286,7 @@ const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, metho
         capabilities,
         eras,
         cache: options.cache ?? {},
-        states: requestStates(options.requestState),
+        states: requestStates(stateKeys(options.requestState, store)),
         around,
         answer,
         listen: listen(hub, capabilities),
@@ -287,6 +301,10 @@ const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, metho
           ? answer(req, session)
           : around(req, session, () => answer(req, session))
 }
+
+/** The server's own request-state keys when it has any, else the shared store's. */
+const stateKeys = (own: RequestStateOptions | undefined, store: SharedStore): RequestStateOptions | undefined =>
+  own?.key !== undefined || own?.keys !== undefined || store.requestStateKeys === undefined ? own : { ...own, keys: store.requestStateKeys }
 
 /** The hooks of the server's middleware (its `authorize` option first), and how to add more. */
 const chainOf = (options: ServerOptions): { readonly chain: Chain & { readonly request: RequestStep[] }; readonly use: (m: Middleware) => void } => {

@@ -36,6 +36,7 @@ describe('jsonrpc: the errorCodes table', () => {
       MissingRequiredClientCapability: -32021,
       UnsupportedProtocolVersion: -32022,
       UnknownTask: -32602,
+      StoreUnavailable: -32004,
     })
   })
 })

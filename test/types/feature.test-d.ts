@@ -12,6 +12,7 @@ import {
   type Completion,
   type CompletionRequest,
   type Feature,
+  type FeatureContext,
   type FeatureFactory,
   type Hub,
   type MethodHandler,
@@ -42,7 +43,9 @@ const hello: FeatureFactory = (hub) => {
     },
   }
 }
-expectType<(hub: Hub) => Feature>(hello)
+// a factory gets the hub, and the shared store of replicas when the server gives it
+expectType<(hub: Hub, context?: FeatureContext) => Feature>(hello)
+expectAssignable<FeatureFactory>((hub: Hub) => hello(hub))
 const noop = emcp({ name: 'noop', input: { type: 'object' } })
 const info = { name: 'f', version: '1' }
 mcpServer([noop], info, { features: [hello] }).implement({ noop: () => 'ok' })

@@ -78,7 +78,7 @@ expectNotAssignable<Outgoing>({ jsonrpc: '2.0', id: 1.5 as unknown as boolean, r
 // the error table: its keys are exactly the tags
 
 type Tags = 'ParseError' | 'InvalidRequest' | 'MethodNotFound' | 'InvalidParams' | 'UnknownTool' | 'InvalidCursor' | 'InternalError' | 'ResourceNotFound' | 'Refused' | 'RequestTimeout' | 'Forbidden' | 'InsufficientScope'
-  | 'HeaderMismatch' | 'MissingRequiredClientCapability' | 'UnsupportedProtocolVersion' | 'UnknownTask'
+  | 'HeaderMismatch' | 'MissingRequiredClientCapability' | 'UnsupportedProtocolVersion' | 'UnknownTask' | 'StoreUnavailable'
 expectType<Tags>({} as RpcErrorTag)
 expectType<RpcErrorTag>({} as keyof typeof errorCodes)
 expectType<{ readonly [K in RpcErrorTag]: number }>(errorCodes)

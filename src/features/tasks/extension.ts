@@ -21,7 +21,9 @@ import { isObject } from '../../util/json-object.js'
 import { rpcError, type Request, type RpcError } from '../../protocol/jsonrpc.js'
 import { isModernVersion } from '../../protocol/versions.js'
 import type { Session } from '../../server/session.js'
+import type { BusMessage } from '../../stores/store.js'
 import { runAsTask } from './run.js'
+import { sharedTasks } from './shared.js'
 import { taskStore, type DetailedTask, type TaskStore, type TaskStoreOptions } from './store.js'
 
 // ---------------------------------------------------------------------------------------
@@ -57,46 +59,53 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
   if (!(Number.isSafeInteger(immediateMs) && immediateMs >= 0))
     throw new TypeError(`emcp: tasks: immediateMs must be a non-negative integer, got ${immediateMs}`)
 
-  const call = (c: ToolCall): Answer | undefined => {
+  const call = (c: ToolCall, tracked: TaskStore): Answer | undefined => {
     const support = c.tool.taskSupport ?? 'forbidden'
     if (support === 'forbidden') return undefined
     if (!declaresTasks(c.session)) return support === 'optional' ? undefined : E.left(taskOnly(c.session, c.tool.name))
-    return runAsTask(store, c, { immediateMs, required: support === 'required' })
+    return runAsTask(tracked, c, { immediateMs, required: support === 'required' })
   }
 
-  /** Runs a `tasks/*` method for a request that may use the extension, on a known task. */
-  const onTask =
-    (method: string, f: (taskId: string, req: Request, task: DetailedTask) => E.Either<RpcError, unknown>) =>
-    (req: Request, session: Session): E.Either<RpcError, unknown> => {
-      if (!declaresTasks(session)) return E.left(undeclared(session, method))
-      const taskId = req.params?.taskId
-      if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
-      const task = store.detailed(taskId)
-      if (task === undefined) return E.left(rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`))
-      return f(taskId, req, task)
-    }
-
-  const factory: FeatureFactory = (hub) => {
+  const factory: FeatureFactory = (hub, context) => {
+    const shared = sharedTasks(store, context?.store)
     // status notifications go to the subscriptions/listen streams that asked for the task's id
-    store.onChange((task) => hub.broadcast('notifications/tasks', { ...task }, () => false))
+    store.onChange((task) => {
+      hub.broadcast('notifications/tasks', { ...task }, () => false)
+      shared.changed(task)
+    })
+    /** Runs a `tasks/*` method for a request that may use the extension, on a task known here or to the other replicas. */
+    const onTask =
+      (method: string, f: (taskId: string, req: Request, task: DetailedTask, here: boolean) => E.Either<RpcError, unknown> | Promise<E.Either<RpcError, unknown>>) =>
+      (req: Request, session: Session): Answer => {
+        if (!declaresTasks(session)) return E.left(undeclared(session, method))
+        const taskId = req.params?.taskId
+        if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
+        const unknown = (): E.Either<RpcError, unknown> => E.left(rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`))
+        const task = store.detailed(taskId)
+        if (task !== undefined) return f(taskId, req, task, true)
+        // not run here: another replica's, as the shared store has it
+        return shared.get(method, taskId).then((t) => (E.isLeft(t) ? t : t.right === undefined ? unknown() : f(taskId, req, t.right, false)))
+      }
     return {
       capabilities: { extensions: { [tasksExtension]: {} } },
       methods: {
         'tasks/get': onTask('tasks/get', (_id, _req, task) => E.right({ resultType: 'complete', ...task })),
-        'tasks/update': onTask('tasks/update', (taskId, req) => {
+        'tasks/update': onTask('tasks/update', (taskId, req, _task, here) => {
           const responses = req.params?.inputResponses
           if (!isObject(responses)) return E.left(rpcError('InvalidParams', 'tasks/update: params.inputResponses must be an object'))
           // responses to keys not outstanding are ignored, as the extension asks
-          store.answer(taskId, responses)
+          if (here) store.answer(taskId, responses)
+          else return shared.tell('tasks/update', { op: 'answer', taskId, responses: responses as BusMessage })
           return E.right({ resultType: 'complete' })
         }),
-        'tasks/cancel': onTask('tasks/cancel', (taskId) => {
+        'tasks/cancel': onTask('tasks/cancel', (taskId, _req, _task, here) => {
           // cancelling an ended task is acknowledged the same way, and changes nothing
-          store.cancel(taskId)
+          if (here) store.cancel(taskId)
+          else return shared.tell('tasks/cancel', { op: 'cancel', taskId })
           return E.right({ resultType: 'complete' })
         }),
       },
-      call,
+      call: (c: ToolCall) => call(c, shared.tracked),
     }
   }
   return Object.assign(factory, { store })

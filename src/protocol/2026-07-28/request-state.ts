@@ -3,11 +3,13 @@
  * client's answers so far, which requests are outstanding, which request this belongs to),
  * as JSON signed with HMAC-SHA256. The client must echo it unchanged; a state that was
  * changed, signed with another key, made for another request, or has expired is refused.
- * With one key shared by every server process, a retry may land on any of them.
+ * With one key shared by every server process, a retry may land on any of them. Keys rotate:
+ * with `keys`, the first signs and every one verifies, so a new key is rolled out in front
+ * of the old one (`[new, old]`), and the old one dropped once its states have expired.
  *
  * @example
  * import { requestStates } from './request-state.js'
- * const states = requestStates({ key: 'a secret shared by the server processes' })
+ * const states = requestStates({ keys: ['the key that signs now, shared', 'the previous key, still verifying'] })
  * const text = states.seal({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'] })
  * states.open(text) // Right({ method: 'tools/call', digest: 'd', answers: [], pending: ['roots/list'], ... })
  */
@@ -25,6 +27,11 @@ export interface RequestStateOptions {
    * server makes a random key of its own, so a retry must come back to the same process.
    */
   readonly key?: string | Uint8Array
+  /**
+   * Rotating keys: the first signs, every one verifies (e.g. `[current, previous]`); each at
+   * least 16 bytes. Takes the place of `key` (giving both is an error).
+   */
+  readonly keys?: ReadonlyArray<string | Uint8Array>
   /** How long a state stays valid, in milliseconds (default 10 minutes). */
   readonly ttlMs?: number
 }
@@ -53,12 +60,22 @@ export interface RequestStates {
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** Request states signed with `options.key` (or a random key of this process). */
+/** Request states signed with the first of `options.keys`, or `options.key` (or a random key of this process), verified with any of them. */
 export const requestStates = (options: RequestStateOptions = {}): RequestStates => {
-  const key = options.key === undefined ? randomBytes(32) : typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : Buffer.from(options.key)
-  if (key.length < 16) throw new TypeError('emcp: requestState.key must be at least 16 bytes long')
+  const verifying = keysOf(options)
   const ttlMs = options.ttlMs ?? 10 * 60_000
-  const mac = (body: string): Buffer => createHmac('sha256', key).update(body).digest()
+  const macWith = (key: Buffer, body: string): Buffer => createHmac('sha256', key).update(body).digest()
+  const mac = (body: string): Buffer => macWith(verifying[0] as Buffer, body)
+  /** True when one of the keys signed `body` with exactly this text (a rotation keeps old states valid). */
+  const signed = (body: string, text: string): boolean => {
+    // the signature compares as text: decoding would accept other spellings of the same bytes
+    // (base64url's last character has unused bits, and the decoder skips stray characters)
+    const given = Buffer.from(text)
+    return verifying.some((key) => {
+      const expected = Buffer.from(macWith(key, body).toString('base64url'))
+      return given.length === expected.length && timingSafeEqual(given, expected)
+    })
+  }
 
   const seal = (payload: StatePayload): string => {
     const body = Buffer.from(JSON.stringify({ v: 1, ...payload, exp: Date.now() + ttlMs })).toString('base64url')
@@ -69,12 +86,12 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
     if (typeof text !== 'string') return E.left('requestState must be a string')
     const dot = text.indexOf('.')
     const body = text.slice(0, dot)
-    // the signature compares as text: decoding would accept other spellings of the same bytes
-    // (base64url's last character has unused bits, and the decoder skips stray characters)
-    const given = Buffer.from(text.slice(dot + 1))
-    const expected = Buffer.from(mac(body).toString('base64url'))
-    if (dot <= 0 || given.length !== expected.length || !timingSafeEqual(given, expected))
-      return E.left('requestState was not issued by this server or has been altered')
+    if (dot <= 0 || !signed(body, text.slice(dot + 1)))
+      return E.left(
+        verifying.length > 1
+          ? `requestState was not issued by this server or has been altered (none of its ${verifying.length} request-state keys signed it: a state signed with a key dropped from the rotation is refused; send the request again without it)`
+          : 'requestState was not issued by this server or has been altered (its request-state key did not sign it; processes that share retries need the same key)',
+      )
     let u: unknown
     try {
       u = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'))
@@ -93,6 +110,27 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
 
 // ---------------------------------------------------------------------------------------
 // functions
+
+/**
+ * The keys of `EMCP_REQUEST_STATE_KEYS`-style text: comma-separated, the first signs, blanks
+ * around each ignored; undefined when the text is absent or holds no key.
+ */
+export const requestStateKeysFrom = (text: string | undefined): ReadonlyArray<string> | undefined => {
+  const keys = (text ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0)
+  return keys.length === 0 ? undefined : keys
+}
+
+/** The keys in force, checked: `keys`, else `key`, else a random one of this process. */
+const keysOf = (options: RequestStateOptions): ReadonlyArray<Buffer> => {
+  if (options.key !== undefined && options.keys !== undefined) throw new TypeError('emcp: give requestState.key or requestState.keys, not both')
+  const given = options.keys ?? (options.key === undefined ? [] : [options.key])
+  if (options.keys !== undefined && given.length === 0) throw new TypeError('emcp: requestState.keys must hold at least one key (the first signs)')
+  const keys = given.length === 0 ? [randomBytes(32)] : given.map((k) => (typeof k === 'string' ? Buffer.from(k, 'utf8') : Buffer.from(k)))
+  keys.forEach((k, i) => {
+    if (k.length < 16) throw new TypeError(`emcp: ${options.keys === undefined ? 'requestState.key' : `requestState.keys[${i}]`} must be at least 16 bytes long`)
+  })
+  return keys
+}
 
 /** A digest of the request parameters that say what is asked (everything but `_meta` and the MRTR fields). */
 export const digestOf = (method: string, params: { readonly [key: string]: unknown } | undefined): string => {

@@ -140,5 +140,7 @@ const statusOf = (code: number, malformedEnvelope: boolean): number =>
         ? 400
         : code === errorCodes.InvalidRequest || code === errorCodes.ParseError
           ? 400
-          : 200
+          : code === errorCodes.StoreUnavailable
+            ? 503
+            : 200
 

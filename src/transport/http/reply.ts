@@ -8,7 +8,7 @@
  * refuse(405, 'Method Not Allowed', { allow: 'POST' }) // { status: 405, headers: {...}, body: '{"jsonrpc":"2.0","id":null,"error":...}' }
  */
 import * as O from 'fp-ts/lib/Option.js'
-import { encode, failure, rpcError, scopesRefused, type Outgoing, type Reply } from '../../protocol/jsonrpc.js'
+import { encode, errorCodes, failure, rpcError, scopesRefused, type Outgoing, type Reply } from '../../protocol/jsonrpc.js'
 import type { HttpReply } from './model.js'
 
 // ---------------------------------------------------------------------------------------
@@ -30,6 +30,13 @@ export const refuse = (status: number, message: string, extra?: { readonly [name
   body: encode(failure(null, rpcError('Refused', message))),
 })
 
+/** The 503 of a request the shared store failed (a `StoreUnavailable` says what failed and why). */
+export const storeRefusal = (e: unknown): HttpReply => ({
+  status: 503,
+  headers: { ...jsonHeaders, 'retry-after': '1' },
+  body: encode(failure(null, rpcError('StoreUnavailable', e instanceof Error ? e.message : `Service Unavailable: the shared store failed: ${String(e)}`))),
+})
+
 /** A JSON answer with this status. */
 export const json = (status: number, reply: Reply, extra?: { readonly [name: string]: string }): HttpReply => ({
   status,
@@ -37,11 +44,15 @@ export const json = (status: number, reply: Reply, extra?: { readonly [name: str
   body: encodeSafely(reply),
 })
 
-/** The answer to a dispatched message: 202 for none, else JSON, 400 when it is an error with no id (parse errors, invalid requests), 403 for a scope the token lacks. */
+/**
+ * The answer to a dispatched message: 202 for none, else JSON, 400 when it is an error with no
+ * id (parse errors, invalid requests), 403 for a scope the token lacks, 503 when the shared
+ * store failed (the client or the load balancer may try again).
+ */
 export const replyOf = (out: O.Option<Reply>): HttpReply => {
   if (O.isNone(out)) return accepted
   const needed = scopesRefused(out.value)
-  return needed !== undefined ? forbidden(out.value, needed) : json(isUnaddressed(out.value) ? 400 : 200, out.value)
+  return needed !== undefined ? forbidden(out.value, needed) : json(isUnaddressed(out.value) ? 400 : storeFailed(out.value) ? 503 : 200, out.value)
 }
 
 /** A 403 answer for a call whose tool needs `scopes` (RFC 6750 insufficient_scope; the auth step adds the challenge). */
@@ -49,6 +60,8 @@ export const forbidden = (reply: Reply, scopes: ReadonlyArray<string>): HttpRepl
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+const storeFailed = (r: Reply): boolean => !Array.isArray(r) && 'error' in r && (r as { error: { code: number } }).error.code === errorCodes.StoreUnavailable
 
 const isUnaddressed = (r: Reply): boolean => !Array.isArray(r) && (r as Outgoing).id === null && 'error' in r
 

@@ -19,7 +19,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomUUID } from 'node:crypto'
-import { outbound } from '../../server/outbound.js'
+import { outbound, type Outbound } from '../../server/outbound.js'
+import type { Response } from '../../protocol/jsonrpc.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
 import type { Server } from '../../server/server.js'
 import { newSession, type Identity, type Session } from '../../server/session.js'
@@ -28,6 +29,7 @@ import { callerOf, type Caller } from './caller.js'
 import { memoryEventStore, type EventStore } from './event-store.js'
 import { stored, type SseStream } from './sse.js'
 import { sessionStream } from './session-stream.js'
+import { restore, sessionSharing, type SessionSharing, type Shared } from './shared-sessions.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -64,8 +66,8 @@ export interface StreamState {
   live: SseStream | undefined
 }
 
-/** One HTTP session. */
-export interface HttpSession {
+/** One HTTP session; `sharedKey` and `sharedAt` say what of it the shared store has. */
+export interface HttpSession extends Shared {
   readonly id: string
   readonly session: Session
   /** Who opened it. */
@@ -95,8 +97,19 @@ export interface HttpSessions {
   readonly admit: (entry: HttpSession) => Admission
   /** The session of an id, touched; undefined when unknown or ended. */
   readonly get: (id: string) => HttpSession | undefined
-  /** Ends a session (DELETE, eviction, idle time). */
+  /**
+   * The session of an id, held here or, when another replica admitted it, taken over from the
+   * shared store; rejects with a `StoreUnavailable` when the store fails.
+   */
+  readonly find: (id: string) => Promise<HttpSession | undefined>
+  /** Writes an admitted session's record to the shared store; rejects with a `StoreUnavailable` (the session is then ended). */
+  readonly share: (entry: HttpSession) => Promise<void>
+  /** Writes the record again if what other replicas need of it changed (initialized, log level, identity). */
+  readonly changed: (entry: HttpSession) => Promise<void>
+  /** Ends a session (eviction, idle time) here. */
   readonly end: (id: string) => boolean
+  /** Ends a session everywhere (DELETE): here, in the shared store, and on the other replicas; false when it was unknown here. */
+  readonly endEverywhere: (id: string) => Promise<boolean>
   /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`); a GET (`standalone`) past `maxGetStreams` is refused. */
   readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => SseStream | 'unknown-event' | 'too-many-streams'
   /** Sends on a stream id: on its open stream, or into the event store for a later resume. */
@@ -129,6 +142,14 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const entries = new Map<string, HttpSession>()
   const byCaller = new Map<string, Set<HttpSession>>()
   const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>()
+  // a client's answers to our requests reach this replica's entry whatever replica they came to
+  const settleHere = (id: string, response: Response): void => {
+    const entry = entries.get(id)
+    if (entry !== undefined) own.get(entry)?.settle(response)
+  }
+  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere })
+  const own = new WeakMap<HttpSession, Outbound>()
+  const taking = new Map<string, Promise<HttpSession | undefined>>()
 
   /** Forgets a stream: no client will read it again. */
   const forget = (entry: HttpSession, streamId: string): void => {
@@ -162,7 +183,37 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     else stored(() => store.append(streamId, data))
   }
 
-  const open: HttpSessions['open'] = (protocolVersion, from = {}) => newEntry(protocolVersion, from, current, deliver)
+  const made = (protocolVersion: ProtocolVersion, from: { readonly identity?: Identity; readonly address?: string }, fixed?: Fixed): HttpSession => {
+    const entry = newEntry(protocolVersion, from, current, deliver, fixed)
+    const base = entry.session.outbound as Outbound
+    own.set(entry, base)
+    // an answer no call here waits for may be for a call on another replica
+    // (only ids of the form our channels give out: anything else answers nothing anywhere, and a client must not make every replica read it)
+    ;(entry.session as { outbound: Outbound }).outbound = { ...base, settle: (r) => base.settle(r) || (ours(r.id) && sharing.answer(entry.id, r), false) }
+    return entry
+  }
+  const open: HttpSessions['open'] = (protocolVersion, from = {}) => made(protocolVersion, from)
+
+  /** A session another replica admitted, rebuilt here from its record (once, however many requests ask at the same time). */
+  const takeOver = (id: string): Promise<HttpSession | undefined> => {
+    const known = taking.get(id)
+    if (known !== undefined) return known
+    const p = sharing
+      .lookup(id)
+      .then((record) => {
+        if (record === undefined || entries.has(id)) return entries.get(id)
+        const entry = made(record.protocolVersion as ProtocolVersion, { identity: record.identity }, { id, owner: record.owner, idPrefix: `emcp-${randomUUID().slice(0, 8)}-` })
+        restore(entry.session, record)
+        entry.sharedKey = undefined
+        entry.sharedAt = Date.now()
+        if (admit(entry) !== 'admitted') return undefined
+        if (entry.session.initialized || entry.session.clientCapabilities !== undefined) server.hub.add(entry.session)
+        return entry
+      })
+      .finally(() => taking.delete(id))
+    taking.set(id, p)
+    return p
+  }
 
   const admit = (entry: HttpSession): Admission => {
     const r = room(entry, { entries, byCaller }, { maxSessions, maxSessionsPerCaller })
@@ -171,7 +222,11 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
       server.release(entry.session)
       return r
     }
-    for (const victim of r) end(victim.id)
+    // a session evicted for room ends everywhere (an idle one ends here only: its record's TTL, kept alive by the replicas that use it, is the shared idle time)
+    for (const victim of r) {
+      end(victim.id)
+      void sharing.ended(victim.id)
+    }
     entries.set(entry.id, entry)
     const key = entry.caller.key
     if (key !== undefined) byCaller.set(key, (byCaller.get(key) ?? new Set()).add(entry))
@@ -183,6 +238,19 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     if (entry !== undefined) entry.lastSeen = Date.now()
     return entry
   }
+
+  const find = (id: string): Promise<HttpSession | undefined> => {
+    const entry = get(id)
+    if (entry === undefined) return takeOver(id)
+    sharing.touch(entry)
+    return Promise.resolve(entry)
+  }
+
+  const share = (entry: HttpSession): Promise<void> =>
+    sharing.share(entry).catch((e: unknown) => {
+      end(entry.id)
+      throw e
+    })
 
   const streams = { store, forget, limits: { maxGetStreams, maxResumable, retryMs: options.retryMs, maxQueuedBytes: options.maxQueuedBytes } }
 
@@ -206,7 +274,15 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     open,
     admit,
     get,
+    find,
+    share,
+    changed: sharing.changed,
     end,
+    endEverywhere: async (id) => {
+      const here = end(id)
+      await sharing.ended(id)
+      return here
+    },
     stream: (entry, kind, resumeAfter) => sessionStream(streams, entry, kind, resumeAfter),
     deliver,
     finish,
@@ -223,6 +299,16 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
 // ---------------------------------------------------------------------------------------
 // internals
 
+/** True for the ids of requests emcp sends (`emcp-N`, `emcp-<replica>-N`). */
+const ours = (id: unknown): boolean => typeof id === 'string' && id.startsWith('emcp-') && id.length <= 64
+
+/** What a session taken over from another replica keeps: its id, its event-log owner, and request ids of its own. */
+interface Fixed {
+  readonly id: string
+  readonly owner: string
+  readonly idPrefix: string
+}
+
 /**
  * A session not yet admitted. What the server sends on its own goes to the stream of the
  * request being answered (`current` says which), else to the standalone stream.
@@ -232,12 +318,13 @@ const newEntry = (
   from: { readonly identity?: Identity; readonly address?: string },
   current: AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>,
   deliver: (entry: HttpSession, streamId: string, data: string) => void,
+  fixed?: Fixed,
 ): HttpSession => {
   const entry: HttpSession = {
-    id: randomUUID(),
+    id: fixed?.id ?? randomUUID(),
     session: undefined as unknown as Session,
     caller: callerOf(from.identity, from.address),
-    owner: randomUUID(),
+    owner: fixed?.owner ?? randomUUID(),
     standalone: undefined,
     streams: new Set(),
     gets: new Set(),
@@ -260,7 +347,7 @@ const newEntry = (
       )
     // a notification nothing can carry is dropped, as MCP allows
   }
-  ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send), { transport: 'http', id: entry.id })
+  ;(entry as { session: Session }).session = newSession(protocolVersion, outbound(send, fixed?.idPrefix), { transport: 'http', id: entry.id })
   entry.session.identity = from.identity
   return entry
 }

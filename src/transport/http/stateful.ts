@@ -16,7 +16,7 @@ import { batchesAllowed, isSupportedVersion, latestVersion, type AnyProtocolVers
 import type { Server } from '../../server/server.js'
 import type { InFlight } from '../drain.js'
 import type { HttpHandler, HttpReply, HttpRequest, HttpRequestHead } from './model.js'
-import { json, jsonHeaders, refuse, replyOf, sseHeaders } from './reply.js'
+import { json, jsonHeaders, refuse, replyOf, sseHeaders, storeRefusal } from './reply.js'
 import type { HttpSession, HttpSessions } from './sessions.js'
 import { sameCaller } from './streams.js'
 
@@ -40,7 +40,12 @@ export const stateful = (
     if (admitted === 'caller-limit')
       return refuse(429, `Too Many Requests: this caller already has ${registry.limits.maxSessionsPerCaller} sessions, each with a stream open; end one (DELETE) or try again later`)
     if (admitted === 'full') return refuse(503, 'Service Unavailable: too many sessions are open; try again later')
-    return json(200, out.value, { 'mcp-session-id': entry.id })
+    // other replicas serve the session only once its record is in the shared store
+    const failed = await registry.share(entry).then(
+      () => undefined,
+      (e: unknown) => storeRefusal(e),
+    )
+    return failed ?? json(200, out.value, { 'mcp-session-id': entry.id })
   }
 
   /** A call answered on an SSE stream; the call counts as in flight until its answer is out. */
@@ -63,17 +68,22 @@ export const stateful = (
   }
 
   return async (req) => {
+    const sid = req.header('mcp-session-id')
+    // a session another replica admitted is taken over first, so that its caller can be checked
+    const found = sid === undefined ? undefined : await registry.find(sid).catch(storeRefusal)
+    if (found !== undefined && !('session' in found)) return found
     const refused = context.auth ? sameCaller(registry, req) : undefined
     if (refused !== undefined) return refused
-    const sid = req.header('mcp-session-id')
     if (sid === undefined) {
       if (!isObject(req.message) || req.message.method !== 'initialize') return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
       return initialize(req)
     }
-    const entry = registry.get(sid)
+    const entry = found
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
     if (/text\/event-stream/i.test(req.header('accept') ?? '') && streamsWorthIt(req.message, entry.session.protocolVersion)) return streamed(req, entry)
-    return replyOf(await server.dispatch(req.message, entry.session)())
+    const reply = replyOf(await server.dispatch(req.message, entry.session)())
+    await registry.changed(entry)
+    return reply
   }
 }
 

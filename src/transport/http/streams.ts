@@ -10,7 +10,7 @@
  */
 import { shown } from '../../util/clip.js'
 import type { HttpMiddleware, HttpReply, HttpRequest } from './model.js'
-import { refuse, sseHeaders } from './reply.js'
+import { refuse, sseHeaders, storeRefusal } from './reply.js'
 import type { HttpSessions } from './sessions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -32,15 +32,19 @@ export const streams = (registry: HttpSessions, options: { readonly auth: boolea
     req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
-  const endSession = (req: HttpRequest): HttpReply => {
+  const endSession = async (req: HttpRequest): Promise<HttpReply> => {
     const sid = req.header('mcp-session-id')
     if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
-    return registry.end(sid) ? { status: 200, headers: {}, body: '' } : refuse(404, 'Not Found: this session does not exist or has ended')
+    return (await registry.endEverywhere(sid)) ? { status: 200, headers: {}, body: '' } : refuse(404, 'Not Found: this session does not exist or has ended')
   }
-  return (req, next) => {
+  return async (req, next) => {
     if (req.method !== 'GET' && req.method !== 'DELETE') return next(req)
+    // a session another replica admitted is taken over first (its caller is checked against its record)
+    const sid = req.header('mcp-session-id')
+    const failed = sid === undefined ? undefined : await registry.find(sid).then(() => undefined, storeRefusal)
+    if (failed !== undefined) return failed
     const refused = options.auth ? sameCaller(registry, req) : undefined
-    return Promise.resolve(refused ?? (req.method === 'GET' ? openStream(req) : endSession(req)))
+    return refused ?? (req.method === 'GET' ? openStream(req) : endSession(req))
   }
 }
 

@@ -1,0 +1,132 @@
+/**
+ * A stateful HTTP session across replicas, through the server's shared store: its record is
+ * written when it is admitted and whenever what a replica needs of it changes (initialized,
+ * log level, identity), read by a replica that gets a request for a session it does not hold,
+ * kept alive while used, and deleted everywhere by DELETE. A client's answer to a
+ * server-to-client request that reaches a replica whose call does not wait for it goes on the
+ * bus to the replica whose call does.
+ *
+ * @example
+ * import { sessionSharing } from './shared-sessions.js'
+ * const sharing = sessionSharing(server.store, { idleMs: 600_000, onEnded: (id) => registry.end(id), onAnswer: (id, r) => settleHere(id, r) })
+ * await sharing.share(entry) // after admitting it
+ */
+import { randomUUID } from 'node:crypto'
+import type { Response } from '../../protocol/jsonrpc.js'
+import { isObject } from '../../util/json-object.js'
+import type { Session } from '../../server/session.js'
+import { channels, storeCall, type BusMessage, type SessionRecord, type SharedStore } from '../../stores/store.js'
+
+// ---------------------------------------------------------------------------------------
+// model
+
+/** What a session needs of the store; `entry` is the registry's own (see sessions.ts). */
+export interface SessionSharing {
+  /** Writes the session's record (on admission). Rejects with a `StoreUnavailable`. */
+  readonly share: (entry: Shared) => Promise<void>
+  /** Writes the record again when what other replicas need of it changed; a failure is reported (the answer is already given). */
+  readonly changed: (entry: Shared) => Promise<void>
+  /** The record of a session another replica admitted. Rejects with a `StoreUnavailable`. */
+  readonly lookup: (id: string) => Promise<SessionRecord | undefined>
+  /** Keeps the record alive while the session is used (at most a few writes per idle time). */
+  readonly touch: (entry: Shared) => void
+  /** Deletes the record and tells every replica the session ended. */
+  readonly ended: (id: string) => Promise<void>
+  /** Sends a client's answer that no call here waits for to the replica whose call does. */
+  readonly answer: (id: string, response: Response) => void
+}
+
+/** What sharing reads of a registry entry. */
+export interface Shared {
+  readonly id: string
+  readonly owner: string
+  readonly session: Session
+  /** What was last written of the fields that change (undefined: never written). */
+  sharedKey?: string
+  /** When the record was last written or touched. */
+  sharedAt?: number
+}
+
+// ---------------------------------------------------------------------------------------
+// constructors
+
+/** Sharing through `store`; `onEnded` and `onAnswer` act on this replica's entries for what other replicas said. */
+export const sessionSharing = (
+  store: SharedStore,
+  options: { readonly idleMs: number; readonly onEnded: (id: string) => void; readonly onAnswer: (id: string, response: Response) => void },
+): SessionSharing => {
+  const origin = randomUUID()
+  const { idleMs } = options
+  const put = (entry: Shared): Promise<void> => {
+    const key = keyOf(entry.session)
+    return storeCall('sessions: write the session', () => store.sessions.put(recordOf(entry), idleMs)).then(() => {
+      entry.sharedKey = key
+      entry.sharedAt = Date.now()
+    })
+  }
+  const heard = (channel: string) => (m: BusMessage) => {
+    if (!isObject(m) || m.origin === origin || typeof m.session !== 'string') return
+    if (channel === channels.sessions) options.onEnded(m.session)
+    else if (isObject(m.response)) options.onAnswer(m.session, m.response as unknown as Response)
+  }
+  for (const channel of [channels.sessions, channels.answers]) store.bus.subscribe(channel, heard(channel)).catch(report)
+  return {
+    share: put,
+    changed: (entry) => (entry.sharedKey === keyOf(entry.session) ? Promise.resolve() : put(entry).catch(report)),
+    lookup: (id) => storeCall('sessions: read the session', () => store.sessions.get(id)),
+    touch: (entry) => {
+      const now = Date.now()
+      if (entry.sharedAt !== undefined && now - entry.sharedAt < idleMs / 4) return
+      entry.sharedAt = now
+      storeCall('sessions: keep the session alive', () => store.sessions.touch(entry.id, idleMs)).catch(report)
+    },
+    ended: (id) =>
+      Promise.all([
+        storeCall('sessions: delete the session', () => store.sessions.delete(id)),
+        storeCall('sessions: tell the replicas', () => store.bus.publish(channels.sessions, { origin, session: id })),
+      ]).then(() => undefined, report),
+    answer: (id, response) => {
+      storeCall('sessions: route an answer', () => store.bus.publish(channels.answers, { origin, session: id, response: response as unknown as BusMessage })).catch(report)
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** The record of a session, as another replica needs it. */
+export const recordOf = (entry: Shared): SessionRecord => {
+  const s = entry.session
+  return {
+    id: entry.id,
+    owner: entry.owner,
+    protocolVersion: s.protocolVersion,
+    clientInfo: s.clientInfo,
+    clientCapabilities: s.clientCapabilities,
+    initialized: s.initialized,
+    identity: s.identity,
+    logLevel: s.logLevel,
+    subscriptions: [],
+  }
+}
+
+/** Fills a fresh session with what its record says. */
+export const restore = (session: Session, record: SessionRecord): void => {
+  session.protocolVersion = record.protocolVersion
+  session.clientInfo = record.clientInfo
+  session.clientCapabilities = record.clientCapabilities
+  session.initialized = record.initialized
+  session.logLevel = record.logLevel
+  session.identity = record.identity
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** The fields that change after initialize; the identity by subject and roles (a request with auth brings a fresh object each time). */
+const keyOf = (s: Session): string => `${s.initialized ? 1 : 0}|${s.logLevel ?? ''}|${s.identity === undefined ? '' : JSON.stringify([s.identity.subject, s.identity.roles])}`
+
+/** A failure that costs other replicas a fresh view; the request at hand has its answer already. */
+const report = (e: unknown): void => {
+  console.error(`emcp: ${e instanceof Error ? e.message : String(e)}`)
+}
