@@ -18,6 +18,7 @@ export const entries = {
   manifest: 'dist/src/sources/manifest/index.js',
   geometry: 'dist/src/codecs/geometry.js',
   oauth: 'dist/src/auth/index.js',
+  redis: 'dist/src/stores/redis.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
 }
@@ -48,7 +49,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', 'redis'],
   plugins: [esModules],
   logLevel: 'warning',
 })

@@ -70,6 +70,7 @@ const expectedExport: Record<string, string> = {
   'emcp/postgres': 'fromPostgres',
   'emcp/oauth': 'oauth',
   'emcp/geometry': 'geometryCodecs',
+  'emcp/redis': 'redisStore',
 }
 const subpaths = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
