@@ -18,6 +18,7 @@ export const entries = {
   manifest: 'dist/src/sources/manifest/index.js',
   geometry: 'dist/src/codecs/geometry.js',
   oauth: 'dist/src/auth/index.js',
+  'postgres-store': 'dist/src/stores/postgres.js',
   redis: 'dist/src/stores/redis.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
