@@ -10,6 +10,8 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/http', './src/transport/http.ts'],
   ['emcp/manifest', './src/sources/manifest/index.ts'],
   ['emcp/postgres', './src/sources/postgres/index.ts'],
+  ['emcp/postgres-store', './src/stores/postgres.ts'],
+  ['emcp/redis', './src/stores/redis.ts'],
   ['emcp/geometry', './src/codecs/geometry.ts'],
   ['emcp/oauth', './src/auth/index.ts'],
   ['emcp/otel', './src/otel/index.ts'],

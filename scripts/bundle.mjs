@@ -19,6 +19,8 @@ export const entries = {
   geometry: 'dist/src/codecs/geometry.js',
   oauth: 'dist/src/auth/index.js',
   otel: 'dist/src/otel/index.js',
+  'postgres-store': 'dist/src/stores/postgres.js',
+  redis: 'dist/src/stores/redis.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
 }
@@ -49,7 +51,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis'],
   plugins: [esModules],
   logLevel: 'warning',
 })

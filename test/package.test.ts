@@ -71,6 +71,8 @@ const expectedExport: Record<string, string> = {
   'emcp/oauth': 'oauth',
   'emcp/otel': 'otel',
   'emcp/geometry': 'geometryCodecs',
+  'emcp/redis': 'redisStore',
+  'emcp/postgres-store': 'postgresStore',
 }
 const subpaths = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
