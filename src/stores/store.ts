@@ -17,7 +17,7 @@
  *
  * `memoryStore()` (stores/memory.ts) is the default: one process, or several servers in one
  * process that share the same object. Redis and PostgreSQL backends implement the same
- * interface and pass the same suite (test/store/conformance.ts).
+ * interface and pass the same suite (test/stores/conformance.ts).
  *
  * @example
  * import { memoryStore, mcpServer, type SharedStore } from 'emcp'
