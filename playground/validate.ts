@@ -55,12 +55,14 @@ const check = (schema: Schema, value: unknown, path: string, out: Problem[], dep
   }
   if (type === 'object') {
     if (!isObject(value)) return at('must be an object')
-    const required = Array.isArray(schema.required) ? schema.required : []
-    for (const key of required) if (typeof key === 'string' && value[key] === undefined) out.push({ path: join(path, key), message: 'required' })
+    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [])
     const props = isObject(schema.properties) ? schema.properties : {}
-    for (const [key, v] of Object.entries(value)) {
+    // in the order of the form's fields, then required keys the form does not show
+    for (const key of [...Object.keys(props), ...[...required].filter((k) => !(k in props))]) {
       const sub = props[key]
-      if (isObject(sub) && v !== undefined) check(sub, v, join(path, key), out, depth + 1)
+      if (value[key] === undefined) {
+        if (required.has(key)) out.push({ path: join(path, key), message: 'required' })
+      } else if (isObject(sub)) check(sub, value[key], join(path, key), out, depth + 1)
     }
   }
 }
