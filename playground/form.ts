@@ -68,6 +68,7 @@ const objectField = (schema: Schema, path: string, depth: number): Field => {
     row.querySelector('.problem')?.setAttribute('data-problem', at)
     box.append(row)
   }
+  if (fields.length === 0) box.append(el('p', { class: 'description' }, '(no arguments)'))
   const read = (): unknown => {
     const value: Record<string, unknown> = {}
     for (const [key, field] of fields) {

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The dev server's event channel, `/__emcp/events`: server-sent events to every open
  * playground page, `reload` when a new generation serves and `failed` (with the message)

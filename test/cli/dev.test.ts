@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { chromiumPath, launch, openPlayground, screenshot } from '../playground/browser.js'
+import { launch, openPlayground, screenshot, skipBrowser } from '../playground/browser.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const emcpBundle = pathToFileURL(join(root, 'dist/bundle/index.js')).href
@@ -56,7 +56,7 @@ const stopDev = (dev: Dev | undefined): Promise<void> =>
     dev.child.kill('SIGINT')
   })
 
-describe.skipIf(chromiumPath === undefined)('emcp dev with the playground', () => {
+describe.skipIf(skipBrowser)('emcp dev with the playground', () => {
   let browser: Browser
   beforeAll(async () => {
     browser = await launch()

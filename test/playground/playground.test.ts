@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { emcp, mcpServer, toolError } from 'emcp'
 import { playgroundAnswer, serveHttp, type RunningHttp } from 'emcp/http'
-import { chromiumPath, launch, openPlayground, postedMethods, screenshot } from './browser.js'
+import { launch, openPlayground, postedMethods, screenshot, skipBrowser } from './browser.js'
 
 /** A gate the test opens: the progress tool waits on it between its steps, so the test sees each one. */
 const gates: Array<() => void> = []
@@ -68,7 +68,7 @@ const server = mcpServer([add, slow, greet, shapes, hostile], { name: 'playgroun
   ]),
 })
 
-describe.skipIf(chromiumPath === undefined)('the playground in Chromium', () => {
+describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   let running: RunningHttp
   let browser: Browser
   let url: string
