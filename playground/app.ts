@@ -41,6 +41,8 @@ const state = {
   client: undefined as McpClient | undefined,
   tools: [] as Json[],
   selected: undefined as string | undefined,
+  /** The definition the open form was built from: a list reload rebuilds the form only when it changed. */
+  selectedJson: '',
   progress: new Map<string, (params: Json) => void>(),
 }
 
@@ -111,7 +113,7 @@ const loadLists = async (): Promise<void> => {
   showList(ui.resources, resources!, (r) => String(r.name ?? r.uri), (r) => void readResource(r))
   showList(ui.prompts, prompts!, (p) => String(p.name), (p) => void showPrompt(p))
   const again = state.tools.find((t) => t.name === state.selected)
-  if (again !== undefined) openTool(again)
+  if (again !== undefined && JSON.stringify(again) !== state.selectedJson) openTool(again)
 }
 
 /** A tool's category: `_meta` says so, or its name's prefix before `.`, `_` or `/`. */
@@ -145,6 +147,7 @@ const showList = (list: HTMLElement, items: Json[], name: (item: Json) => string
 
 const openTool = (tool: Json): void => {
   state.selected = String(tool.name)
+  state.selectedJson = JSON.stringify(tool)
   const schema = isObject(tool.inputSchema) ? tool.inputSchema : {}
   ui.main.replaceChildren(
     toolView(tool, {

@@ -1,7 +1,8 @@
 /**
- * One tool in the playground: its description, the form generated from its input schema,
- * the review step of `ask` tools (the arguments shown as editable JSON before they go), a
- * progress bar fed by progress notifications, and the rendered result.
+ * One tool in the playground: its description, the form generated from its input schema, a
+ * progress bar fed by progress notifications, and the rendered result. An `ask` tool is
+ * marked: its review is the server's (an elicitation prefilled with the arguments, which the
+ * page shows as a form to edit and accept), so the page does not review twice.
  *
  * @example
  * main.replaceChildren(toolView(tool, { call: (args, token) => client.request('tools/call', { name: tool.name, arguments: args }, { progressToken: token }), progress }))
@@ -35,13 +36,13 @@ export const isAsk = (tool: Json): boolean => {
 export const toolView = (tool: Json, actions: ToolActions): HTMLElement => {
   const schema: Schema = isObject(tool.inputSchema) ? tool.inputSchema : { type: 'object', properties: {} }
   const field = fieldFor(schema, '', true)
-  const submit = el('button', { type: 'submit', 'data-testid': 'call' }, isAsk(tool) ? 'Review…' : 'Call')
+  const submit = el('button', { type: 'submit', 'data-testid': 'call' }, isAsk(tool) ? 'Call (review first)' : 'Call')
   const form = el('form', { class: 'tool-form', 'data-tool': String(tool.name) }, field.element, el('div', { class: 'actions' }, submit))
   const output = el('div', { class: 'output' })
-  const review = el('div', { class: 'review', hidden: '' })
   const view = el('section', { class: 'tool' }, el('h2', {}, String(tool.title ?? tool.name)), el('p', { class: 'description' }, String(tool.description ?? '')))
-  if (isAsk(tool)) view.append(el('p', { class: 'ask' }, 'This tool asks for review: its arguments are shown before they are sent.'))
-  view.append(form, review, output)
+  // the server runs the review (an elicitation prefilled with the arguments, shown beside the form)
+  if (isAsk(tool)) view.append(el('p', { class: 'ask' }, 'This tool runs after review: the server shows its arguments for you to check and edit before it runs.'))
+  view.append(form, output)
 
   const run = async (args: Json): Promise<void> => {
     const token = `call-${++calls}`
@@ -68,36 +69,7 @@ export const toolView = (tool: Json, actions: ToolActions): HTMLElement => {
     event.preventDefault()
     const args = (field.read() ?? {}) as Json
     if (!showProblems(form, validate(schema, args))) return
-    if (!isAsk(tool)) return void run(args)
-    showReview(review, schema, args, run)
+    void run(args)
   })
   return view
-}
-
-/** The review step of an `ask` tool: the arguments as editable JSON, validated again, then sent or dropped. */
-const showReview = (panel: HTMLElement, schema: Schema, args: Json, run: (args: Json) => Promise<void>): void => {
-  const area = el('textarea', { rows: '8', 'data-testid': 'review-json' })
-  area.value = JSON.stringify(args, null, 2)
-  const send = el('button', { type: 'submit', 'data-action': 'send' }, 'Send')
-  const drop = el('button', { type: 'button', 'data-action': 'drop' }, 'Cancel')
-  const form = el('form', {}, el('h3', {}, 'Review the arguments'), area, el('div', { class: 'actions' }, send, drop))
-  const close = (): void => {
-    panel.replaceChildren()
-    panel.hidden = true
-  }
-  drop.addEventListener('click', close)
-  form.addEventListener('submit', (event) => {
-    event.preventDefault()
-    let edited: unknown
-    try {
-      edited = JSON.parse(area.value)
-    } catch {
-      return void showProblems(form, [{ path: '', message: 'is not valid JSON' }])
-    }
-    if (!showProblems(form, validate(schema, edited)) || !isObject(edited)) return
-    close()
-    void run(edited)
-  })
-  panel.replaceChildren(form)
-  panel.hidden = false
 }

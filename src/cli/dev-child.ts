@@ -8,6 +8,7 @@
  * @example
  * // fork(new URL('./cli-dev-child.js', import.meta.url), ['dist/examples/calculator.js'])
  */
+import type { RunningHttp } from '../transport/http/model.js'
 import { serveHttp } from '../transport/http/serve.js'
 import { loadServer } from './load.js'
 
@@ -18,12 +19,13 @@ const tell = (message: ChildMessage): Promise<void> =>
   new Promise((resolve) => (process.send === undefined ? resolve() : process.send(message, () => resolve())))
 
 const [modulePath, cwd] = process.argv.slice(2)
+let running: RunningHttp | undefined
+// the parent going away (Ctrl+C, a crash, a newer generation) ends this one, even mid-load
+process.once('disconnect', () => void (running === undefined ? process.exit(0) : running.drain().then(() => process.exit(0))))
 try {
   const server = await loadServer(modulePath, cwd ?? process.cwd())
-  const running = await serveHttp(server, { port: 0, host: '127.0.0.1', sessions: true })
+  running = await serveHttp(server, { port: 0, host: '127.0.0.1', sessions: true })
   await tell({ ready: running.port })
-  // the parent going away (Ctrl+C, a crash) ends this generation too
-  process.on('disconnect', () => void running.drain().then(() => process.exit(0)))
 } catch (e) {
   await tell({ failed: e instanceof Error ? e.message : String(e) })
   process.exit(1)

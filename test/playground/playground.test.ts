@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { emcp, mcpServer, toolError } from 'emcp'
+import { fromManifest } from 'emcp/manifest'
 import { playgroundAnswer, serveHttp, type RunningHttp } from 'emcp/http'
 import { launch, openPlayground, postedMethods, screenshot, skipBrowser } from './browser.js'
 
@@ -48,7 +49,9 @@ const shapes = emcp({
 })
 const hostile = emcp({ name: 'hostile', description: 'Returns markup and an SVG image.', input: { type: 'object', properties: {} } as const })
 
-const server = mcpServer([add, slow, greet, shapes, hostile], { name: 'playground-test', version: '1.0.0' }).implement({
+const toggle = emcp({ name: 'toggle', description: 'Hides or shows hostile.', input: { type: 'object', properties: { show: { type: 'boolean' } }, required: ['show'] } as const })
+
+const server = mcpServer([add, slow, greet, shapes, hostile, toggle], { name: 'playground-test', version: '1.0.0' }).implement({
   add: ({ a, b }) => ({ sum: a + b }),
   slow: async (_args, ctx) => {
     for (let i = 1; i <= 3; i++) {
@@ -62,6 +65,11 @@ const server = mcpServer([add, slow, greet, shapes, hostile], { name: 'playgroun
     return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : `no answer (${answer.action})`
   },
   shapes: (args) => JSON.stringify(args),
+  toggle: ({ show }) => {
+    if (show) server.enableTool('hostile')
+    else server.disableTool('hostile')
+    return show ? 'shown' : 'hidden'
+  },
   hostile: () => toolError([
     { type: 'text', text: '<img src=x onerror="document.title=\'pwned\'">' },
     { type: 'image', data: 'PHN2Zz48L3N2Zz4=', mimeType: 'image/svg+xml' },
@@ -191,6 +199,69 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
     expect(await result.locator('.refused').textContent()).toContain('image/svg+xml')
     expect(await page.title()).toBe('emcp playground')
     await page.close()
+  })
+})
+
+const reviewed = fromManifest(
+  {
+    tools: [
+      {
+        name: 'send_report',
+        description: 'Email the forecast of a city.',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city', 'days'] },
+        _meta: { 'emcp/policy': 'ask' },
+      },
+    ],
+  } as const,
+  { send_report: ({ city, days }) => `sent ${days} days of ${city}` },
+)
+
+describe.skipIf(skipBrowser)('the playground with an ask tool and list changes', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it('shows the review of an ask tool prefilled, and runs it with the edited arguments', async () => {
+    const running = await serveHttp(reviewed, { port: 0, sessions: true, playground: true, handleSignals: false })
+    try {
+      const page = await openPlayground(browser, running.url.replace(/mcp$/, ''))
+      await page.click('#tools button[data-name="send_report"]')
+      expect(await page.locator('.tool .ask').count()).toBe(1)
+      await page.fill('input[name="city"]', 'Oslo')
+      await page.fill('input[name="days"]', '3')
+      await page.click('[data-testid="call"]')
+      const review = page.locator('[data-testid="elicitation"]')
+      await review.waitFor()
+      expect(await review.locator('input[name="city"]').inputValue()).toBe('Oslo')
+      expect(await review.locator('input[name="days"]').inputValue()).toBe('3')
+      await review.locator('input[name="days"]').fill('5')
+      await review.locator('button[data-action="accept"]').click()
+      await expect.poll(() => page.locator('[data-testid="result"] pre.text').textContent()).toBe('sent 5 days of Oslo')
+    } finally {
+      await running.close()
+    }
+  })
+
+  it('updates the tool list live on list_changed', async () => {
+    const running = await serveHttp(server, { port: 0, sessions: true, playground: true, handleSignals: false })
+    try {
+      const page = await openPlayground(browser, running.url.replace(/mcp$/, ''))
+      expect(await page.locator('#tools button[data-name="hostile"]').count()).toBe(1)
+      await page.click('#tools button[data-name="toggle"]')
+      await page.locator('input[name="show"]').uncheck()
+      await page.click('[data-testid="call"]')
+      await page.locator('#tools button[data-name="hostile"]').waitFor({ state: 'detached' })
+      expect(await page.locator('#log').textContent()).toContain('notifications/tools/list_changed')
+      await page.locator('input[name="show"]').check()
+      await page.click('[data-testid="call"]')
+      await page.locator('#tools button[data-name="hostile"]').waitFor()
+    } finally {
+      await running.close()
+    }
   })
 })
 
