@@ -3,7 +3,8 @@
  * 2025-11-25: `initialize`, a session id, a GET stream for what the server sends of its own
  * (elicitation, logs, list changes), and the POST streams of calls (progress). 2026-07-28:
  * no session; each request names its revision and capabilities in `_meta`, and an
- * `input_required` result is answered and the request sent again with its `requestState`.
+ * `input_required` result is answered and the request sent again with its `requestState`;
+ * list changes come on a `subscriptions/listen` stream.
  *
  * @example
  * const c = new McpClient('/mcp', '2025-11-25', '', { notified: console.log, elicit: async () => ({ action: 'cancel' }) })
@@ -57,7 +58,11 @@ export class McpClient {
 
   /** Opens the conversation: `initialize` (2025) or `server/discover` (2026); returns its result. */
   async connect(): Promise<Json> {
-    if (this.era === '2026-07-28') return this.request('server/discover', {})
+    if (this.era === '2026-07-28') {
+      const discovered = await this.request('server/discover', {})
+      void this.subscribe()
+      return discovered
+    }
     const init = await this.request('initialize', {
       protocolVersion: '2025-11-25',
       capabilities: { elicitation: { form: {} } },
@@ -151,6 +156,18 @@ export class McpClient {
       for await (const message of sseMessages(response.body)) await this.handle(message)
     } catch {
       // the stream ends when the page reconnects or the server goes: nothing to do
+    }
+  }
+
+  /** The `subscriptions/listen` stream of 2026-07-28: list changes, as the GET stream brings them in 2025. */
+  private async subscribe(): Promise<void> {
+    try {
+      const notifications = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true }
+      const body = { jsonrpc: '2.0', id: this.nextId++, method: 'subscriptions/listen', params: this.withMeta('subscriptions/listen', { notifications }, {}) }
+      const response = await this.post(body, { 'mcp-method': 'subscriptions/listen' })
+      for await (const message of this.messagesOf(response)) await this.handle(message)
+    } catch {
+      // ends when the page reconnects (the stream is aborted) or the server goes
     }
   }
 

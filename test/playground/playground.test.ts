@@ -246,10 +246,15 @@ describe.skipIf(skipBrowser)('the playground with an ask tool and list changes',
     }
   })
 
-  it('updates the tool list live on list_changed', async () => {
+  it.each(['2025-11-25', '2026-07-28'])('updates the tool list live on list_changed (%s)', async (era) => {
     const running = await serveHttp(server, { port: 0, sessions: true, playground: true, handleSignals: false })
     try {
       const page = await openPlayground(browser, running.url.replace(/mcp$/, ''))
+      if (era === '2026-07-28') {
+        await page.selectOption('#era', era)
+        await page.waitForSelector(`#status.ok:has-text("${era}")`)
+        await page.locator('#log:has-text("notifications/subscriptions/acknowledged")').waitFor()
+      }
       expect(await page.locator('#tools button[data-name="hostile"]').count()).toBe(1)
       await page.click('#tools button[data-name="toggle"]')
       await page.locator('input[name="show"]').uncheck()
