@@ -107,14 +107,14 @@ describe.skipIf(skipBrowser)('emcp dev with the playground', () => {
     let dir: string
     let dev: Dev | undefined
     const main = (body: string): void =>
-      writeFileSync(join(dir, 'server.js'), `import { emcp, mcpServer } from '${emcpBundle}'\nimport { extra } from './helper.js'\n${body}\n`)
-    const helper = (tools: string): void => writeFileSync(join(dir, 'helper.js'), `export const extra = ${tools}\n`)
+      writeFileSync(join(dir, 'server.js'), `import { emcp, mcpServer } from '${emcpBundle}'\nimport { extra } from './extra.js'\n${body}\n`)
+    const extraTools = (tools: string): void => writeFileSync(join(dir, 'extra.js'), `export const extra = ${tools}\n`)
     const good = `const add = emcp({ name: 'add', description: 'Add.', input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } })
-const tools = extra.map((name) => emcp({ name, description: 'From the helper.', input: { type: 'object', properties: {} } }))
+const tools = extra.map((name) => emcp({ name, description: 'From extra.js.', input: { type: 'object', properties: {} } }))
 export default mcpServer([add, ...tools], { name: 'reloading', version: '1.0.0' }).implement({ add: ({ a, b }) => ({ sum: a + b }), ...Object.fromEntries(extra.map((n) => [n, () => 'hello from ' + n])) })`
     beforeAll(() => {
       dir = mkdtempSync(join(tmpdir(), 'emcp-dev-'))
-      helper('[]')
+      extraTools('[]')
       main(good)
     })
     afterAll(async () => {
@@ -127,11 +127,11 @@ export default mcpServer([add, ...tools], { name: 'reloading', version: '1.0.0' 
       const page = await openPlayground(browser, dev.url)
       expect(await page.locator('#tools button').allTextContents()).toEqual(['add'])
       await page.evaluate(() => Object.assign(window, { keptAcrossReloads: true }))
-      helper("['wave']")
+      extraTools("['wave']")
       await page.locator('#tools button[data-name="wave"]').waitFor()
       expect(await page.evaluate(() => (window as unknown as { keptAcrossReloads?: boolean }).keptAcrossReloads)).toBe(true)
       expect(new URL(page.url()).port).toBe(new URL(dev.url).port)
-      await dev.line(/generation 2 serving \(helper\.js changed\)/)
+      await dev.line(/generation 2 serving \(extra\.js changed\)/)
       await page.click('#tools button[data-name="wave"]')
       await page.click('[data-testid="call"]')
       await expect.poll(() => page.locator('[data-testid="result"] pre.text').textContent()).toBe('hello from wave')
