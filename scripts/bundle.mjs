@@ -7,7 +7,7 @@
 // ajv (loaded on first compile), the PostgreSQL drivers (loaded on first use) and the
 // optional peers jose and @opentelemetry/api stay outside: they are loaded lazily on purpose.
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { copyFileSync, rmSync } from 'node:fs'
 
 /** Entry name -> tsc output; package.json `exports` point at dist/bundle/<name>.js. */
 export const entries = {
@@ -23,6 +23,7 @@ export const entries = {
   redis: 'dist/src/stores/redis.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
+  'cli-dev-child': 'dist/src/cli/dev-child.js',
 }
 
 /**
@@ -55,3 +56,19 @@ await build({
   plugins: [esModules],
   logLevel: 'warning',
 })
+
+// The playground page (playground/, browser code): one minified script and one stylesheet
+// beside its index.html in dist/bundle/playground, which `serveHttp({ playground: true })`
+// and `emcp dev` serve as they are; users need no build step.
+await build({
+  entryPoints: { playground: 'playground/app.ts' },
+  outdir: 'dist/bundle/playground',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'warning',
+})
+await build({ entryPoints: { playground: 'playground/playground.css' }, outdir: 'dist/bundle/playground', minify: true, logLevel: 'warning' })
+copyFileSync('playground/index.html', 'dist/bundle/playground/index.html')

@@ -4,10 +4,11 @@
  *
  * @example
  * import { commands } from './commands.js'
- * commands.map((c) => c.name) // ['serve', 'call', 'list', 'manifest', 'validate', 'pg']
+ * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg']
  */
 import { call } from './call.js'
 import type { Command } from './command.js'
+import { dev } from './dev.js'
 import { list } from './list.js'
 import { manifest } from './manifest.js'
 import { pg } from './pg.js'
@@ -15,4 +16,4 @@ import { serve } from './serve.js'
 import { validate } from './validate.js'
 
 /** Every subcommand, in the order `emcp --help` shows them. */
-export const commands: ReadonlyArray<Command> = [serve, call, list, manifest, validate, pg]
+export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg]

@@ -27,6 +27,10 @@ const isFresh = (): boolean => {
   const bundle = join(root, 'dist', 'bundle', 'index.js')
   if (!existsSync(bundle)) return false
   const bundled = statSync(bundle).mtimeMs
+  // the playground page (browser code in playground/) is bundled on its own
+  const page = join(root, 'dist', 'bundle', 'playground', 'playground.js')
+  const pageSources = readdirSync(join(root, 'playground')).map((f) => join(root, 'playground', f))
+  if (!existsSync(page) || pageSources.some((f) => statSync(f).mtimeMs > statSync(page).mtimeMs)) return false
   return sources.every((src) => {
     const out = join(root, 'dist', relative(root, src).replace(/\.ts$/, '.js'))
     if (!existsSync(out)) return false

@@ -13,6 +13,7 @@
 import type { Server as NodeServer } from 'node:http'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Identity } from '../../server/session.js'
+import type { PlaygroundOptions } from './playground.js'
 import type { SessionOptions } from './sessions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -104,6 +105,11 @@ export interface ServeHttpOptions extends HttpOptions {
   readonly handleSignals?: boolean
   /** The longest a drain waits for requests in flight (default 10 000 ms); the connections still open are then cut. */
   readonly drainTimeoutMs?: number
+  /**
+   * Serve the playground page at `/` (default false): forms from the tools' input schemas,
+   * results, progress, logs, elicitation. Loopback only unless `{ allowRemote: true }`.
+   */
+  readonly playground?: boolean | PlaygroundOptions
 }
 
 /** A running HTTP server. */

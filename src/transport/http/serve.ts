@@ -16,6 +16,7 @@ import type { Server } from '../../server/server.js'
 import { defaultDrainTimeoutMs, exitSoon, onShutdownSignal } from '../drain.js'
 import type { RunningHttp, ServeHttpOptions } from './model.js'
 import { toNodeListener } from './node.js'
+import { playgroundRoutes } from './playground.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -24,7 +25,9 @@ import { toNodeListener } from './node.js'
 export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHttpOptions = {}): Promise<RunningHttp> => {
   const host = options.host ?? '127.0.0.1'
   const path = options.path ?? '/mcp'
-  const listener = toNodeListener(server, { ...options, path })
+  // the playground's routes come first among the `use` steps: after the Host and Origin guards
+  const playground = options.playground === undefined || options.playground === false ? [] : [playgroundRoutes({ ...(options.playground === true ? {} : options.playground), endpoint: path })]
+  const listener = toNodeListener(server, { ...options, path, use: [...playground, ...(options.use ?? [])] })
   const node = createServer(listener)
   return new Promise((resolve, reject) => {
     node.once('error', reject)

@@ -1,0 +1,64 @@
+/**
+ * Headless Chromium for the playground tests, driven by playwright-core with the system's
+ * browser (Debian's `chromium`, which .ci/run installs; or CHROMIUM_PATH). Without one the
+ * browser tests are skipped, and say so loudly: under .ci/run it is always there.
+ *
+ * @example
+ * const browser = await launch(); const page = await browser.newPage(); await page.goto(url)
+ */
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+
+/** The Chromium executable, or undefined when this machine has none. */
+export const chromiumPath: string | undefined = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => p !== undefined && p !== '' && existsSync(p),
+)
+
+/** True when the browser tests are skipped: no Chromium here, and not under CI (where a missing one fails them). */
+export const skipBrowser = chromiumPath === undefined && process.env.CI !== 'true'
+
+if (skipBrowser)
+  console.warn(
+    '\n*** BROWSER TESTS SKIPPED: no Chromium found (set CHROMIUM_PATH, or install Debian\'s chromium; .ci/run does) ***\n',
+  )
+
+/** A headless browser on the system Chromium; no network beyond loopback. */
+export const launch = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: chromiumPath ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--proxy-server=direct://', '--proxy-bypass-list=*'],
+  })
+
+/** Where screenshots go when EMCP_SCREENSHOTS names a folder (docs/playground for the docs); none otherwise. */
+export const screenshot = async (page: Page, name: string): Promise<void> => {
+  const dir = process.env.EMCP_SCREENSHOTS
+  if (dir !== undefined && dir !== '') await page.screenshot({ path: `${dir}/${name}.png` })
+}
+
+/** Opens the playground at `url` and waits until it has connected and listed the tools. */
+export const openPlayground = async (browser: Browser, url: string): Promise<Page> => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  await page.goto(url)
+  await page.waitForSelector('#status.ok')
+  await page.waitForSelector('#tools button')
+  if (errors.length > 0) throw new Error(`the page threw: ${errors.join('; ')}`)
+  return page
+}
+
+/** The bodies of the JSON-RPC requests the page posts, as they go. */
+export const postedMethods = (page: Page): string[] => {
+  const methods: string[] = []
+  page.on('request', (r) => {
+    if (r.method() !== 'POST') return
+    try {
+      const body = JSON.parse(r.postData() ?? '{}') as { method?: string }
+      if (typeof body.method === 'string') methods.push(body.method)
+    } catch {
+      // not JSON: not ours
+    }
+  })
+  return methods
+}
