@@ -19,6 +19,7 @@ import { storeSchemaSql } from './postgres-schema.js'
 
 export { storeSchemaSql, storeSchemaVersion } from './postgres-schema.js'
 import type { BusMessage, EventLog, EventReplay, SessionRecord, SharedStore } from './store.js'
+import { redactedUrl } from '../util/redacted-url.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -64,7 +65,7 @@ export const postgresStore = async (options: PostgresStoreOptions): Promise<Shar
     if (options.migrate ?? true) await pool.query(storeSchemaSql(schema))
   } catch (e) {
     await pool.end().catch(() => undefined)
-    throw new Error(`cannot prepare the store in ${redacted(options.url)}: ${e instanceof Error ? e.message : String(e)}`)
+    throw new Error(`cannot prepare the store in ${redactedUrl(options.url)}: ${e instanceof Error ? e.message : String(e)}`)
   }
   const events = options.events ?? {}
   const maxBytes = events.maxBytes ?? eventStoreDefaults.maxBytes
@@ -257,15 +258,4 @@ const postgresBus = async (pg: Pg, url: string, connectionTimeoutMillis: number,
 const positiveTtl = (ttlMs: number, table: string): number => {
   if (!(Number.isFinite(ttlMs) && ttlMs > 0)) throw new RangeError(`the ${table === 'sessions' ? 'session' : 'task'} TTL must be a positive number of milliseconds, got ${ttlMs}`)
   return Math.ceil(ttlMs)
-}
-
-/** A URL without its password, for messages. */
-const redacted = (url: string): string => {
-  try {
-    const u = new URL(url)
-    if (u.password !== '') u.password = '***'
-    return u.href
-  } catch {
-    return '(an unparsable URL)'
-  }
 }

@@ -22,6 +22,7 @@ import { eventStoreDefaults } from '../transport/http/event-store.js'
 import type { DetailedTask } from '../features/tasks/store.js'
 import { afterScript, appendScript, forgetScript, primeScript } from './redis-scripts.js'
 import type { BusMessage, EventLog, EventReplay, SessionRecord, SharedStore } from './store.js'
+import { redactedUrl } from '../util/redacted-url.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -74,7 +75,7 @@ export const redisStore = async (options: RedisStoreOptions): Promise<SharedStor
   const quiet = (): void => undefined
   client.on('error', quiet)
   subscriber.on('error', quiet)
-  await withTimeout(Promise.all([client.connect(), subscriber.connect()]), connectTimeout, `cannot reach Redis at ${redacted(options.url)}`).catch(async (e: unknown) => {
+  await withTimeout(Promise.all([client.connect(), subscriber.connect()]), connectTimeout, `cannot reach Redis at ${redactedUrl(options.url)}`).catch(async (e: unknown) => {
     client.destroy()
     subscriber.destroy()
     throw e
@@ -234,14 +235,3 @@ const withTimeout = <A>(p: Promise<A>, ms: number, message: string): Promise<A> 
       (e: unknown) => (clearTimeout(timer), reject(new Error(`${message}: ${e instanceof Error ? e.message : String(e)}`))),
     )
   })
-
-/** A URL without its password, for messages. */
-const redacted = (url: string): string => {
-  try {
-    const u = new URL(url)
-    if (u.password !== '') u.password = '***'
-    return u.href
-  } catch {
-    return '(an unparsable URL)'
-  }
-}
