@@ -16,7 +16,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { example, spawnListening, stop, texts, until, type Listening } from './children.js'
 
 const script = example('everything')
-const keys = 'replica key one, sixteen bytes+,replica key two, sixteen bytes+'
+const keys = 'replica key one sixteen bytes+,replica key two sixteen bytes+'
 const backends = { redis: process.env.EMCP_TEST_REDIS_URL, postgres: process.env.EMCP_TEST_DATABASE_URL }
 for (const [name, url] of Object.entries(backends)) {
   if (url === undefined) console.warn(`replica process tests on ${name} SKIPPED: set ${name === 'redis' ? 'EMCP_TEST_REDIS_URL (.ci/redis start)' : 'EMCP_TEST_DATABASE_URL (.ci/postgres start)'}`)
