@@ -261,7 +261,8 @@ for (const [backend, store] of Object.entries(backends)) {
       expect(others.some((r) => r !== calls[1])).toBe(true)
     }, 60_000)
 
-    it.skip('SDK v1: a GET stream resumed with Last-Event-ID on another replica after its replica is killed loses nothing (needs the SSE event log on the shared store, not yet moved)', () => {})
+    // not written yet: the HTTP transport still keeps its SSE events in each process's memory (docs/replicas.md, still to come)
+    it.todo('SDK v1: a GET stream resumed with Last-Event-ID on another replica after its replica is killed loses nothing')
   })
 
   describe.runIf(store !== undefined)(`two everything processes on ${backend}, different ports, one client in turn`, () => {
