@@ -13,11 +13,18 @@
  *
  * `EMCP_REQUEST_STATE_KEYS` (comma-separated, the first signs, all verify) shares and rotates
  * the 2026-07-28 `requestState` keys between processes; without it each process has its own.
+ * `EMCP_STORE` makes the process one replica of many: `redis://…`/`rediss://…` (emcp/redis) or
+ * `postgres://…`/`postgresql://…` (emcp/postgres-store), the same value for every replica; any
+ * other value stops it at start with one line and exit code 1. Without it, it is one process
+ * with its state in memory, as the conformance suite runs it.
+ *
+ *   EMCP_STORE=redis://127.0.0.1:6379 EMCP_REQUEST_STATE_KEYS=k1-of-16-bytes-or-more PORT=3001 node dist/examples/everything.js
  */
 import { emcp, mcpServer, prompt, requestStateKeysFrom, prompts, resource, resources, resourceTemplate, tasks, type ContentBlock } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
-import { portOf, runMain } from './main.js'
+import { isMain, portOf, runMain } from './main.js'
+import { storeFromUrl } from './shared-store.js'
 
 // ---------------------------------------------------------------------------------------
 // test data
@@ -537,6 +544,15 @@ export const conformancePrompts = prompts([
   }),
 ])
 
+const requestStateKeys = requestStateKeysFrom(process.env.EMCP_REQUEST_STATE_KEYS)
+
+/** The replicas' shared store from `EMCP_STORE`, or undefined (this process's memory); as a program, a bad value ends it with one line and exit 1. */
+const store = await storeFromUrl(process.env.EMCP_STORE, requestStateKeys).catch((e: unknown) => {
+  if (!isMain(import.meta.url)) throw e
+  process.stderr.write(`everything: ${e instanceof Error ? e.message : String(e)}\n`)
+  process.exit(1)
+})
+
 /** The conformance server, ready for any transport. */
 export const everything = mcpServer(
   [
@@ -580,7 +596,8 @@ export const everything = mcpServer(
   { name: 'emcp-everything', version: '1.0.0', title: 'emcp conformance server' },
   {
     instructions: 'The server the MCP conformance suite runs against: one test_* tool per scenario.',
-    requestState: { keys: requestStateKeysFrom(process.env.EMCP_REQUEST_STATE_KEYS) },
+    requestState: { keys: requestStateKeys },
+    ...(store === undefined ? {} : { store }),
     features: [conformanceResources, conformancePrompts, tasks({ ttlMs: 600_000, maxTasks: 200, pollIntervalMs: 200 })],
   },
 ).implement({

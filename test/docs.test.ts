@@ -29,6 +29,7 @@ interface Snippet {
 const exampleModules: Record<string, string> = {
   './calculator.js': 'examples/calculator.ts',
   './context.js': 'examples/context.ts',
+  './shared-store.js': 'examples/shared-store.ts',
 }
 
 const importsEmcp = /^\s*import\b[^'"]*\bfrom\s+['"]emcp(\/[^'"]*)?['"]/m
