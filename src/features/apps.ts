@@ -135,12 +135,12 @@ export const linkedAppOf = (tool: { readonly _meta?: { readonly [key: string]: u
   return typeof uri === 'string' ? uri : undefined
 }
 
-/** Every link to an app not in `apps`, as messages (empty: all links hold). */
-export const missingAppLinks = (tools: ReadonlyArray<AnyTool>, apps: ReadonlyArray<{ readonly uri: string }>): ReadonlyArray<string> => {
+/** Every link to an app not in `apps`: the tool, and a message (empty: all links hold). */
+export const missingAppLinks = (tools: ReadonlyArray<AnyTool>, apps: ReadonlyArray<{ readonly uri: string }>): ReadonlyArray<{ readonly tool: string; readonly message: string }> => {
   const declared = new Set(apps.map((a) => a.uri))
   return tools.flatMap((t) => {
     const uri = linkedAppOf(t)
-    return uri === undefined || declared.has(uri) ? [] : [`tool ${t.name} links ${uri}, which no app in the apps option declares`]
+    return uri === undefined || declared.has(uri) ? [] : [{ tool: t.name, message: `tool ${t.name} links ${uri}, which no app in the apps option declares` }]
   })
 }
 
@@ -149,7 +149,7 @@ export const checkAppLinks = (tools: ReadonlyArray<AnyTool>, apps: ReadonlyArray
   const bad = apps.filter((a) => (a as Partial<AppResource>).app !== true)
   if (bad.length > 0) throw new TypeError(`emcp: apps: ${bad.map((a) => String(a?.uri)).join(', ')} not made by appResource`)
   const missing = missingAppLinks(tools, apps)
-  if (missing.length > 0) throw new TypeError(`emcp: ${missing.join('; ')}`)
+  if (missing.length > 0) throw new TypeError(`emcp: ${missing.map((m) => m.message).join('; ')}`)
 }
 
 /** A factory that is a `resources` feature (its handle has `add` and `list`). */

@@ -26,10 +26,12 @@ expectType<Server<typeof linked>>(mcpServer([linked], { name: 'c', version: '1' 
 const byUri = linkApp(add, 'ui://calc/panel')
 mcpServer([byUri], { name: 'c', version: '1' }, { apps: [panel] }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
 
-// message: /^Property '"tool add links ui:\/\/calc\/other, which no app in the apps option declares"' is missing in type /
+// message 7.0: /is not assignable to type 'MissingApp<"tool add links ui:\/\/calc\/other, which no app in the apps option declares">'/
+// message 5.9: /^Property '"tool add links ui:\/\/calc\/other, which no app in the apps option declares"' is missing in type /
 expectError(mcpServer([linkApp(add, 'ui://calc/other')], { name: 'c', version: '1' }, { apps: [panel] }).implement({ add: ({ a, b }) => ({ sum: a + b }) }))
 
-// message: /^Property '"tool add links ui:\/\/calc\/panel, which no app in the apps option declares"' is missing/
+// message 7.0: /is not assignable to type 'MissingApp<"tool add links ui:\/\/calc\/panel, which no app in the apps option declares">'/
+// message 5.9: /^Property '"tool add links ui:\/\/calc\/panel, which no app in the apps option declares"' is missing/
 expectError(mcpServer([linked], { name: 'c', version: '1' }).implement({ add: ({ a, b }) => ({ sum: a + b }) }))
 
 // an app URI known only at run time is checked when the server is built, not by the compiler
