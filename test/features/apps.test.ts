@@ -74,7 +74,7 @@ describe('apps', () => {
     const { tools } = (await inMemoryClient(s).request('tools/list')) as { tools: Array<{ name: string; _meta?: { ui?: unknown } }> }
     expect(tools.find((t) => t.name === 'add')?._meta?.ui).toEqual({ resourceUri: 'ui://calc/panel', visibility: ['model', 'app'] })
     expect(tools.find((t) => t.name === 'route')?._meta?.ui).toBeUndefined()
-    expect(() => fromManifest(manifest, handlers, { info: { name: 'm', version: '1' } })).toThrow(/tool add: \/_meta\/ui\/resourceUri: tool add links ui:\/\/calc\/panel/)
+    expect(() => void fromManifest(manifest, handlers, { info: { name: 'm', version: '1' } })).toThrow(/tool add: \/_meta\/ui\/resourceUri: tool add links ui:\/\/calc\/panel/)
   })
 
   describe('through the official SDK client', () => {
