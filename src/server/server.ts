@@ -44,6 +44,7 @@ import { runRequest, type Middleware, type RequestStep } from './middleware.js'
 import { toolTable, type Chain } from './tools.js'
 import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedTools } from '../contract/sum.js'
+import { appsCapability, checkAppLinks, withApps, type AppResource, type CheckedLinks } from '../features/apps.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -104,6 +105,13 @@ export interface ServerOptions {
    * in the server's place, mapping errors (see docs/middleware.md). The first is the outermost.
    */
   readonly middleware?: ReadonlyArray<Middleware>
+  /**
+   * MCP Apps (`appResource`) the tools link to (`linkApp`): served as resources (beside those
+   * of a `resources` feature, or by one of their own) and declared as the
+   * `io.modelcontextprotocol/ui` extension. A link to an app not listed here does not compile
+   * (literal URIs) or throws when the server is built. See docs/apps.md.
+   */
+  readonly apps?: ReadonlyArray<AppResource>
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -168,10 +176,10 @@ export interface ServerBuilder<U extends AnyTool> {
  * Folds a non-empty list of tool contracts into a server. A duplicate name is a compile error
  * (and, for lists built at run time, an exception listing every problem).
  */
-export const mcpServer = <const T extends readonly AnyTool[]>(
-  tools: CheckedTools<T>,
+export const mcpServer = <const T extends readonly AnyTool[], const A extends ReadonlyArray<AppResource> = readonly []>(
+  tools: CheckedLinks<T, A[number]['uri'], CheckedTools<T>>,
   info: ServerInfo,
-  options: ServerOptions = {},
+  options: ServerOptions & { readonly apps?: A } = {},
 ): ServerBuilder<T[number]> => {
   const list = tools as unknown as ReadonlyArray<T[number]>
   const checked = sumOf(list)
@@ -180,6 +188,7 @@ export const mcpServer = <const T extends readonly AnyTool[]>(
   checkPageSize(options.pageSize)
   checkEras(options.eras)
   checkCache(options.cache ?? {})
+  checkAppLinks(list, options.apps)
   return {
     implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
   }
@@ -201,13 +210,13 @@ const build = <U extends AnyTool>(
   if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
   const store = options.store ?? memoryStore()
   const hub = sharedHub(newHub(), store.bus)
-  const features: ReadonlyArray<Feature> = (options.features ?? []).map((f) => f(hub, { store }))
+  const features: ReadonlyArray<Feature> = withApps(options.features ?? [], options.apps).map((f) => f(hub, { store }))
   const { chain, use } = chainOf(options)
   const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
 
   const serverInfo = stripUndefined(info)
   const completers = features.filter((f) => f.complete !== undefined)
-  const capabilities = capabilitiesOf(features, completers.length > 0)
+  const capabilities = appsCapability(capabilitiesOf(features, completers.length > 0), options.apps)
   const methods = methodTable(features, [
     ['initialize', initializeWith({ capabilities, serverInfo, instructions: options.instructions, hub })],
     ['ping', () => E.right({})],

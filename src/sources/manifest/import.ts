@@ -34,7 +34,8 @@ import { metaKeys, type Manifest, type ManifestTool } from './manifest.js'
 import { policyOf } from './policy.js'
 import { reviewByConfirm, reviewByElicitation, type Confirm, type Review, type Reviewed, type WireArguments } from './review.js'
 import { schemaErrors } from './schema-errors.js'
-import { dispatchNameOf } from './semoss.js'
+import { dispatchNameOf, withSemossApp } from './semoss.js'
+import { missingAppLinks } from '../../features/apps.js'
 import { readManifest, type ManifestProblem } from './validate.js'
 
 // ---------------------------------------------------------------------------------------
@@ -210,6 +211,7 @@ export const serverOfManifest = (
     tools.push(contractOf(entry, slots))
     wrapped[entry.name] = policy === 'ask' ? asking(entry, handler, review, validatorOf(slots.input as SchemaSpec, entry.inputSchema)) : handler
   }
+  problems.push(...missingAppLinks(tools, options.apps ?? []).map(({ tool, message }) => ({ tool, path: '/_meta/ui/resourceUri', message })))
   if (problems.length > 0) return E.left(problems)
   const { info, codecs: _codecs, confirm: _confirm, review: _review, ...serverOptions } = options
   const server: Server = mcpServer(tools, info ?? infoOf(m), serverOptions).implement(wrapped)
@@ -234,8 +236,9 @@ const infoOf = (m: Manifest): ServerInfo => {
 
 /** The contract of an entry: its schema slots (with their codecs) and every other field as the manifest has them. */
 const contractOf = (entry: ManifestTool, slots: Slots): RuntimeTool => {
-  const { inputSchema: _input, outputSchema: _output, ...rest } = entry
-  return runtimeTool({ ...rest, input: slots.input, ...(slots.output === undefined ? {} : { output: slots.output }) })
+  const { inputSchema: _input, outputSchema: _output, _meta, ...rest } = entry
+  const meta = withSemossApp(_meta)
+  return runtimeTool({ ...rest, ...(meta === undefined ? {} : { _meta: meta }), input: slots.input, ...(slots.output === undefined ? {} : { output: slots.output }) })
 }
 
 /** A handler given in a record built at run time: any function (its arguments are checked by the tool's schema). */

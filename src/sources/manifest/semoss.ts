@@ -39,6 +39,18 @@ export const carriedEntryKeys: ReadonlyArray<string> = ['_type']
 /** Anything with a name and a `_meta`, as manifest entries and tools are. */
 type Named = { readonly name: string; readonly _meta?: { readonly [key: string]: unknown } | undefined }
 
+/**
+ * A `_meta` whose SEMOSS UI names an MCP App (`SMSS_MCP_UI.resourceURI` a `ui://` URI) with
+ * the standard link added (`ui.resourceUri`, seen by the model and the app), unless it has
+ * one; a platform route (`/#/...`) is SEMOSS's own and left as it is.
+ */
+export const withSemossApp = (meta: { readonly [key: string]: unknown } | undefined): { readonly [key: string]: unknown } | undefined => {
+  const ui = meta?.[semossKeys.ui]
+  const uri = isObject(ui) ? ui.resourceURI : undefined
+  if (meta === undefined || typeof uri !== 'string' || !uri.startsWith('ui://') || meta.ui !== undefined) return meta
+  return { ...meta, ui: { resourceUri: uri, visibility: ['model', 'app'] } }
+}
+
 /** The key of the handler a tool dispatches to: its `SMSS_FUNCTION_NAME` when it has one, else its name. */
 export const dispatchNameOf = (tool: Named): string => {
   const f = tool._meta?.[semossKeys.functionName]
