@@ -106,7 +106,7 @@ export const recordOf = (entry: Shared): SessionRecord => {
     initialized: s.initialized,
     identity: s.identity,
     logLevel: s.logLevel,
-    subscriptions: [],
+    subscriptions: [...(s.resourceSubscriptions ?? [])],
   }
 }
 
@@ -118,13 +118,15 @@ export const restore = (session: Session, record: SessionRecord): void => {
   session.initialized = record.initialized
   session.logLevel = record.logLevel
   session.identity = record.identity
+  session.resourceSubscriptions = record.subscriptions.length === 0 ? undefined : new Set(record.subscriptions)
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** The fields that change after initialize; the identity by subject and roles (a request with auth brings a fresh object each time). */
-const keyOf = (s: Session): string => `${s.initialized ? 1 : 0}|${s.logLevel ?? ''}|${s.identity === undefined ? '' : JSON.stringify([s.identity.subject, s.identity.roles])}`
+/** The fields that change after initialize; the identity by subject and roles (a request with auth brings a fresh object each time); the resource subscriptions. */
+const keyOf = (s: Session): string =>
+  `${s.initialized ? 1 : 0}|${s.logLevel ?? ''}|${s.identity === undefined ? '' : JSON.stringify([s.identity.subject, s.identity.roles])}|${JSON.stringify([...(s.resourceSubscriptions ?? [])])}`
 
 /** A failure that costs other replicas a fresh view; the request at hand has its answer already. */
 const report = (e: unknown): void => {
