@@ -22,6 +22,8 @@ export interface StreamContext {
   readonly log: StreamLog
   /** Forgets a stream: no client will read it again. */
   readonly forget: (entry: HttpSession, streamId: string) => void
+  /** A stream another replica opened was resumed here (that replica must stop writing to it). */
+  readonly adopted?: (entry: HttpSession, streamId: string) => void
   readonly limits: {
     readonly maxGetStreams: number
     readonly maxResumable: number
@@ -55,8 +57,10 @@ export const sessionStream = async (
     // which stream: the events themselves are read again below, after every write before the resume
     const r = await log.after(resumeAfter)
     if (r === undefined) return 'unknown-event'
-    state = entry.known.get(r.streamId) ?? adopted(entry, mark, r.streamId)
+    const known = entry.known.get(r.streamId)
+    state = known ?? adopted(entry, mark, r.streamId)
     if (state === undefined) return 'unknown-event'
+    if (known === undefined) context.adopted?.(entry, r.streamId)
     streamId = r.streamId
   }
   const previous = state?.live
@@ -107,8 +111,10 @@ export const sessionStream = async (
   entry.recent.delete(id)
   // the connection a resume replaces is gone: what it queued is in the log and replayed
   previous?.cut()
-  if (mine.role === 'standalone') entry.standalone = s
-  else entry.streams.add(s)
+  if (mine.role === 'standalone') {
+    entry.standalone = s
+    entry.lastGet = id
+  } else entry.streams.add(s)
   if (kind === 'standalone') entry.gets.add(s)
   // a resumed request stream whose answer already went out ends after its replay
   if (mine.role === 'request' && mine.finished) s.close()

@@ -82,6 +82,8 @@ export interface HttpSession extends Shared {
   readonly owner: string
   /** The GET stream, while one is open. */
   standalone: SseStream | undefined
+  /** The id of the latest GET stream: while it is cut, the session's notifications go into the log for its resume. */
+  lastGet: string | undefined
   /** Streams of requests in flight (they keep the session busy). */
   readonly streams: Set<SseStream>
   /** The streams opened by GET that are open. */
@@ -154,7 +156,18 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const entry = entries.get(id)
     if (entry !== undefined) own.get(entry)?.settle(response)
   }
-  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere })
+  // a stream resumed on another replica is written there from now on: this replica lets go of it (the log keeps it)
+  const movedAway = (id: string, streamId: string): void => {
+    const entry = entries.get(id)
+    const state = entry?.known.get(streamId)
+    if (entry === undefined || state === undefined) return
+    state.live?.cut()
+    entry.known.delete(streamId)
+    entry.resumable.delete(streamId)
+    entry.recent.delete(streamId)
+    if (entry.lastGet === streamId) entry.lastGet = undefined
+  }
+  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere, onMoved: movedAway })
   const own = new WeakMap<HttpSession, Outbound>()
   const taking = new Map<string, Promise<HttpSession | undefined>>()
 
@@ -164,6 +177,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     entry.known.delete(streamId)
     entry.resumable.delete(streamId)
     entry.recent.delete(streamId)
+    if (entry.lastGet === streamId) entry.lastGet = undefined
     // after the stream's writes, so that none of them brings it back
     void (state === undefined ? log.forget(streamId) : chained(state, () => log.forget(streamId)))
   }
@@ -270,6 +284,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const streams = {
     log,
     forget,
+    adopted: (entry: HttpSession, streamId: string) => sharing.moved(entry.id, streamId),
     limits: { maxGetStreams, maxResumable, retryMs: options.retryMs, maxQueuedBytes: options.maxQueuedBytes, maxPendingEvents: options.maxPendingEvents, maxPendingBytes: options.maxPendingBytes },
   }
 
@@ -353,6 +368,7 @@ const newEntry = (
     caller: callerOf(from.identity, from.address),
     owner: fixed?.owner ?? randomUUID(),
     standalone: undefined,
+    lastGet: undefined,
     streams: new Set(),
     gets: new Set(),
     known: new Map(),
@@ -367,6 +383,8 @@ const newEntry = (
     // a message sent while answering one of this session's requests goes on that request's stream
     if (here !== undefined && state !== undefined && !state.finished) deliver(entry, here.streamId, text)
     else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
+    // the GET stream was cut: a notification waits in the log for the client to resume it (here or on another replica)
+    else if (entry.lastGet !== undefined && !(typeof message === 'object' && message !== null && 'id' in message)) deliver(entry, entry.lastGet, text)
     // a request that nothing can carry would wait out its timeout: fail it now instead
     else if (typeof message === 'object' && message !== null && 'id' in message)
       throw new Error(
