@@ -54,11 +54,12 @@ export const sharedLog = (events: EventLog): StreamLog => ({
     }),
 })
 
-/** A synchronous `EventStore` as a log: a throw (or an id with a line break) sends the event without an id, as before. */
+/** A synchronous `EventStore` as a log: a throw in `prime` or `append` (or an id with a line break) sends the event without an id, as before. */
 export const localLog = (store: EventStore): StreamLog => ({
   prime: (streamId, owner) => Promise.resolve(stored(() => eventId(store.prime(streamId, owner)))),
   append: (streamId, data) => Promise.resolve(stored(() => eventId(store.append(streamId, data)))),
-  after: (lastEventId) => Promise.resolve(stored(() => store.after(lastEventId))),
+  // a lookup that throws fails the request (500), as before
+  after: (lastEventId) => new Promise((resolve) => resolve(store.after(lastEventId))),
   forget: (streamId) => Promise.resolve(void stored(() => store.forget?.(streamId))),
 })
 

@@ -12,6 +12,7 @@ import { shown } from '../../util/clip.js'
 import type { HttpMiddleware, HttpReply, HttpRequest } from './model.js'
 import { refuse, sseHeaders, storeRefusal } from './reply.js'
 import type { HttpSessions } from './sessions.js'
+import { StoreUnavailable } from '../../stores/store.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -26,7 +27,11 @@ export const streams = (registry: HttpSessions, options: { readonly auth: boolea
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
     const last = req.header('last-event-id')
     if (last === undefined && entry.standalone !== undefined && !entry.standalone.closed()) return refuse(409, 'Conflict: this session already has an open GET stream')
-    const stream = await registry.stream(entry, 'standalone', last).catch(storeRefusal)
+    // the shared log down: 503; a store of the user's that throws: the chain's 500
+    const stream = await registry.stream(entry, 'standalone', last).catch((e: unknown) => {
+      if (e instanceof StoreUnavailable) return storeRefusal(e)
+      throw e
+    })
     if (typeof stream === 'object' && 'status' in stream) return stream
     if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${shown(last)}`)
     if (stream === 'too-many-streams') return refuse(429, `Too Many Requests: this session already has ${registry.limits.maxGetStreams} GET streams open`)
