@@ -211,7 +211,8 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
       if (closing) return
       if (!ids) return enqueue(frame(undefined, data))
       // the log must not fall behind without end either: an event it never got makes the stream unresumable
-      if (pending >= maxPendingEvents || pendingBytes + data.length > maxPendingBytes)
+      // (an event larger than the byte bound alone still goes: it waits for no other)
+      if (pending >= maxPendingEvents || (pendingBytes > 0 && pendingBytes + data.length > maxPendingBytes))
         return fail(`its event log lags behind (${pending} events, ${pendingBytes} bytes waiting to be kept)`)
       inOrder(writer.append(data), data.length, (eid) => enqueue(frame(eid, data)))
     },

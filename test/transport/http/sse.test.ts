@@ -217,6 +217,12 @@ describe('sseStream: life cycle', () => {
       expect(failed).toEqual([expect.stringMatching(/event log lags behind \(2 events/)])
       s.send(note(4))
       expect(failed).toHaveLength(1)
+      // one event larger than the byte bound goes when nothing else waits for the log
+      const big = sseStream('b', { writer: { prime: () => Promise.resolve('b/0'), append: () => Promise.resolve('b/1') }, maxPendingBytes: 10, onFail: (r) => failed.push(r) })
+      big.send(note(1))
+      big.close()
+      expect(await drain(big)).toContain(note(1))
+      expect(failed).toHaveLength(1)
     } finally {
       spy.mockRestore()
     }
