@@ -1,7 +1,8 @@
 /**
  * Who subscribed to which resource (`resources/subscribe`, `resources/unsubscribe`): per
- * session, the URIs it asked about, kept weakly so that sessions nobody releases still go
- * away. The resources feature answers the two methods with it and asks it whom to tell of
+ * session, the URIs it asked about, kept on the session itself (`resourceSubscriptions`), so
+ * that sessions nobody releases still go away and a stateful transport can share them with
+ * other replicas. A session keeps at most `maxSubscriptions` URIs. The resources feature answers the two methods with it and asks it whom to tell of
  * an update.
  *
  * @example
@@ -32,26 +33,29 @@ export interface Subscriptions {
 
 /** The subscriptions; `check` refuses a subscription to a URI (the error it gives), or accepts it (undefined). */
 export const subscriptionsOf = (check: (uri: string, session: Session) => RpcError | undefined): Subscriptions => {
-  // per session: the URIs it subscribed to; weak, so sessions nobody releases still go away
-  const subscriptions = new WeakMap<Session, Set<string>>()
   const method = (on: boolean) => (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const uri = req.params?.uri
     const name = on ? 'resources/subscribe' : 'resources/unsubscribe'
     if (typeof uri !== 'string') return E.left(rpcError('InvalidParams', `${name}: params.uri must be a string`))
-    let uris = subscriptions.get(session)
+    let uris = session.resourceSubscriptions
     if (on) {
       const refused = check(uri, session)
       if (refused !== undefined) return E.left(refused)
-      if (uris === undefined) subscriptions.set(session, (uris = new Set()))
+      if (uris === undefined) session.resourceSubscriptions = uris = new Set()
+      // each subscription is kept, and written into the shared session record: bounded
+      if (!uris.has(uri) && uris.size >= maxSubscriptions) return E.left(rpcError('InvalidParams', `${name}: this session already has ${maxSubscriptions} subscriptions; unsubscribe from one first`))
       uris.add(uri)
     } else uris?.delete(uri)
     return E.right({})
   }
   return {
     method,
-    has: (session, uri) => subscriptions.get(session)?.has(uri) === true,
+    has: (session, uri) => session.resourceSubscriptions?.has(uri) === true,
     release: (session) => {
-      subscriptions.delete(session)
+      session.resourceSubscriptions = undefined
     },
   }
 }
+
+/** The most resource URIs one session may subscribe to at once. */
+export const maxSubscriptions = 1000

@@ -88,6 +88,8 @@ export interface Session {
   logLevel: LogLevel | undefined
   /** Who is calling, when the transport knows (HTTP with a token verifier); undefined: anonymous. */
   identity: Identity | undefined
+  /** The resource URIs the client subscribed to (`resources/subscribe`); kept here so that a stateful transport can share them with other replicas. */
+  resourceSubscriptions?: Set<string>
   /**
    * How a handler's questions reach the client, installed by the request's era: requests over
    * `outbound` when absent (2025-11-25); answers replayed from `requestState` and

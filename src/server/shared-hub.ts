@@ -4,8 +4,9 @@
  * resources/updated, the tasks extension's notifications/tasks), onto the shared store's bus;
  * what another replica published there goes to this server's sessions. A broadcast meant for
  * every session (`to` absent) reaches every session on the other side too; one meant for some
- * sessions (`to` is a predicate, which cannot travel) reaches only the `subscriptions/listen`
- * streams there, which choose for themselves. Delivery follows the bus: at most once.
+ * sessions (`to` is a predicate, which cannot travel) reaches the `subscriptions/listen`
+ * streams there, which choose for themselves, and, for `resources/updated`, the sessions there
+ * subscribed to its URI. Delivery follows the bus: at most once.
  *
  * @example
  * import { hub, memoryStore } from 'emcp'
@@ -20,6 +21,7 @@ import type { Params } from '../protocol/jsonrpc.js'
 import { isObject } from '../util/json-object.js'
 import { channels, type Bus, type BusMessage } from '../stores/store.js'
 import type { Hub } from './hub.js'
+import type { Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -30,7 +32,7 @@ export const sharedHub = (local: Hub, bus: Bus): Hub => {
   const heard = (m: BusMessage): void => {
     if (!isObject(m) || m.origin === origin || typeof m.method !== 'string' || !shared.has(m.method)) return
     const params = isObject(m.params) ? (m.params as Params) : undefined
-    local.broadcast(m.method, params, m.all === true ? undefined : () => false)
+    local.broadcast(m.method, params, m.all === true ? undefined : some(m.method, params))
   }
   bus.subscribe(channels.notify, heard).catch((e: unknown) => report('subscribe to', e))
   return {
@@ -46,6 +48,16 @@ export const sharedHub = (local: Hub, bus: Bus): Hub => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/**
+ * Whom a broadcast meant for some sessions reaches here: for `resources/updated`, the sessions
+ * subscribed to its URI (their subscriptions live on the session, restored from the shared
+ * record on a takeover); for anything else, none but the listen streams.
+ */
+const some = (method: string, params: Params | undefined): ((s: Session) => boolean) => {
+  const uri = params?.uri
+  return method === 'notifications/resources/updated' && typeof uri === 'string' ? (s) => s.resourceSubscriptions?.has(uri) === true : () => false
+}
 
 /** The notifications other replicas' clients may be waiting for. */
 const shared = new Set([

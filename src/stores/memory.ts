@@ -12,7 +12,7 @@
  * await store.tasks.put({ taskId: 't1', status: 'working', createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:00.000Z', ttlMs: 60_000 }, 60_000)
  * await store.tasks.get('t1') // the record, for 60 seconds
  */
-import { memoryEventStore, type MemoryEventStoreOptions } from '../transport/http/event-store.js'
+import { memoryEventStore, type MemoryEventStoreOptions } from './event-store.js'
 import type { DetailedTask } from '../features/tasks/store.js'
 import type { BusMessage, EventLog, SessionRecord, SharedStore } from './store.js'
 

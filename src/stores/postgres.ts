@@ -12,7 +12,7 @@
  * await store.close()
  */
 import { createHash } from 'node:crypto'
-import { eventStoreDefaults } from '../transport/http/event-store.js'
+import { eventStoreDefaults } from './event-store.js'
 import type { DetailedTask } from '../features/tasks/store.js'
 import { quoteIdent } from '../sources/postgres/database.js'
 import { storeSchemaSql } from './postgres-schema.js'

@@ -18,7 +18,7 @@
  * await store.close()
  */
 import { createHash } from 'node:crypto'
-import { eventStoreDefaults } from '../transport/http/event-store.js'
+import { eventStoreDefaults } from './event-store.js'
 import type { DetailedTask } from '../features/tasks/store.js'
 import { afterScript, appendScript, forgetScript, primeScript } from './redis-scripts.js'
 import type { BusMessage, EventLog, EventReplay, SessionRecord, SharedStore } from './store.js'

@@ -28,7 +28,7 @@ export { toNodeListener } from './node.js'
 export { serveHttp } from './serve.js'
 export { playgroundAnswer, playgroundRoutes, type PlaygroundOptions, type PlaygroundSetup } from './playground.js'
 export { httpSessions, type HttpSession, type HttpSessions, type SessionOptions } from './sessions.js'
-export { memoryEventStore, type EventStore, type Replay } from './event-store.js'
+export { memoryEventStore, type EventStore, type Replay } from '../../stores/event-store.js'
 export { sseStream, type SseOptions, type SseStream } from './sse.js'
 
 // ---------------------------------------------------------------------------------------

@@ -30,11 +30,18 @@ export const refuse = (status: number, message: string, extra?: { readonly [name
   body: encode(failure(null, rpcError('Refused', message))),
 })
 
-/** The 503 of a request the shared store failed (a `StoreUnavailable` says what failed and why). */
+/** The 503 of a request the shared store failed (a `StoreUnavailable` says what failed and why), or of a session this replica has no room to take over. */
 export const storeRefusal = (e: unknown): HttpReply => ({
   status: 503,
   headers: { ...jsonHeaders, 'retry-after': '1' },
-  body: encode(failure(null, rpcError('StoreUnavailable', e instanceof Error ? e.message : `Service Unavailable: the shared store failed: ${String(e)}`))),
+  body: encode(
+    failure(
+      null,
+      e instanceof Error && e.name === 'SessionsFull'
+        ? rpcError('Refused', e.message)
+        : rpcError('StoreUnavailable', e instanceof Error ? e.message : `Service Unavailable: the shared store failed: ${String(e)}`),
+    ),
+  ),
 })
 
 /** A JSON answer with this status. */

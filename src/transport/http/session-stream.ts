@@ -7,65 +7,85 @@
  *
  * @example
  * import { sessionStream } from './session-stream.js'
- * const s = sessionStream({ store, forget, limits: { maxGetStreams: 16, maxResumable: 100 } }, entry, 'standalone', lastEventId)
+ * const s = await sessionStream({ log, forget, limits: { maxGetStreams: 16, maxResumable: 100 } }, entry, 'standalone', lastEventId)
  */
 import { randomUUID } from 'node:crypto'
-import type { EventStore } from './event-store.js'
 import { sseStream, type SseStream } from './sse.js'
 import type { HttpSession, StreamState } from './sessions.js'
+import { chained, markOf, type StreamLog } from './stream-log.js'
 
 // ---------------------------------------------------------------------------------------
 // model
 
-/** What a session's streams share: the event store, the way to forget a stream, and the limits. */
+/** What a session's streams share: the event log, the way to forget a stream, and the limits. */
 export interface StreamContext {
-  readonly store: EventStore
+  readonly log: StreamLog
   /** Forgets a stream: no client will read it again. */
   readonly forget: (entry: HttpSession, streamId: string) => void
+  /** A stream another replica opened was resumed here (that replica must stop writing to it). */
+  readonly adopted?: (entry: HttpSession, streamId: string) => void
   readonly limits: {
     readonly maxGetStreams: number
     readonly maxResumable: number
     readonly retryMs?: number | undefined
     readonly maxQueuedBytes?: number | undefined
+    readonly maxPendingEvents?: number | undefined
+    readonly maxPendingBytes?: number | undefined
   }
 }
 
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** A new SSE stream of a session, or a resumed one; a GET (`standalone`) past `maxGetStreams` is refused. */
-export const sessionStream = (
+/**
+ * A new SSE stream of a session, or a resumed one; a GET (`standalone`) past `maxGetStreams`
+ * is refused. A resumed stream this replica never saw (the session was taken over from
+ * another) is adopted when its id carries the session's mark. Rejects when the log cannot be
+ * read (a `StoreUnavailable`).
+ */
+export const sessionStream = async (
   context: StreamContext,
   entry: HttpSession,
   kind: 'request' | 'standalone',
   resumeAfter?: string,
-): SseStream | 'unknown-event' | 'too-many-streams' => {
-  const { store, forget, limits } = context
-  let streamId: string = randomUUID()
-  let replay: ReadonlyArray<{ id: string; data: string }> = []
+): Promise<SseStream | 'unknown-event' | 'too-many-streams'> => {
+  const { log, forget, limits } = context
+  const mark = markOf(entry.owner)
+  let streamId = `${mark}.${kind === 'standalone' ? 'g' : 'r'}.${randomUUID()}`
   let state: StreamState | undefined
   if (resumeAfter !== undefined) {
-    const r = store.after(resumeAfter)
-    state = r === undefined ? undefined : entry.known.get(r.streamId)
-    if (r === undefined || state === undefined) return 'unknown-event'
+    // which stream: the events themselves are read again below, after every write before the resume
+    const r = await log.after(resumeAfter)
+    if (r === undefined) return 'unknown-event'
+    const known = entry.known.get(r.streamId)
+    state = known ?? adopted(entry, mark, r.streamId)
+    if (state === undefined) return 'unknown-event'
+    if (known === undefined) context.adopted?.(entry, r.streamId)
     streamId = r.streamId
-    replay = r.events
   }
   const previous = state?.live
   if (kind === 'standalone' && entry.gets.size - (previous !== undefined && entry.gets.has(previous) ? 1 : 0) >= limits.maxGetStreams) return 'too-many-streams'
   if (state === undefined) {
-    state = { role: kind, finished: false, live: undefined }
+    state = { role: kind, finished: false, live: undefined, tail: Promise.resolve() }
     entry.known.set(streamId, state)
     // a fresh GET stream: the client gave up the one it had, so nobody will resume that
     if (kind === 'standalone') for (const [id, s] of entry.known) if (s.role === 'standalone' && s.live === undefined && id !== streamId) forget(entry, id)
   }
   const mine: StreamState = state
-  const s: SseStream = sseStream(streamId, {
-    store,
-    owner: entry.owner,
+  const id = streamId
+  const s: SseStream = sseStream(id, {
+    writer: {
+      // read in the stream's order: after what the connection it replaces, or a delivery meanwhile, wrote
+      replay: resumeAfter === undefined ? undefined : () => chained(mine, () => log.after(resumeAfter)).then((r) => (r?.streamId === id ? r.events : undefined)),
+      prime: () => chained(mine, () => log.prime(id, entry.owner)),
+      append: (data) => chained(mine, () => log.append(id, data)),
+    },
     retryMs: limits.retryMs,
     maxQueuedBytes: limits.maxQueuedBytes,
-    replay,
+    maxPendingEvents: limits.maxPendingEvents,
+    maxPendingBytes: limits.maxPendingBytes,
+    // an event the log lost: a resume would skip it, so none is allowed
+    onFail: () => forget(entry, id),
     onClose: () => {
       entry.streams.delete(s)
       entry.gets.delete(s)
@@ -73,30 +93,45 @@ export const sessionStream = (
       entry.lastSeen = Date.now()
       if (mine.live !== s) return
       mine.live = undefined
-      if (entry.known.get(streamId) !== mine) return
+      if (entry.known.get(id) !== mine) return
       // nobody reads it now: it waits for a resume, within the session's allowance
-      entry.resumable.add(streamId)
+      entry.resumable.add(id)
       if (entry.resumable.size > limits.maxResumable) forget(entry, entry.resumable.values().next().value as string)
     },
     // a stream read to its end is most likely done with: only the latest few stay resumable
     onEnd: (complete) => {
-      if (!complete || mine.live !== undefined || entry.known.get(streamId) !== mine) return
-      entry.resumable.delete(streamId)
-      entry.recent.add(streamId)
+      if (!complete || mine.live !== undefined || entry.known.get(id) !== mine) return
+      entry.resumable.delete(id)
+      entry.recent.add(id)
       if (entry.recent.size > keptRead) forget(entry, entry.recent.values().next().value as string)
     },
   })
   mine.live = s
-  entry.resumable.delete(streamId)
-  entry.recent.delete(streamId)
-  // the connection a resume replaces is gone: what it queued is in the store and replayed
+  entry.resumable.delete(id)
+  entry.recent.delete(id)
+  // the connection a resume replaces is gone: what it queued is in the log and replayed
   previous?.cut()
-  if (mine.role === 'standalone') entry.standalone = s
-  else entry.streams.add(s)
+  if (mine.role === 'standalone') {
+    entry.standalone = s
+    entry.lastGet = id
+  } else entry.streams.add(s)
   if (kind === 'standalone') entry.gets.add(s)
   // a resumed request stream whose answer already went out ends after its replay
   if (mine.role === 'request' && mine.finished) s.close()
   return s
+}
+
+/**
+ * A stream of the session that another replica opened, resumed here: a GET stream goes on
+ * here; a request stream replays what its call wrote and closes (the call runs, and writes
+ * its answer, on the replica that has it: the client resumes again for the rest).
+ */
+const adopted = (entry: HttpSession, mark: string, streamId: string): StreamState | undefined => {
+  const [m, role] = streamId.split('.')
+  if (m !== mark || (role !== 'g' && role !== 'r')) return undefined
+  const state: StreamState = { role: role === 'g' ? 'standalone' : 'request', finished: role === 'r', live: undefined, tail: Promise.resolve() }
+  entry.known.set(streamId, state)
+  return state
 }
 
 // ---------------------------------------------------------------------------------------

@@ -26,9 +26,10 @@ import type { Server } from '../../server/server.js'
 import { newSession, type Identity, type Session } from '../../server/session.js'
 import { isIdle, room, type Admission } from './admission.js'
 import { callerOf, type Caller } from './caller.js'
-import { memoryEventStore, type EventStore } from './event-store.js'
-import { stored, type SseStream } from './sse.js'
+import type { EventStore } from '../../stores/event-store.js'
+import type { SseStream } from './sse.js'
 import { sessionStream } from './session-stream.js'
+import { chained, localLog, sharedLog, type Tail } from './stream-log.js'
 import { restore, sessionSharing, type SessionSharing, type Shared } from './shared-sessions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -47,18 +48,23 @@ export interface SessionOptions {
   /** A session unused for this long ends (default 30 minutes). */
   readonly idleMs?: number
   /**
-   * Where SSE events are kept for `Last-Event-ID` resumption (default: `memoryEventStore()`,
-   * 64 MiB in all, 8 MiB a session, 10 000 events).
+   * Where SSE events are kept for `Last-Event-ID` resumption, in this process only (default:
+   * the server's shared store's `events`, so that a stream cut on one replica resumes on
+   * another; the default `memoryStore()` keeps 64 MiB in all, 8 MiB a session).
    */
   readonly eventStore?: EventStore
+  /** The most events of one stream waiting for the event log to keep them (default 1024); past it, or past `maxPendingBytes`, the stream is cut and cannot be resumed. */
+  readonly maxPendingEvents?: number
+  /** The most event bytes of one stream waiting for the event log (default 8 MiB). */
+  readonly maxPendingBytes?: number
   /** The reconnection delay suggested to clients, in milliseconds (default 1000). */
   readonly retryMs?: number
   /** The most event bytes an SSE stream queues for a client that does not read (default 16 MiB); past it the stream is cut, and the client resumes. */
   readonly maxQueuedBytes?: number
 }
 
-/** What a session knows of one of its streams. */
-export interface StreamState {
+/** What a session knows of one of its streams; `tail` is its last write to the event log, which the next one follows. */
+export interface StreamState extends Tail {
   readonly role: 'request' | 'standalone'
   /** A request stream whose answer was sent: a resumed one closes after its replay. */
   finished: boolean
@@ -76,6 +82,8 @@ export interface HttpSession extends Shared {
   readonly owner: string
   /** The GET stream, while one is open. */
   standalone: SseStream | undefined
+  /** The id of the latest GET stream: while it is cut, the session's notifications go into the log for its resume. */
+  lastGet: string | undefined
   /** Streams of requests in flight (they keep the session busy). */
   readonly streams: Set<SseStream>
   /** The streams opened by GET that are open. */
@@ -110,9 +118,9 @@ export interface HttpSessions {
   readonly end: (id: string) => boolean
   /** Ends a session everywhere (DELETE): here, in the shared store, and on the other replicas; false when it was unknown here. */
   readonly endEverywhere: (id: string) => Promise<boolean>
-  /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`); a GET (`standalone`) past `maxGetStreams` is refused. */
-  readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => SseStream | 'unknown-event' | 'too-many-streams'
-  /** Sends on a stream id: on its open stream, or into the event store for a later resume. */
+  /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`); a GET (`standalone`) past `maxGetStreams` is refused; rejects when the event log cannot be read. */
+  readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => Promise<SseStream | 'unknown-event' | 'too-many-streams'>
+  /** Sends on a stream id: on its open stream, or into the event log for a later resume. */
   readonly deliver: (entry: HttpSession, streamId: string, data: string) => void
   /** A request stream's answer went out: close it (and any stream that resumes it later). */
   readonly finish: (entry: HttpSession, streamId: string) => void
@@ -138,7 +146,8 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const maxGetStreams = options.maxGetStreams ?? 16
   const maxResumable = options.maxResumableStreams ?? 100
   const idleMs = options.idleMs ?? 30 * 60_000
-  const store = options.eventStore ?? memoryEventStore()
+  // the user's own event store, as before; else the shared store's log, which other replicas read
+  const log = options.eventStore !== undefined ? localLog(options.eventStore) : sharedLog(server.store.events)
   const entries = new Map<string, HttpSession>()
   const byCaller = new Map<string, Set<HttpSession>>()
   const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>()
@@ -147,16 +156,30 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const entry = entries.get(id)
     if (entry !== undefined) own.get(entry)?.settle(response)
   }
-  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere })
+  // a stream resumed on another replica is written there from now on: this replica lets go of it (the log keeps it)
+  const movedAway = (id: string, streamId: string): void => {
+    const entry = entries.get(id)
+    const state = entry?.known.get(streamId)
+    if (entry === undefined || state === undefined) return
+    state.live?.cut()
+    entry.known.delete(streamId)
+    entry.resumable.delete(streamId)
+    entry.recent.delete(streamId)
+    if (entry.lastGet === streamId) entry.lastGet = undefined
+  }
+  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere, onMoved: movedAway })
   const own = new WeakMap<HttpSession, Outbound>()
   const taking = new Map<string, Promise<HttpSession | undefined>>()
 
   /** Forgets a stream: no client will read it again. */
   const forget = (entry: HttpSession, streamId: string): void => {
+    const state = entry.known.get(streamId)
     entry.known.delete(streamId)
     entry.resumable.delete(streamId)
     entry.recent.delete(streamId)
-    stored(() => store.forget?.(streamId))
+    if (entry.lastGet === streamId) entry.lastGet = undefined
+    // after the stream's writes, so that none of them brings it back
+    void (state === undefined ? log.forget(streamId) : chained(state, () => log.forget(streamId)))
   }
 
   const end = (id: string): boolean => {
@@ -179,8 +202,12 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     // a forgotten stream (its session ended) has no reader to come
     if (state === undefined) return
     if (state.live !== undefined && !state.live.closed()) state.live.send(data)
-    // the client's connection was cut: keep the event for when it resumes
-    else stored(() => store.append(streamId, data))
+    // the client's connection was cut: keep the event for when it resumes (one the log lost makes the stream unresumable)
+    else
+      chained(state, () => log.append(streamId, data)).catch((e: unknown) => {
+        console.error(`emcp: SSE stream ${streamId} forgotten: the event log failed (${e instanceof Error ? e.message : String(e)})`)
+        if (entry.known.get(streamId) === state) forget(entry, streamId)
+      })
   }
 
   const made = (protocolVersion: ProtocolVersion, from: { readonly identity?: Identity; readonly address?: string }, fixed?: Fixed): HttpSession => {
@@ -206,7 +233,9 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
         restore(entry.session, record)
         entry.sharedKey = undefined
         entry.sharedAt = Date.now()
-        if (admit(entry) !== 'admitted') return undefined
+        // a replica at its limits cannot take the session over, but the session exists: 503, not 404
+        const admitted = admit(entry)
+        if (admitted !== 'admitted') throw new SessionsFull(admitted)
         if (entry.session.initialized || entry.session.clientCapabilities !== undefined) server.hub.add(entry.session)
         return entry
       })
@@ -252,7 +281,12 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
       throw e
     })
 
-  const streams = { store, forget, limits: { maxGetStreams, maxResumable, retryMs: options.retryMs, maxQueuedBytes: options.maxQueuedBytes } }
+  const streams = {
+    log,
+    forget,
+    adopted: (entry: HttpSession, streamId: string) => sharing.moved(entry.id, streamId),
+    limits: { maxGetStreams, maxResumable, retryMs: options.retryMs, maxQueuedBytes: options.maxQueuedBytes, maxPendingEvents: options.maxPendingEvents, maxPendingBytes: options.maxPendingBytes },
+  }
 
   const finish = (entry: HttpSession, streamId: string): void => {
     const state = entry.known.get(streamId)
@@ -296,6 +330,14 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   }
 }
 
+/** A session another replica admitted that this one has no room to take over: 503, the client may try again (or reach another replica). */
+export class SessionsFull extends Error {
+  constructor(readonly limit: Exclude<Admission, 'admitted'>) {
+    super(`Service Unavailable: this replica has no room to take the session over (${limit === 'full' ? 'too many sessions are open' : 'its caller has too many sessions'}); try again later`)
+    this.name = 'SessionsFull'
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // internals
 
@@ -326,6 +368,7 @@ const newEntry = (
     caller: callerOf(from.identity, from.address),
     owner: fixed?.owner ?? randomUUID(),
     standalone: undefined,
+    lastGet: undefined,
     streams: new Set(),
     gets: new Set(),
     known: new Map(),
@@ -340,6 +383,8 @@ const newEntry = (
     // a message sent while answering one of this session's requests goes on that request's stream
     if (here !== undefined && state !== undefined && !state.finished) deliver(entry, here.streamId, text)
     else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
+    // the GET stream was cut: a notification waits in the log for the client to resume it (here or on another replica)
+    else if (entry.lastGet !== undefined && !(typeof message === 'object' && message !== null && 'id' in message)) deliver(entry, entry.lastGet, text)
     // a request that nothing can carry would wait out its timeout: fail it now instead
     else if (typeof message === 'object' && message !== null && 'id' in message)
       throw new Error(

@@ -32,6 +32,8 @@ export interface SessionSharing {
   readonly touch: (entry: Shared) => void
   /** Deletes the record and tells every replica the session ended. */
   readonly ended: (id: string) => Promise<void>
+  /** Tells the other replicas that a stream of the session was resumed here: they stop writing to it. */
+  readonly moved: (id: string, streamId: string) => void
   /** Sends a client's answer that no call here waits for to the replica whose call does. */
   readonly answer: (id: string, response: Response) => void
 }
@@ -53,7 +55,12 @@ export interface Shared {
 /** Sharing through `store`; `onEnded` and `onAnswer` act on this replica's entries for what other replicas said. */
 export const sessionSharing = (
   store: SharedStore,
-  options: { readonly idleMs: number; readonly onEnded: (id: string) => void; readonly onAnswer: (id: string, response: Response) => void },
+  options: {
+    readonly idleMs: number
+    readonly onEnded: (id: string) => void
+    readonly onAnswer: (id: string, response: Response) => void
+    readonly onMoved: (id: string, streamId: string) => void
+  },
 ): SessionSharing => {
   const origin = randomUUID()
   const { idleMs } = options
@@ -66,7 +73,10 @@ export const sessionSharing = (
   }
   const heard = (channel: string) => (m: BusMessage) => {
     if (!isObject(m) || m.origin === origin || typeof m.session !== 'string') return
-    if (channel === channels.sessions) options.onEnded(m.session)
+    if (channel === channels.sessions) {
+      if (typeof m.stream === 'string') options.onMoved(m.session, m.stream)
+      else options.onEnded(m.session)
+    }
     else if (isObject(m.response)) options.onAnswer(m.session, m.response as unknown as Response)
   }
   for (const channel of [channels.sessions, channels.answers]) store.bus.subscribe(channel, heard(channel)).catch(report)
@@ -85,6 +95,9 @@ export const sessionSharing = (
         storeCall('sessions: delete the session', () => store.sessions.delete(id)),
         storeCall('sessions: tell the replicas', () => store.bus.publish(channels.sessions, { origin, session: id })),
       ]).then(() => undefined, report),
+    moved: (id, streamId) => {
+      storeCall('sessions: tell the replicas', () => store.bus.publish(channels.sessions, { origin, session: id, stream: streamId })).catch(report)
+    },
     answer: (id, response) => {
       storeCall('sessions: route an answer', () => store.bus.publish(channels.answers, { origin, session: id, response: response as unknown as BusMessage })).catch(report)
     },
@@ -106,7 +119,7 @@ export const recordOf = (entry: Shared): SessionRecord => {
     initialized: s.initialized,
     identity: s.identity,
     logLevel: s.logLevel,
-    subscriptions: [],
+    subscriptions: [...(s.resourceSubscriptions ?? [])],
   }
 }
 
@@ -118,13 +131,15 @@ export const restore = (session: Session, record: SessionRecord): void => {
   session.initialized = record.initialized
   session.logLevel = record.logLevel
   session.identity = record.identity
+  session.resourceSubscriptions = record.subscriptions.length === 0 ? undefined : new Set(record.subscriptions)
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** The fields that change after initialize; the identity by subject and roles (a request with auth brings a fresh object each time). */
-const keyOf = (s: Session): string => `${s.initialized ? 1 : 0}|${s.logLevel ?? ''}|${s.identity === undefined ? '' : JSON.stringify([s.identity.subject, s.identity.roles])}`
+/** The fields that change after initialize; the identity by subject and roles (a request with auth brings a fresh object each time); the resource subscriptions. */
+const keyOf = (s: Session): string =>
+  `${s.initialized ? 1 : 0}|${s.logLevel ?? ''}|${s.identity === undefined ? '' : JSON.stringify([s.identity.subject, s.identity.roles])}|${JSON.stringify([...(s.resourceSubscriptions ?? [])])}`
 
 /** A failure that costs other replicas a fresh view; the request at hand has its answer already. */
 const report = (e: unknown): void => {

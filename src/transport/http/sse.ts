@@ -2,7 +2,9 @@
  * One Server-Sent Events stream: a queue of events, each with an id, drained by whoever
  * writes the HTTP response. It opens with a priming event (an id, empty data, and a `retry`
  * hint) so that a client can reconnect with `Last-Event-ID`, and every event goes to the
- * event store first, so that it can be replayed after a reconnect.
+ * event log first, so that it can be replayed after a reconnect (on this replica or another).
+ * The log may be asynchronous: each event is written once its id comes back, in order; a
+ * log that fails or falls too far behind cuts the stream rather than buffer without end.
  *
  * @example
  * import { sseStream } from 'emcp/http'
@@ -11,7 +13,7 @@
  * s.close()
  * for await (const chunk of s.body) process.stdout.write(chunk)
  */
-import { memoryEventStore, type EventStore } from './event-store.js'
+import { memoryEventStore, type EventStore } from '../../stores/event-store.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -20,24 +22,39 @@ import { memoryEventStore, type EventStore } from './event-store.js'
 export interface SseStream {
   /** The stream's id: event ids are `<id>/<n>`. */
   readonly id: string
-  /** Queues one event whose data is a JSON-RPC message's text. */
+  /** Queues one event whose data is a JSON-RPC message's text (written once the log gave its id). */
   readonly send: (data: string) => void
   /** Ends the stream once what is queued has been written. */
   readonly close: () => void
-  /** Ends the stream at once, dropping what is queued: its reader is gone (the events are in the store, for a resume). */
+  /** Ends the stream at once, dropping what is queued: its reader is gone (the events are in the log, for a resume). */
   readonly cut: () => void
   /** Queues an SSE comment line (a keep-alive: clients ignore it). */
   readonly comment: () => void
-  /** True once closed (by us or because the client went away). */
+  /** True once closing (by us, or because the client went away): it takes no more events. */
   readonly closed: () => boolean
   /** The text of the response body, chunk by chunk; ends when the stream is closed. */
   readonly body: AsyncIterable<string>
 }
 
+/**
+ * How a stream's events reach the event log. Every call is made at once, in the order of the
+ * events, and must settle in that order; the stream writes each event when its id comes back.
+ */
+export interface SseWriter {
+  /** The stored events to send first (a resumed stream), read after every earlier write of the stream; undefined: they are gone, and the stream is cut. */
+  readonly replay?: () => Promise<ReadonlyArray<{ readonly id: string; readonly data: string }> | undefined>
+  /** The priming event's id (undefined: it goes without one). */
+  readonly prime: () => Promise<string | undefined>
+  /** Keeps one event and gives its id (undefined: it goes without one); a rejection cuts the stream. */
+  readonly append: (data: string) => Promise<string | undefined>
+}
+
 /** Options of a stream. */
 export interface SseOptions {
-  /** Where events are kept for replay (default: a stream-local store that keeps nothing). */
+  /** Where events are kept for replay, synchronously (default: a stream-local store that keeps nothing); see `writer` for a log of any latency. */
   readonly store?: EventStore
+  /** How events reach an asynchronous log (instead of `store`). */
+  readonly writer?: SseWriter
   /** The reconnection delay suggested to the client, in milliseconds (default 1000). */
   readonly retryMs?: number
   /** Events already stored to send first (a resumed stream). */
@@ -49,6 +66,8 @@ export interface SseOptions {
    * reader took every event, false when it was cut (its reader went away or fell behind).
    */
   readonly onEnd?: (complete: boolean) => void
+  /** Called once, before the cut, when the event log failed or lagged: an event is missing from the log, so the stream cannot be resumed. */
+  readonly onFail?: (reason: string) => void
   /** The session the stream belongs to, for the store's per-session budget. */
   readonly owner?: string
   /** Event ids and the priming event (default true); 2026-07-28 streams cannot be resumed and go without. */
@@ -59,6 +78,10 @@ export interface SseOptions {
    * store, and the client resumes from the last one it read.
    */
   readonly maxQueuedBytes?: number
+  /** The most events waiting for their id from the log (default 1024); past it, or past `maxPendingBytes`, the stream is cut (`onFail`). */
+  readonly maxPendingEvents?: number
+  /** The most event bytes waiting for their id from the log (default 8 MiB). */
+  readonly maxPendingBytes?: number
 }
 
 // ---------------------------------------------------------------------------------------
@@ -66,15 +89,14 @@ export interface SseOptions {
 
 /** A new stream with its priming event queued. */
 export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
-  const store = options.store ?? memoryEventStore({ maxEvents: 0 })
+  const ids = options.ids ?? true
+  const writer = options.writer ?? localWriter(options.store ?? memoryEventStore({ maxEvents: 0 }), id, options.owner)
+  const maxPendingEvents = options.maxPendingEvents ?? 1024
+  const maxPendingBytes = options.maxPendingBytes ?? 8 * 1024 * 1024
   // replayed events first: the priming event's id is then the latest, so a client cut off
   // right after it resumes without skipping any
-  const ids = options.ids ?? true
   const queue: string[] = (options.replay ?? []).map((e) => frame(stored(() => eventId(e.id)), e.data))
-  if (ids) {
-    const primed = stored(() => eventId(store.prime(id, options.owner)))
-    queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
-  }
+  let closing = false
   let closed = false
   let wasCut = false
   let ended = false
@@ -83,12 +105,23 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   // what send() queued since the reader last pulled (it takes the whole queue at each pull)
   let queuedBytes = 0
   let queuedEvents = 0
+  // the writes whose ids have not come back, in order
+  let chain: Promise<void> = Promise.resolve()
+  let pending = 0
+  let pendingBytes = 0
 
-  const close = (): void => {
+  const finish = (): void => {
     if (closed) return
     closed = true
+    closing = true
     wake?.()
     options.onClose?.()
+  }
+  const close = (): void => {
+    if (closing) return
+    closing = true
+    // what waits for its id is written first
+    void chain.then(finish)
   }
   const end = (complete: boolean): void => {
     if (ended) return
@@ -98,9 +131,59 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   const cut = (): void => {
     wasCut = true
     queue.length = 0
-    close()
+    finish()
     end(false)
   }
+  const fail = (reason: string): void => {
+    if (closed) return
+    console.error(`emcp: SSE stream ${id} cut: ${reason}`)
+    options.onFail?.(reason)
+    cut()
+  }
+
+  /** Queues one framed event, or cuts the stream when its reader does not keep up. */
+  const enqueue = (event: string): void => {
+    if (closed) return
+    queuedBytes += event.length
+    if (queuedBytes > maxQueuedBytes) {
+      // a slow reader must not grow the server's memory without end: what send() queued
+      // goes (the priming event and a replay stay, so that the client can resume)
+      queue.splice(queue.length - queuedEvents, queuedEvents)
+      queuedBytes = 0
+      queuedEvents = 0
+      wasCut = true
+      finish()
+      return
+    }
+    queue.push(event)
+    queuedEvents++
+    wake?.()
+  }
+
+  /** Runs `then` with what `p` gives once every earlier write is written; a failure cuts the stream. */
+  const inOrder = <A>(p: Promise<A>, size: number, then: (a: A) => void): void => {
+    pending++
+    pendingBytes += size
+    chain = chain
+      .then(() => p)
+      .then(then, (e: unknown) => fail(`the event log failed (${e instanceof Error ? e.message : String(e)}); the client can resume elsewhere, from before this stream`))
+      .finally(() => {
+        pending--
+        pendingBytes -= size
+      })
+  }
+
+  const replayed = writer.replay?.()
+  if (replayed !== undefined)
+    inOrder(replayed, 0, (events) => {
+      if (events === undefined) return fail('the events to replay were dropped meanwhile')
+      for (const e of events) if (!closed) queue.push(frame(stored(() => eventId(e.id)), e.data))
+    })
+  if (ids)
+    inOrder(writer.prime(), 0, (primed) => {
+      if (!closed) queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+      wake?.()
+    })
 
   const body: AsyncIterable<string> = {
     [Symbol.asyncIterator]: () => ({
@@ -125,32 +208,22 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   return {
     id,
     send: (data) => {
-      if (closed) return
-      // a store that fails costs resumption of this event, never its delivery
-      const event = frame(ids ? stored(() => eventId(store.append(id, data))) : undefined, data)
-      queuedBytes += event.length
-      if (queuedBytes > maxQueuedBytes) {
-        // a slow reader must not grow the server's memory without end: what send() queued
-        // goes (the priming event and a replay stay, so that the client can resume)
-        queue.splice(queue.length - queuedEvents, queuedEvents)
-        queuedBytes = 0
-        queuedEvents = 0
-        wasCut = true
-        close()
-        return
-      }
-      queue.push(event)
-      queuedEvents++
-      wake?.()
+      if (closing) return
+      if (!ids) return enqueue(frame(undefined, data))
+      // the log must not fall behind without end either: an event it never got makes the stream unresumable
+      // (an event larger than the byte bound alone still goes: it waits for no other)
+      if (pending >= maxPendingEvents || (pendingBytes > 0 && pendingBytes + data.length > maxPendingBytes))
+        return fail(`its event log lags behind (${pending} events, ${pendingBytes} bytes waiting to be kept)`)
+      inOrder(writer.append(data), data.length, (eid) => enqueue(frame(eid, data)))
     },
     close,
     cut,
     comment: () => {
-      if (closed) return
+      if (closing) return
       queue.push(':\n\n')
       wake?.()
     },
-    closed: () => closed,
+    closed: () => closing,
     body,
   }
 }
@@ -179,6 +252,12 @@ export const eventId = (id: string): string => {
   if (/[\r\n\0]/.test(id)) throw new Error(`event id ${JSON.stringify(id.slice(0, 64))} holds a line break or NUL`)
   return id
 }
+
+/** A synchronous store as a stream's writer (what it fails to keep goes without an id). */
+const localWriter = (store: EventStore, id: string, owner: string | undefined): SseWriter => ({
+  prime: () => Promise.resolve(stored(() => eventId(store.prime(id, owner)))),
+  append: (data) => Promise.resolve(stored(() => eventId(store.append(id, data)))),
+})
 
 /** What an event store call gave, or undefined (reported on stderr) when it threw: a store is someone else's code. */
 export const stored = <A>(f: () => A): A | undefined => {

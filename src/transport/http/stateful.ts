@@ -49,8 +49,8 @@ export const stateful = (
   }
 
   /** A call answered on an SSE stream; the call counts as in flight until its answer is out. */
-  const streamed = (req: HttpRequest, entry: HttpSession): HttpReply => {
-    const stream = registry.stream(entry, 'request')
+  const streamed = async (req: HttpRequest, entry: HttpSession): Promise<HttpReply> => {
+    const stream = await registry.stream(entry, 'request')
     if (typeof stream === 'string') return refuse(500, 'Internal Server Error: no stream')
     req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
     const leave = context.running.enter()

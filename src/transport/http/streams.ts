@@ -12,13 +12,14 @@ import { shown } from '../../util/clip.js'
 import type { HttpMiddleware, HttpReply, HttpRequest } from './model.js'
 import { refuse, sseHeaders, storeRefusal } from './reply.js'
 import type { HttpSessions } from './sessions.js'
+import { StoreUnavailable } from '../../stores/store.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
 
 /** GET and DELETE over `registry`; `auth` says whether requests carry verified identities. */
 export const streams = (registry: HttpSessions, options: { readonly auth: boolean }): HttpMiddleware => {
-  const openStream = (req: HttpRequest): HttpReply => {
+  const openStream = async (req: HttpRequest): Promise<HttpReply> => {
     if (!/text\/event-stream/i.test(req.header('accept') ?? '')) return refuse(406, 'Not Acceptable: a GET must accept text/event-stream')
     const sid = req.header('mcp-session-id')
     if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
@@ -26,7 +27,12 @@ export const streams = (registry: HttpSessions, options: { readonly auth: boolea
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
     const last = req.header('last-event-id')
     if (last === undefined && entry.standalone !== undefined && !entry.standalone.closed()) return refuse(409, 'Conflict: this session already has an open GET stream')
-    const stream = registry.stream(entry, 'standalone', last)
+    // the shared log down: 503; a store of the user's that throws: the chain's 500
+    const stream = await registry.stream(entry, 'standalone', last).catch((e: unknown) => {
+      if (e instanceof StoreUnavailable) return storeRefusal(e)
+      throw e
+    })
+    if (typeof stream === 'object' && 'status' in stream) return stream
     if (stream === 'unknown-event') return refuse(400, `Bad Request: unknown Last-Event-ID ${shown(last)}`)
     if (stream === 'too-many-streams') return refuse(429, `Too Many Requests: this session already has ${registry.limits.maxGetStreams} GET streams open`)
     req.signal?.addEventListener('abort', () => stream.cut(), { once: true })

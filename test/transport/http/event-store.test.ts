@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { memoryEventStore } from '../../../src/transport/http/event-store.js'
+import { memoryEventStore } from '../../../src/stores/event-store.js'
 
 const message = (n: number): string => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { parseSse } from '../../support/sse.js'
-import { memoryEventStore } from '../../../src/transport/http/event-store.js'
+import { memoryEventStore } from '../../../src/stores/event-store.js'
 import { sseStream, type SseStream } from '../../../src/transport/http/sse.js'
 
 // ---------------------------------------------------------------------------------------
@@ -158,14 +158,74 @@ describe('sseStream: life cycle', () => {
     expect(store.after(events[0]?.id ?? '')?.events.map((e) => e.data)).toEqual([note(1)])
   })
 
-  it('calls onClose once, however often it is closed', () => {
+  it('calls onClose once, however often it is closed, once what was queued is written', async () => {
     let calls = 0
     const s = sseStream('s1', { onClose: () => calls++ })
     expect(s.closed()).toBe(false)
+    s.send(note(1))
     s.close()
     s.close()
-    expect(calls).toBe(1)
+    // closing at once: it takes no more events
     expect(s.closed()).toBe(true)
+    expect(await drain(s)).toContain(note(1))
+    expect(calls).toBe(1)
+  })
+
+  it('writes events in order when the log answers out of order, and cuts the stream when the log fails', async () => {
+    // a log whose appends settle in reverse order: the frames must still go out in send order, each with its own id
+    const gates: Array<() => void> = []
+    let n = 0
+    const writer = {
+      prime: () => Promise.resolve('p/0'),
+      append: () => {
+        const id = `p/${++n}`
+        return new Promise<string>((resolve) => gates.push(() => resolve(id)))
+      },
+    }
+    const s = sseStream('p', { writer })
+    for (let i = 1; i <= 3; i++) s.send(note(i))
+    s.close()
+    for (const open of [...gates].reverse()) open()
+    const text = await drain(s)
+    expect([...text.matchAll(/id: (p\/\d+)/g)].map((m) => m[1])).toEqual(['p/0', 'p/1', 'p/2', 'p/3'])
+    expect(text.indexOf(note(1))).toBeLessThan(text.indexOf(note(2)))
+    expect(text.indexOf(note(2))).toBeLessThan(text.indexOf(note(3)))
+
+    const failed: string[] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const broken = sseStream('q', { writer: { prime: () => Promise.resolve('q/0'), append: () => Promise.reject(new Error('store down')) }, onFail: (r) => failed.push(r) })
+      broken.send(note(1))
+      broken.send(note(2))
+      const out = await drain(broken)
+      expect(out).not.toContain(note(1))
+      expect(failed).toHaveLength(1)
+      expect(failed[0]).toMatch(/event log failed \(store down\)/)
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
+  it('cuts a stream whose log lags beyond its bound instead of buffering', async () => {
+    const failed: string[] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      // a log that never answers: the third event is one too many
+      const s = sseStream('r', { writer: { prime: () => Promise.resolve('r/0'), append: () => new Promise<string>(() => {}) }, maxPendingEvents: 2, onFail: (r) => failed.push(r) })
+      for (let i = 1; i <= 3; i++) s.send(note(i))
+      expect(s.closed()).toBe(true)
+      expect(failed).toEqual([expect.stringMatching(/event log lags behind \(2 events/)])
+      s.send(note(4))
+      expect(failed).toHaveLength(1)
+      // one event larger than the byte bound goes when nothing else waits for the log
+      const big = sseStream('b', { writer: { prime: () => Promise.resolve('b/0'), append: () => Promise.resolve('b/1') }, maxPendingBytes: 10, onFail: (r) => failed.push(r) })
+      big.send(note(1))
+      big.close()
+      expect(await drain(big)).toContain(note(1))
+      expect(failed).toHaveLength(1)
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('closes when the reader stops reading (the client went away)', async () => {
