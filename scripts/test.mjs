@@ -5,9 +5,11 @@
 // every test and every step without tests of its own.
 import { spawnSync } from 'node:child_process'
 import { readFileSync, mkdirSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 
 const results = []
+/** Each failed test by name, with the first line of its error: repeated above the tally, where a log's tail shows it. */
+const failures = []
 const run = (label, cmd, args, opts = {}) => {
   console.log(`\n== ${label}: ${cmd} ${args.join(' ')}`)
   const r = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', encoding: 'utf8', ...opts })
@@ -17,6 +19,9 @@ const run = (label, cmd, args, opts = {}) => {
   }
   return r
 }
+
+/** The first line of an error text, cut to 300 characters. */
+const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '(no message)'
 
 const step = (label, cmd, args) => {
   const r = run(label, cmd, args)
@@ -37,6 +42,12 @@ try {
   const json = JSON.parse(readFileSync(report, 'utf8'))
   const failedSuites = json.testResults.filter((s) => s.status === 'failed' && s.assertionResults.length === 0).length
   results.push({ label: 'vitest', passed: json.numPassedTests, failed: json.numFailedTests + failedSuites })
+  for (const suite of json.testResults) {
+    const file = relative(process.cwd(), suite.name)
+    if (suite.status === 'failed' && suite.assertionResults.length === 0) failures.push(`vitest ${file}: ${firstLine(suite.message)}`)
+    for (const t of suite.assertionResults)
+      if (t.status === 'failed') failures.push(`vitest ${file} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`)
+  }
 } catch {
   results.push({ label: 'vitest', passed: 0, failed: 1 })
 }
@@ -49,8 +60,10 @@ const assertions = typeFiles
   .reduce((a, b) => a + b, 0)
 if (built) {
   const t = run('tsd', 'npx', ['tsd', '--typings', 'dist/src/index.d.ts', '--files', 'test/types/**/*.test-d.ts'], { capture: true })
-  const failures = t.status === 0 ? 0 : Math.max(1, ((t.stdout ?? '') + (t.stderr ?? '')).split('\n').filter((l) => /✖/.test(l)).length)
-  results.push({ label: 'tsd', passed: Math.max(0, assertions - failures), failed: failures })
+  const lines = ((t.stdout ?? '') + (t.stderr ?? '')).split('\n').filter((l) => /✖/.test(l))
+  for (const l of lines) failures.push(`tsd: ${l.trim()}`)
+  const failed = t.status === 0 ? 0 : Math.max(1, lines.length)
+  results.push({ label: 'tsd', passed: Math.max(0, assertions - failed), failed })
 } else results.push({ label: 'tsd', passed: 0, failed: Math.max(1, assertions) })
 
 // the rejections of the type tests, through plain tsc with each compiler: one check per
@@ -63,8 +76,11 @@ for (const version of ['5.9', '7.0']) {
   }
   const r = run(label, process.execPath, ['scripts/type-rejections.mjs', version, '--json'], { capture: true })
   try {
-    const { passed, failed, failures } = JSON.parse((r.stdout ?? '').trim().split('\n').at(-1) ?? '')
-    for (const f of failures) console.log(`✖ ${f}`)
+    const { passed, failed, failures: rejected } = JSON.parse((r.stdout ?? '').trim().split('\n').at(-1) ?? '')
+    for (const f of rejected) {
+      console.log(`✖ ${f}`)
+      failures.push(`${label}: ${firstLine(f)}`)
+    }
     results.push({ label, passed, failed: failed + (r.status !== 0 && failed === 0 ? 1 : 0) })
   } catch {
     results.push({ label, passed: 0, failed: 1 })
@@ -72,6 +88,13 @@ for (const version of ['5.9', '7.0']) {
 }
 
 console.log('')
+// the failures again, by name, just above the tally: a log cut to its tail still says what failed
+for (const r of results) if (r.failed > 0 && r.label !== 'vitest' && r.label !== 'tsd' && !r.label.startsWith('type rejections')) failures.push(`${r.label}: failed`)
+if (failures.length > 0) {
+  console.log(`failures (${failures.length}):`)
+  for (const f of failures.slice(0, 40)) console.log(`  ✖ ${f}`)
+  if (failures.length > 40) console.log(`  … and ${failures.length - 40} more above`)
+}
 for (const r of results) console.log(`${r.label}: ${r.passed} passed, ${r.failed} failed`)
 const passed = results.reduce((a, r) => a + r.passed, 0)
 const failed = results.reduce((a, r) => a + r.failed, 0)
