@@ -67,10 +67,11 @@ export { decode, encode, errorCodes, parse, rpcError } from './protocol/jsonrpc.
 export type { Message, Notification, Outgoing, Reply, Request, RequestId, RpcError, RpcErrorObject, RpcErrorTag } from './protocol/jsonrpc.js'
 export { expand, match, uriTemplate } from './features/uri-template.js'
 export type { UriParams, UriTemplate } from './features/uri-template.js'
-export { resource, resources, resourceTemplate } from './features/resources.js'
+export { resource } from './features/resource.js'
+export { resourceTemplate } from './features/resource-template.js'
+export { resources } from './features/resources.js'
 export type { Completer, CompletionContext } from './features/completion.js'
 export type {
-  AnyResource,
   BlobResourceContents,
   ListedResource,
   ListedResourceTemplate,
@@ -81,12 +82,10 @@ export type {
   ResourceContext,
   ResourceDef,
   ResourceMeta,
-  ResourcesFeature,
-  ResourcesOptions,
-  ResourceTemplate,
-  ResourceTemplateDef,
   TextResourceContents,
-} from './features/resources.js'
+} from './features/resource.js'
+export type { ResourceTemplate, ResourceTemplateDef } from './features/resource-template.js'
+export type { AnyResource, ResourcesFeature, ResourcesOptions } from './features/resources.js'
 export { prompt, prompts } from './features/prompts.js'
 export type {
   AnyPrompt,

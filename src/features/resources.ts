@@ -37,23 +37,6 @@ import { subscriptionsOf } from './resource-subscriptions.js'
 import { isScoped, scopeRefusal, scopesHeld } from '../server/scopes.js'
 import { clip } from '../util/clip.js'
 
-export { resource } from './resource.js'
-export type {
-  BlobResourceContents,
-  ListedResource,
-  ListedResourceTemplate,
-  ReadResourceResult,
-  ReadResult,
-  Resource,
-  ResourceContents,
-  ResourceContext,
-  ResourceDef,
-  ResourceMeta,
-  TextResourceContents,
-} from './resource.js'
-export { resourceTemplate } from './resource-template.js'
-export type { ResourceTemplateDef } from './resource-template.js'
-export type { ResourceTemplate }
 
 // ---------------------------------------------------------------------------------------
 // model
