@@ -3,11 +3,9 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import * as v2 from '@modelcontextprotocol/client'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
-import type { RunningHttp } from 'emcp/http'
-import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
-import { serveBehindOAuth } from '../support/oauth.js'
+import { behindOAuth } from '../support/oauth.js'
 
 // the spec's whole flow with the official SDK client and a real OpenID provider, no manual step:
 // 401 → Protected Resource Metadata → authorization server metadata → dynamic client registration
@@ -19,16 +17,7 @@ const server = mcpServer([whoami, clear], { name: 'who', version: '1' }).impleme
   clear: () => 'cleared',
 })
 
-let as: AuthorizationServer
-let running: RunningHttp
-beforeAll(async () => {
-  as = await startAuthorizationServer()
-  running = await serveBehindOAuth(server, as.issuer, ['calc:read'])
-})
-afterAll(async () => {
-  await running.close()
-  await as.close()
-})
+const auth = behindOAuth(server, ['calc:read'])
 
 /** A browser-less OAuth client: it keeps what the SDK hands it and remembers where it was sent. */
 class Recorder implements OAuthClientProvider {
@@ -88,22 +77,22 @@ const browse = async (start: URL, redirectUri: string): Promise<URLSearchParams>
 
 test('the SDK client registers, gets a code with PKCE, a token for this resource, and calls', async () => {
   const provider = new Recorder()
-  const first = new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  const first = new StreamableHTTPClientTransport(new URL(auth.url), { authProvider: provider })
   await expect(new Client({ name: 'sdk', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError)
   // registered by itself (RFC 7591), and sent to the authorization endpoint with PKCE and the resource
   expect(provider.info?.client_id).toEqual(expect.any(String))
   const sentTo = provider.sentTo as URL
-  expect(sentTo.origin).toBe(as.issuer)
+  expect(sentTo.origin).toBe(auth.issuer)
   expect(sentTo.searchParams.get('code_challenge_method')).toBe('S256')
-  expect(sentTo.searchParams.get('resource')).toBe(running.url)
+  expect(sentTo.searchParams.get('resource')).toBe(auth.url)
   expect(sentTo.searchParams.get('scope')).toBe('calc:read')
 
   const callback = await browse(sentTo, provider.redirectUrl)
   // the authorization response names its issuer (RFC 9207)
-  expect(callback.get('iss')).toBe(as.issuer)
+  expect(callback.get('iss')).toBe(auth.issuer)
   await first.finishAuth(callback.get('code') as string)
   const client = new Client({ name: 'sdk', version: '1' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
+  await client.connect(new StreamableHTTPClientTransport(new URL(auth.url), { authProvider: provider }))
   const r = await client.callTool({ name: 'whoami', arguments: {} })
   expect(r).toMatchObject({ content: [{ type: 'text', text: 'demo-user calc:read' }] })
 
@@ -112,14 +101,14 @@ test('the SDK client registers, gets a code with PKCE, a token for this resource
 
 test('the v2 SDK client (@modelcontextprotocol/client) runs the same flow', async () => {
   const provider = new Recorder()
-  const first = new v2.StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  const first = new v2.StreamableHTTPClientTransport(new URL(auth.url), { authProvider: provider })
   await expect(new v2.Client({ name: 'sdk2', version: '1' }).connect(first)).rejects.toBeInstanceOf(v2.UnauthorizedError)
   const sentTo = provider.sentTo as URL
   expect(sentTo.searchParams.get('code_challenge_method')).toBe('S256')
-  expect(sentTo.searchParams.get('resource')).toBe(running.url)
+  expect(sentTo.searchParams.get('resource')).toBe(auth.url)
   await first.finishAuth(await browse(sentTo, provider.redirectUrl))
   const client = new v2.Client({ name: 'sdk2', version: '1' })
-  await client.connect(new v2.StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
+  await client.connect(new v2.StreamableHTTPClientTransport(new URL(auth.url), { authProvider: provider }))
   expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'demo-user calc:read' }] })
   await client.close()
 })
@@ -128,12 +117,12 @@ test('a pre-registered client steps up: 403 insufficient_scope names the scopes 
   const provider = new Recorder()
   // registered beforehand, allowed both scopes; the 401 asks only for calc:read first
   provider.info = { client_id: 'demo-app' }
-  const first = new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  const first = new StreamableHTTPClientTransport(new URL(auth.url), { authProvider: provider })
   const client = new Client({ name: 'sdk', version: '1' })
   await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError)
   expect(provider.sentTo?.searchParams.get('scope')).toBe('calc:read')
   await first.finishAuth((await browse(provider.sentTo as URL, provider.redirectUrl)).get('code') as string)
-  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider }))
+  await client.connect(new StreamableHTTPClientTransport(new URL(auth.url), { authProvider: provider }))
   expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami'])
 
   // the tool needs calc:write: the 403 names calc:read and calc:write, and the client asks the user for both
@@ -141,7 +130,7 @@ test('a pre-registered client steps up: 403 insufficient_scope names the scopes 
   await expect(client.callTool({ name: 'clear', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError)
   const again = provider.sentTo as URL | undefined
   expect(again?.searchParams.get('scope')).toBe('calc:read calc:write')
-  const stepUp = new StreamableHTTPClientTransport(new URL(running.url), { authProvider: provider })
+  const stepUp = new StreamableHTTPClientTransport(new URL(auth.url), { authProvider: provider })
   await stepUp.finishAuth((await browse(again as URL, provider.redirectUrl)).get('code') as string)
   expect(provider.saved?.scope).toBe('calc:read calc:write')
   expect(await client.callTool({ name: 'clear', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'cleared' }] })

@@ -1,10 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
-import type { RunningHttp } from 'emcp/http'
-import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
-import { demoToken, serveBehindOAuth } from '../support/oauth.js'
+import { behindOAuth } from '../support/oauth.js'
 
 // a claim-bound argument end to end: a JWT from a real OpenID provider, verified by oauth(),
 // fills the argument; the official SDK client never sees it in the schema
@@ -16,21 +14,12 @@ const whoami = emcp({
 })
 const server = mcpServer([whoami], { name: 'claims', version: '1' }).implement({ whoami: ({ client, greeting }) => `${greeting ?? 'hello'} ${client}` })
 
-let as: AuthorizationServer
-let running: RunningHttp
-beforeAll(async () => {
-  as = await startAuthorizationServer()
-  running = await serveBehindOAuth(server, as.issuer, ['calc:read'])
-})
-afterAll(async () => {
-  await running.close()
-  await as.close()
-})
+const auth = behindOAuth(server, ['calc:read'])
 
 test('the SDK client sees no claim-bound argument; the token fills it; a value it sends is refused', async () => {
-  const bearer = await demoToken(as.issuer, running.url, 'calc:read')
+  const bearer = await auth.token('calc:read')
   const client = new Client({ name: 'sdk', version: '1' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
+  await client.connect(new StreamableHTTPClientTransport(new URL(auth.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
   const [tool] = (await client.listTools()).tools
   expect(tool?.inputSchema).toEqual({ type: 'object', properties: { greeting: { type: 'string' } }, additionalProperties: false })
   expect(await client.callTool({ name: 'whoami', arguments: { greeting: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'hi demo-client' }] })

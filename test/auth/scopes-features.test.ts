@@ -1,10 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { emcp, mcpServer, prompt, prompts, resource, resources, resourceTemplate } from 'emcp'
-import type { RunningHttp } from 'emcp/http'
-import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
-import { demoToken, serveBehindOAuth } from '../support/oauth.js'
+import { behindOAuth } from '../support/oauth.js'
 
 // scopes on prompts and resources over HTTP with tokens from a real OpenID provider: the
 // official SDK client's lists, and the 403 step-up challenge in both eras
@@ -16,21 +14,12 @@ const slots = resourceTemplate({ uriTemplate: 'calc://slots/{n}', name: 'slot', 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const server = mcpServer([noop], { name: 'calc', version: '1' }, { features: [prompts([summary, wipe]), resources([log, memory, slots])] }).implement({ noop: () => 'ok' })
 
-let as: AuthorizationServer
-let running: RunningHttp
-beforeAll(async () => {
-  as = await startAuthorizationServer()
-  running = await serveBehindOAuth(server, as.issuer, ['calc:read', 'calc:write'])
-})
-afterAll(async () => {
-  await running.close()
-  await as.close()
-})
+const auth = behindOAuth(server, ['calc:read', 'calc:write'])
 
-const token = (scope: string): Promise<string> => demoToken(as.issuer, running.url, scope)
+const token = (scope: string): Promise<string> => auth.token(scope)
 const connect = async (bearer: string): Promise<Client> => {
   const client = new Client({ name: 'sdk', version: '1' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
+  await client.connect(new StreamableHTTPClientTransport(new URL(auth.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
   return client
 }
 
@@ -55,7 +44,7 @@ test('the v2 SDK client sees the same filtered lists', async () => {
   const v2 = await import('@modelcontextprotocol/client')
   const client = new v2.Client({ name: 'sdk2', version: '1' })
   const bearer = await token('calc:write')
-  await client.connect(new v2.StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
+  await client.connect(new v2.StreamableHTTPClientTransport(new URL(auth.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }))
   expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['wipe'])
   expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['calc://memory'])
   expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['calc://slots/{n}'])
@@ -67,7 +56,7 @@ test('the v2 SDK client sees the same filtered lists', async () => {
 const request = (bearer: string, method: 'prompts/get' | 'resources/read', params: { name: string } | { uri: string }, era: '2025-11-25' | '2026-07-28'): Promise<Response> => {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
   const modern = era === '2026-07-28'
-  return fetch(running.url, {
+  return fetch(auth.url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -82,7 +71,7 @@ const request = (bearer: string, method: 'prompts/get' | 'resources/read', param
 
 test('prompts/get and resources/read without the scope get 403 insufficient_scope naming the scopes held and needed, in both eras', async () => {
   const reader = await token('calc:read')
-  const metadata = `resource_metadata="${new URL(running.url).origin}/.well-known/oauth-protected-resource/mcp"`
+  const metadata = `resource_metadata="${new URL(auth.url).origin}/.well-known/oauth-protected-resource/mcp"`
   const asks = [
     ['prompts/get', { name: 'wipe' }],
     ['resources/read', { uri: 'calc://memory' }],

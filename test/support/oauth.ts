@@ -1,7 +1,9 @@
-/** Shared by the OAuth tests: a server behind `oauth()` on a port chosen first (its URL is the audience), and demo-client tokens. */
+/** Shared by the OAuth tests: a server behind `oauth()` on a port chosen first (its URL is the audience), demo-client tokens, and both as one fixture. */
 import type { AnyTool, Server } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { oauth } from '../../src/auth/index.js'
+import { afterAll, beforeAll } from 'vitest'
+import { startAuthorizationServer, type AuthorizationServer } from '../../examples/authorization-server.js'
 import { freePort } from '../interop/children.js'
 
 /** Serves `server` with `oauth()` for the issuer `issuer`, the endpoint's own URL as the audience. */
@@ -20,4 +22,41 @@ export const demoToken = async (issuer: string, resource: string, scope: string)
   const body = (await r.json()) as { access_token?: string }
   if (r.status !== 200 || body.access_token === undefined) throw new Error(`token endpoint: HTTP ${r.status} ${JSON.stringify(body)}`)
   return body.access_token
+}
+
+/** The demo authorization server and a server behind `oauth()`, for one test file. */
+export interface OAuthFixture {
+  /** The authorization server's issuer URL. */
+  readonly issuer: string
+  /** The MCP endpoint's URL (the tokens' audience). */
+  readonly url: string
+  /** A client-credentials token for `scope`, for the endpoint unless `resource` names another. */
+  readonly token: (scope: string, resource?: string) => Promise<string>
+}
+
+/** Starts the demo authorization server and `server` behind it before the file's tests, and stops both after. */
+export const behindOAuth = <U extends AnyTool>(server: Server<U>, scopesSupported: ReadonlyArray<string>): OAuthFixture => {
+  let as: AuthorizationServer | undefined
+  let running: RunningHttp | undefined
+  beforeAll(async () => {
+    as = await startAuthorizationServer()
+    running = await serveBehindOAuth(server, as.issuer, scopesSupported)
+  })
+  afterAll(async () => {
+    await running?.close()
+    await as?.close()
+  })
+  const started = <A>(a: A | undefined): A => {
+    if (a === undefined) throw new Error('the OAuth fixture is used before its beforeAll ran')
+    return a
+  }
+  return {
+    get issuer() {
+      return started(as).issuer
+    },
+    get url() {
+      return started(running).url
+    },
+    token: (scope, resource) => demoToken(started(as).issuer, resource ?? started(running).url, scope),
+  }
 }
