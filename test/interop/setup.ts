@@ -1,7 +1,7 @@
 /**
  * vitest globalSetup: the interop tests run the *built* examples as child processes, and
  * those import the package's bundles, so dist/ must be current. Builds with
- * `tsc -p tsconfig.build.json` and then bundles (scripts/bundle.mjs) when any output is
+ * `tsc -p tsconfig.build.json` (after scripts/clean-dist.mjs) and then bundles (scripts/bundle.mjs) when any output is
  * missing or older than a source file or a build config; otherwise does nothing, so runs
  * that do not touch src/ or examples/ pay nothing.
  */
@@ -43,6 +43,8 @@ const isFresh = (): boolean => {
 export default function setup(): void {
   if (isFresh()) return
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+  // a file moved or deleted since the last build must not linger in dist/
+  execFileSync(process.execPath, [join(root, 'scripts', 'clean-dist.mjs')], { cwd: root, stdio: 'inherit' })
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
   } catch {
