@@ -11,6 +11,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { AnyTool } from './emcp.js'
+import { scopesProblem } from '../util/scope-token.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -95,7 +96,7 @@ export interface SumError {
 
 const namePattern = /^[A-Za-z0-9._-]{1,128}$/
 
-/** Checks a run-time list of tools: non-empty, valid names, no duplicates. */
+/** Checks a run-time list of tools: non-empty, valid names, no duplicates, scopes that are OAuth scope names. */
 export const sumOf = <U extends AnyTool>(
   tools: ReadonlyArray<U>,
 ): E.Either<ReadonlyArray<SumError>, ReadonlyMap<string, U>> => {
@@ -108,6 +109,8 @@ export const sumOf = <U extends AnyTool>(
       errors.push({ path: `/${i}/name`, message: `invalid tool name ${JSON.stringify(name)}: use 1-128 of A-Z a-z 0-9 _ - .` })
     else if (byName.has(name)) errors.push({ path: `/${i}/name`, message: `duplicate tool name: ${name}` })
     else byName.set(name, tool)
+    const scopes = scopesProblem(tool?.scopes)
+    if (scopes !== undefined) errors.push({ path: `/${i}/scopes`, message: `tool ${String(name)}: ${scopes}` })
   })
   return errors.length > 0 ? E.left(errors) : E.right(byName)
 }

@@ -10,6 +10,7 @@
  */
 import { insufficientScope, type RpcError } from '../protocol/jsonrpc.js'
 import type { Session } from './session.js'
+import { scopesProblem } from '../util/scope-token.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -41,21 +42,13 @@ export const scopeRefusal = (what: string, t: Scoped, session: Pick<Readonly<Ses
   return missing.length === 0 ? undefined : insufficientScope(`Forbidden: ${what} needs the scope ${missing.join(' ')}`, t.scopes ?? missing)
 }
 
-/**
- * Checks declared scopes where something is defined: a list of RFC 6749 scope tokens
- * (printable ASCII without space, `"` or `\`), so that a typo fails at start-up rather than
- * hiding the thing from every caller.
- */
+/** Checks declared scopes where a prompt or resource is defined (tools: in the tool list); throws a TypeError naming `what`. */
 export const checkScopes = (what: string, scopes: unknown): void => {
-  if (scopes === undefined) return
-  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && scopeToken.test(s)))
-    throw new TypeError(`emcp: ${what}: scopes must be a list of OAuth scope names (printable ASCII, no space, quote or backslash), got ${JSON.stringify(scopes)?.slice(0, 200)}`)
+  const problem = scopesProblem(scopes)
+  if (problem !== undefined) throw new TypeError(`emcp: ${what}: ${problem}`)
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
 
 const none: ReadonlyArray<string> = []
-
-/** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
-const scopeToken = /^[\x21\x23-\x5B\x5D-\x7E]+$/

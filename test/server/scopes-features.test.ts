@@ -107,4 +107,13 @@ describe('server: scopes on resources and resource templates', () => {
     expect(() => prompt({ name: 'p', get: () => '', scopes: ['say "hi"'] })).toThrow(/prompt p: scopes/)
     expect(() => prompt({ name: 'p', get: () => '', scopes: [''] })).toThrow(/prompt p: scopes/)
   })
+
+  it('refuses a tool whose scopes are not OAuth scope names when the server is built, naming the tool and its place in the list', () => {
+    const spaced = emcp({ name: 'spaced', description: 'A typo in its scopes.', input: { type: 'object' }, scopes: ['calc:read calc:write'] })
+    const fine = emcp({ name: 'fine', description: 'Good scopes.', input: { type: 'object' }, scopes: ['calc:read'] })
+    expect(() => mcpServer([fine, spaced], { name: 's', version: '1' })).toThrow(
+      /invalid tool list: \/1\/scopes tool spaced: scopes must be a list of OAuth scope names .*got \["calc:read calc:write"\]/,
+    )
+    expect(() => mcpServer([fine], { name: 's', version: '1' })).not.toThrow()
+  })
 })
