@@ -15,7 +15,7 @@ import { isObject } from '../util/json-object.js'
 import { errorCodes, type Params } from '../protocol/jsonrpc.js'
 import { modernError } from '../protocol/2026-07-28/modern.js'
 import { isModernVersion } from '../protocol/versions.js'
-import type { Outcome, RequestInfo } from '../server/middleware.js'
+import type { NotificationInfo, Outcome, RequestInfo } from '../server/middleware.js'
 import type { Session, TransportName } from '../server/session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -79,9 +79,18 @@ export const requestAttributes = (req: RequestInfo, hash: (s: Session) => string
   if (req.method === 'tools/call') a[keys.operation] = 'execute_tool'
   const uri = uriOf(req.method, req.params)
   if (uri !== undefined) a[keys.resource] = uri
-  const session = hash(req.session)
-  if (session !== undefined) a[keys.session] = session
-  transportAttributes(a, req.session.transport)
+  return sessionAttributes(a, req.session, hash)
+}
+
+/** The attributes of a notification from the client: its method, the session, the transport. */
+export const notificationAttributes = (note: NotificationInfo, hash: (s: Session) => string | undefined): Attributes =>
+  sessionAttributes({ [keys.method]: clip(note.method) }, note.session, hash)
+
+/** A notification's metric attributes: the span's, less the session, with `_OTHER` for a method no client of the spec sends. */
+export const notificationMetricAttributes = (span: Attributes, protocolVersion: string): Attributes => {
+  const a: Attributes = { ...span, [keys.protocolVersion]: protocolVersion }
+  delete a[keys.session]
+  if (!clientNotifications.has(a[keys.method] ?? '')) a[keys.method] = '_OTHER'
   return a
 }
 
@@ -136,6 +145,23 @@ const uriOf = (method: string, params: Params | undefined): string | undefined =
   if (!uriMethods.has(method)) return undefined
   const uri = params?.uri
   return typeof uri === 'string' && uri.length <= maxTargetLength ? uri : undefined
+}
+
+/** The notifications a client sends a server in either era; any other method is `_OTHER` in the metric (its series must stay bounded). */
+const clientNotifications: ReadonlySet<string> = new Set([
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+  'notifications/tasks/status',
+])
+
+/** Adds the session's hashed id and the transport's attributes to `a`. */
+const sessionAttributes = (a: Attributes, session: Readonly<Session>, hash: (s: Session) => string | undefined): Attributes => {
+  const id = hash(session)
+  if (id !== undefined) a[keys.session] = id
+  transportAttributes(a, session.transport)
+  return a
 }
 
 /** `network.transport` as the conventions say (`pipe` for stdio, `tcp` for HTTP); nothing for the in-process client. */

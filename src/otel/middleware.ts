@@ -1,6 +1,6 @@
 /**
  * The OpenTelemetry middleware over a loaded `@opentelemetry/api`: a SERVER span per
- * JSON-RPC request, parented by the trace context of the request's `params._meta` (the
+ * JSON-RPC request and per notification from the client, parented by the trace context of the request's `params._meta` (the
  * ambient context, an HTTP server span say, becomes a link), and one measurement of
  * `mcp.server.operation.duration` when it ends. For `tools/call` that span is the tool's
  * execution span too (`gen_ai.operation.name: execute_tool`), as the conventions describe:
@@ -15,7 +15,8 @@ import { createHash } from 'node:crypto'
 import type * as Api from '@opentelemetry/api'
 import type { Middleware, RequestInfo } from '../server/middleware.js'
 import type { Session } from '../server/session.js'
-import { durationBuckets, endingOf, keys, metricAttributes, requestAttributes, spanNameOf, type Attributes, type Ending } from './attributes.js'
+import { durationBuckets, endingOf, keys, metricAttributes, notificationAttributes, notificationMetricAttributes, requestAttributes, spanNameOf, type Attributes, type Ending } from './attributes.js'
+import { clip } from '../util/clip.js'
 import { metaCarrier, metaGetter } from './carrier.js'
 
 // ---------------------------------------------------------------------------------------
@@ -45,7 +46,7 @@ export const scopeName = 'emcp'
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** The middleware that records a span and a duration per request, with the API module given. */
+/** The middleware that records a span and a duration per request and per notification, with the API module given. */
 export const otelMiddleware = (api: typeof Api, options: OtelOptions = {}): Middleware => {
   const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(scopeName)
   const duration = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter(scopeName).createHistogram('mcp.server.operation.duration', {
@@ -58,7 +59,7 @@ export const otelMiddleware = (api: typeof Api, options: OtelOptions = {}): Midd
   const uriInName = options.resourceUriInSpanName === true
 
   /** The parent (the `_meta` trace context, else the ambient one) and a link to the ambient span when it is not the parent. */
-  const parentOf = (req: RequestInfo): { readonly parent: Api.Context; readonly links: Api.Link[] | undefined } => {
+  const parentOf = (req: Pick<RequestInfo, 'params'>): { readonly parent: Api.Context; readonly links: Api.Link[] | undefined } => {
     const active = api.context.active()
     const carrier = metaCarrier(req.params)
     if (carrier === undefined) return { parent: active, links: undefined }
@@ -86,6 +87,16 @@ export const otelMiddleware = (api: typeof Api, options: OtelOptions = {}): Midd
   }
 
   return {
+    // a notification is handled where it arrives and has no answer: its span ends at once
+    notification: (note) => {
+      const started = performance.now()
+      const attributes = notificationAttributes(note, hash)
+      const { parent, links } = parentOf(note)
+      const span = tracer.startSpan(clip(note.method), { kind: api.SpanKind.SERVER, attributes, links }, parent)
+      span.setAttribute(keys.protocolVersion, note.session.protocolVersion)
+      span.end()
+      duration.record((performance.now() - started) / 1000, notificationMetricAttributes(attributes, note.session.protocolVersion))
+    },
     request: (req, next) => {
       const started = performance.now()
       const attributes = requestAttributes(req, hash)

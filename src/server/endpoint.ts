@@ -24,10 +24,12 @@ import { decode, encode, failure, isRequestId, parse, rpcError, success, type Ou
 import { batchesAllowed } from '../protocol/versions.js'
 import { abortCall, type Session } from './session.js'
 
-/** What the endpoint needs: where requests go, and how deep params may nest. */
+/** What the endpoint needs: where requests go, how deep params may nest, and who sees notifications. */
 export interface EndpointConfig {
   readonly route: (req: Request, session: Session) => Answer
   readonly maxDepth: number
+  /** Called with each notification after the endpoint's own bookkeeping (the `notification` middleware). */
+  readonly notified?: (method: string, params: Params | undefined, session: Session) => void
 }
 
 /** A server's two entry points. */
@@ -37,7 +39,7 @@ export interface Endpoint {
 }
 
 /** The endpoint over a router. */
-export const endpoint = ({ route, maxDepth }: EndpointConfig): Endpoint => {
+export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoint => {
   /** The dispatcher proper; synchronous unless a handler is asynchronous. */
   const respond = (message: unknown, session: Session): Eventually<O.Option<Outgoing>> => {
     const decoded = decode(message)
@@ -46,6 +48,7 @@ export const endpoint = ({ route, maxDepth }: EndpointConfig): Endpoint => {
     if (m.kind === 'notification') {
       if (m.method === 'notifications/initialized') session.initialized = true
       else if (m.method === 'notifications/cancelled') cancel(m.params, session)
+      notified?.(m.method, m.params, session)
       return O.none
     }
     if (m.kind === 'response') {

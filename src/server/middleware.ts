@@ -64,6 +64,16 @@ export interface ToolCallInfo<T extends AnyTool = AnyTool> extends RequestInfo {
   readonly arguments: { readonly [key: string]: unknown }
 }
 
+/** One JSON-RPC notification from the client, after the server's own bookkeeping (`initialized`, `cancelled`). */
+export interface NotificationInfo {
+  readonly method: string
+  readonly params: Params | undefined
+  readonly session: Readonly<Session>
+}
+
+/** Sees a notification; it cannot answer (a notification has no answer) and what it throws is logged, not sent. */
+export type NotificationStep = (note: NotificationInfo) => void
+
 /** Wraps the rest of the chain and the server's own answer for one request. */
 export type RequestStep = (req: RequestInfo, next: () => Promise<Outcome>) => Eventually<Outcome>
 
@@ -73,10 +83,12 @@ export type ToolCallStep<T extends AnyTool = AnyTool> = (
   next: (args?: { readonly [key: string]: unknown }) => Promise<ToolOutcome>,
 ) => Eventually<ToolOutcome>
 
-/** A middleware: any of the three hooks. */
+/** A middleware: any of the four hooks. */
 export interface Middleware<T extends AnyTool = AnyTool> {
   /** Wraps every request the server answers (not notifications, and not messages refused before a method is looked up). */
   readonly request?: RequestStep
+  /** Sees every notification the client sends (tracing, metrics, audit); nothing it does reaches the client. */
+  readonly notification?: NotificationStep
   /** Wraps every call of a tool, inside `request`. */
   readonly toolCall?: ToolCallStep<T>
   /**
@@ -98,6 +110,17 @@ export const runRequest = (steps: ReadonlyArray<RequestStep>, req: Request, sess
     return step === undefined ? last() : step(info, once(`request step ${i + 1}`, () => at(i + 1)))
   }
   return at(0)
+}
+
+/** Shows a notification to every `notification` hook in turn; one that throws is logged and the others still see it. */
+export const observeNotification = (steps: ReadonlyArray<NotificationStep>, note: NotificationInfo): void => {
+  for (const [i, step] of steps.entries()) {
+    try {
+      step(note)
+    } catch (e) {
+      console.error(`emcp: middleware notification step ${i + 1} threw on ${note.method}: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
 }
 
 /** Runs a tool call through the `toolCall` hooks, then `run` with the arguments the last one passed on. */

@@ -40,7 +40,7 @@ import { initializeWith, refuseLegacy, setLevel } from '../protocol/2025-11-25/l
 import { allEras, type Era } from '../protocol/versions.js'
 import { deadline, defaultCallTimeoutMs } from './deadline.js'
 import { endpoint } from './endpoint.js'
-import { runRequest, type Middleware, type RequestStep } from './middleware.js'
+import { observeNotification, runRequest, type Middleware, type NotificationStep, type RequestStep } from './middleware.js'
 import { toolTable, type Chain } from './tools.js'
 import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedTools } from '../contract/sum.js'
@@ -236,7 +236,7 @@ const build = <U extends AnyTool>(
     },
     hub,
     store,
-    ...endpoint({ route, maxDepth }),
+    ...endpoint({ route, maxDepth, notified: (method, params, session) => observeNotification(chain.notification, { method, params, session }) }),
     addTool: <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
       table.add(tool, handler as Callable['handler'])
       return server as Server<U | T>
@@ -315,12 +315,16 @@ const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, metho
 const stateKeys = (own: RequestStateOptions | undefined, store: SharedStore): RequestStateOptions | undefined =>
   own?.key !== undefined || own?.keys !== undefined || store.requestStateKeys === undefined ? own : { ...own, keys: store.requestStateKeys }
 
+/** Every hook of the server's middleware: the tool table's, and the request and notification hooks around it. */
+type FullChain = Chain & { readonly request: RequestStep[]; readonly notification: NotificationStep[] }
+
 /** The hooks of the server's middleware (its `authorize` option first), and how to add more. */
-const chainOf = (options: ServerOptions): { readonly chain: Chain & { readonly request: RequestStep[] }; readonly use: (m: Middleware) => void } => {
-  const chain: Chain & { readonly request: RequestStep[] } = { request: [], toolCall: [], authorize: [] }
+const chainOf = (options: ServerOptions): { readonly chain: FullChain; readonly use: (m: Middleware) => void } => {
+  const chain: FullChain = { request: [], notification: [], toolCall: [], authorize: [] }
   if (options.authorize !== undefined) chain.authorize.push(options.authorize)
   const use = (m: Middleware): void => {
     if (m.request !== undefined) chain.request.push(m.request)
+    if (m.notification !== undefined) chain.notification.push(m.notification)
     if (m.toolCall !== undefined) chain.toolCall.push(m.toolCall)
     if (m.authorize !== undefined) chain.authorize.push(m.authorize)
   }

@@ -9,7 +9,7 @@
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { describe, expect, it } from 'vitest'
-import { emcp, inMemoryClient, mcpServer, prompt, prompts, resource, resources, tasks, type ToolContext } from '../../src/index.js'
+import { emcp, inMemoryClient, mcpServer, newSession, prompt, prompts, resource, resources, tasks, type ToolContext } from '../../src/index.js'
 import { durationBuckets, otel, type OtelOptions } from '../../src/otel/index.js'
 import { only, parent, telemetry } from './telemetry.js'
 
@@ -83,7 +83,8 @@ describe.each(eras)('emcp/otel spans, $era', ({ era, client: clientOptions }) =>
     expect(span.links).toEqual([])
     // the 2025-11-25 handshake is a request too, at the version it negotiated
     if (era === '2025-11-25') expect(only(t.spans(), 'initialize').attributes).toEqual({ 'mcp.method.name': 'initialize', 'jsonrpc.request.id': '1', 'mcp.protocol.version': era })
-    expect(t.spans()).toHaveLength(era === '2025-11-25' ? 2 : 1)
+    // and so is its notifications/initialized, with a span of its own
+    expect(t.spans().map((s) => s.name).sort()).toEqual(era === '2025-11-25' ? ['initialize', 'notifications/initialized', 'tools/call add'] : ['tools/call add'])
   })
 
   it('a request without trace context starts a trace of its own', async () => {
@@ -153,6 +154,28 @@ describe.each(eras)('emcp/otel spans, $era', ({ era, client: clientOptions }) =>
     const buckets = d?.metric.dataPoints[0]?.value.buckets.boundaries
     expect(buckets).toEqual(durationBuckets)
     expect(durationBuckets).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300])
+  })
+})
+
+describe('emcp/otel: notifications from the client', () => {
+  it('one SERVER span each, named by its method, parented by its _meta trace context; a method no client sends is _OTHER in the metric', async () => {
+    const t = telemetry()
+    const { server } = traced(t.options)
+    const session = newSession()
+    session.protocolVersion = '2025-11-25'
+    await server.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)()
+    await server.dispatch({ jsonrpc: '2.0', method: 'notifications/roots/list_changed', params: withParent }, session)()
+    await server.dispatch({ jsonrpc: '2.0', method: `notifications/${'x'.repeat(5000)}` }, session)()
+    const initialized = only(t.spans(), 'notifications/initialized')
+    expect(initialized.kind).toBe(SpanKind.SERVER)
+    expect(initialized.attributes).toEqual({ 'mcp.method.name': 'notifications/initialized', 'mcp.protocol.version': '2025-11-25' })
+    expect(initialized.status.code).toBe(SpanStatusCode.UNSET)
+    expect(only(t.spans(), 'notifications/roots/list_changed').spanContext().traceId).toBe(parent.traceId)
+    // a client's long method name is clipped in the span, and the metric keeps no series for it
+    const odd = t.spans().find((s) => s.name.startsWith('notifications/xxx'))
+    expect(odd?.name.length).toBeLessThan(1000)
+    const d = await t.duration()
+    expect(d?.points.map((p) => p.attributes['mcp.method.name']).sort()).toEqual(['_OTHER', 'notifications/initialized', 'notifications/roots/list_changed'])
   })
 })
 

@@ -61,6 +61,14 @@ describe('emcp/otel over real transports', () => {
     for (const s of t.spans()) expect(JSON.stringify(s.attributes)).not.toContain(sessionId)
     expect(span.spanContext().traceId).toBe(parent.traceId)
     expect(only(t.spans(), 'initialize').attributes['mcp.session.id']).toBe(hashed)
+    // the client's notifications/initialized has a span of its own in the same session
+    expect(only(t.spans(), 'notifications/initialized').attributes).toEqual({
+      'mcp.method.name': 'notifications/initialized',
+      'mcp.session.id': hashed,
+      'mcp.protocol.version': '2025-11-25',
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+    })
     // the metric has no per-session series
     const d = await t.duration()
     expect(d?.points.every((p) => p.attributes['mcp.session.id'] === undefined && p.attributes['jsonrpc.request.id'] === undefined)).toBe(true)

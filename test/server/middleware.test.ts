@@ -218,6 +218,75 @@ describe('middleware: tool calls', () => {
   })
 })
 
+describe('middleware: notifications', () => {
+  it('shows every notification to each notification hook after the bookkeeping; one that throws is logged and the rest go on', async () => {
+    const seen: string[] = []
+    const logged: string[] = []
+    const error = console.error
+    console.error = (line: string) => void logged.push(line)
+    try {
+      const server = serverWith([
+        { notification: () => {
+          throw new Error('observer down')
+        } },
+        { notification: (n) => void seen.push(`${n.method} ${JSON.stringify(n.params ?? null)} ${n.session.initialized}`) },
+      ])
+      const session = newSession()
+      const out = await server.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)()
+      expect(out._tag).toBe('None')
+      await server.dispatch({ jsonrpc: '2.0', method: 'notifications/whatever', params: { a: 1 } }, session)()
+      // a notification is never answered, and the server still answers requests
+      expect(JSON.parse(JSON.stringify(await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'ping' }, session)())).value).toEqual({ jsonrpc: '2.0', id: 1, result: {} })
+      expect(seen).toEqual(['notifications/initialized null true', 'notifications/whatever {"a":1} true'])
+      expect(logged).toHaveLength(2)
+      expect(logged[0]).toMatch(/middleware notification step 1 threw on notifications\/initialized: observer down/)
+    } finally {
+      console.error = error
+    }
+  })
+
+  it('sees the official SDK client’s initialized and cancelled notifications over an HTTP session', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    const notes: Array<{ method: string; session: string | undefined; requestId: unknown }> = []
+    let cancelled!: () => void
+    const heard = new Promise<void>((resolve) => (cancelled = resolve))
+    const watch: Middleware = {
+      notification: (n) => {
+        notes.push({ method: n.method, session: n.session.id, requestId: n.params?.requestId })
+        if (n.method === 'notifications/cancelled') cancelled()
+      },
+    }
+    let running!: () => void
+    const started = new Promise<void>((resolve) => (running = resolve))
+    const slow = emcp({ name: 'slow', description: 'Waits for its cancellation.', input: { type: 'object' } })
+    const server = mcpServer([slow], { name: 'notes', version: '1' }, { middleware: [watch] }).implement({
+      slow: (_args, ctx) => {
+        running()
+        return new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped')))
+      },
+    })
+    const http = await serveHttp(server, { port: 0, sessions: true, handleSignals: false })
+    const client = new Client({ name: 'sdk', version: '1' })
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)))
+      const abort = new AbortController()
+      const call = client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: abort.signal }).catch((e: unknown) => e)
+      await started
+      abort.abort('enough')
+      await call
+      await heard
+      expect(notes[0]).toMatchObject({ method: 'notifications/initialized' })
+      expect(notes.at(-1)).toMatchObject({ method: 'notifications/cancelled' })
+      expect(typeof notes[0]?.session).toBe('string')
+      expect(notes.every((n) => n.session === notes[0]?.session)).toBe(true)
+    } finally {
+      await client.close()
+      await http.close()
+    }
+  })
+})
+
 describe('middleware: the examples', () => {
   it('rateLimit refuses a caller past its limit within a window, counts callers apart, and forgets at the next window', async () => {
     const clock = { t: 0 }
