@@ -24,6 +24,7 @@ export const entries = {
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
   'cli-dev-child': 'dist/src/cli/dev-child.js',
+  'cli-dev-hooks': 'dist/src/cli/dev-hooks.js',
 }
 
 /**

@@ -15,8 +15,10 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import type { ChildMessage } from './dev-child.js'
 
-/** How one load ended. */
-export type LoadOutcome = { readonly ok: true; readonly generation: number } | { readonly ok: false; readonly generation: number; readonly error: string }
+/** How one load ended, and the files the module loaded (none when the child never said). */
+export type LoadOutcome = ({ readonly ok: true; readonly generation: number } | { readonly ok: false; readonly generation: number; readonly error: string }) & {
+  readonly files: ReadonlyArray<string>
+}
 
 /** The longest a generation may take to load and listen before it counts as failed. */
 const startTimeoutMs = 60_000
@@ -32,21 +34,21 @@ export const generations = (script: string, modulePath: string, cwd: string) => 
     const generation = ++count
     const child = fork(script, [modulePath, cwd], { cwd, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     return new Promise<LoadOutcome>((resolve) => {
-      const fail = (error: string): void => {
+      const fail = (error: string, files: ReadonlyArray<string> = []): void => {
         clearTimeout(timer)
         child.kill('SIGKILL')
-        resolve({ ok: false, generation, error })
+        resolve({ ok: false, generation, error, files })
       }
       const timer = setTimeout(() => fail(`it did not start serving within ${startTimeoutMs / 1000} s`), startTimeoutMs)
       child.once('message', (m: ChildMessage) => {
-        if ('failed' in m) return fail(m.failed)
+        if ('failed' in m) return fail(m.failed, m.files)
         clearTimeout(timer)
         const old = serving
         serving = { child, port: m.ready }
         // the old generation drains (answers what it was answering) and exits
         old?.child.disconnect()
         old?.child.kill('SIGTERM')
-        resolve({ ok: true, generation })
+        resolve({ ok: true, generation, files: m.files })
       })
       child.once('exit', (code, signal) => {
         if (serving?.child === child) serving = undefined

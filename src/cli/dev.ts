@@ -1,6 +1,6 @@
 /**
  * `emcp dev <module>`: serves the module over HTTP (stateful; both eras) with the playground
- * at `/`, and reloads it when the module or a file beside it changes. The port stays, and
+ * at `/`, and reloads it when the module, a file beside it, or anything it imports changes. The port stays, and
  * so do open pages: they hear `reload` on `/__emcp/events` and reconnect. A change that does
  * not load is shown in the terminal and in the page, and the last good server keeps serving.
  *
@@ -9,7 +9,7 @@
  * import { dev } from './dev.js'
  * await dev.run(['dist/examples/calculator.js', '--port', '0'], io)
  */
-import { existsSync, statSync, watch } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, relative, resolve } from 'node:path'
@@ -19,12 +19,14 @@ import { lastOption, parseArgs } from './args.js'
 import { UsageError, type Command, type CommandIO } from './command.js'
 import { devEvents, type DevEvents } from './dev-events.js'
 import { generations } from './dev-generations.js'
+import { devWatch } from './dev-watch.js'
 
 const help = `Usage: emcp dev <module> [--port N] [--watch DIR]...
 
 Serves the module's default-exported server at http://127.0.0.1:N/mcp (stateful HTTP, both
 protocol eras) with the playground at http://127.0.0.1:N/, and loads it again when a file
-under the module's directory changes (or under each --watch DIR). Open pages stay and
+under the module's directory changes (or under each --watch DIR), or any file the module
+imports, wherever it lies (not under node_modules). Open pages stay and
 reconnect; a change that fails to load is shown here and in the page while the last good
 server keeps serving. Loopback only.
 
@@ -70,8 +72,11 @@ const devLoop = async (file: string, port: number, watched: ReadonlyArray<string
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${e instanceof Error ? e.message : String(e)}`, 1)
   })
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  const watching = devWatch(watched, (changed) => void load(`${changed} changed`), io.cwd)
   const load = async (why: string): Promise<void> => {
     const outcome = await gens.reload()
+    // what the module imports now, wherever it lies (a failed load's files too: the fix may be in one of them)
+    if (outcome.files.length > 0) watching.follow(outcome.files)
     if (outcome.ok) {
       io.err(`emcp dev: generation ${outcome.generation} serving (${why}); playground ${url}, endpoint ${url}mcp\n`)
       events.send('reload', `generation ${outcome.generation}: ${why}`)
@@ -82,7 +87,6 @@ const devLoop = async (file: string, port: number, watched: ReadonlyArray<string
     }
   }
   await load('start')
-  const stopWatching = watchAll(watched, (changed) => void load(`${changed} changed`))
   await new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGINT', stop)
@@ -92,7 +96,7 @@ const devLoop = async (file: string, port: number, watched: ReadonlyArray<string
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
-  stopWatching()
+  watching.close()
   events.close()
   gens.close()
   server.closeAllConnections()
@@ -128,25 +132,6 @@ const proxy = (req: IncomingMessage, res: ServerResponse, port: number | undefin
   })
   res.once('close', () => out.destroy())
   req.pipe(out)
-}
-
-/** Watches each directory tree; calls `changed` once per burst of changes (100 ms quiet), skipping node_modules and dot folders. */
-const watchAll = (dirs: ReadonlyArray<string>, changed: (name: string) => void): (() => void) => {
-  let timer: NodeJS.Timeout | undefined
-  let last = ''
-  const watchers = dirs.map((dir) =>
-    watch(dir, { recursive: true }, (_event, name) => {
-      const n = String(name ?? '')
-      if (/(^|[\\/])(node_modules|\.[^\\/]+)([\\/]|$)/.test(n) || n.endsWith('.map')) return
-      last = n
-      clearTimeout(timer)
-      timer = setTimeout(() => changed(last), 100)
-    }),
-  )
-  return () => {
-    clearTimeout(timer)
-    for (const w of watchers) w.close()
-  }
 }
 
 /** The child entry beside the running bundle (dist/bundle/cli-dev-child.js), or the package's when run from dist/src or the sources. */

@@ -6,7 +6,7 @@
  * the terminal and the page, and the last good server keeps answering.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -154,5 +154,48 @@ export default mcpServer([add, ...tools], { name: 'reloading', version: '1.0.0' 
       await dev.line(/generation \d+ serving \(server\.js changed\)/)
       await page.locator('#tools button[data-name="wave"]').waitFor()
     })
+  })
+})
+
+describe('emcp dev follows what the module imports', () => {
+  let dir: string
+  let dev: Dev | undefined
+  beforeAll(() => {
+    // the module in app/, a file it imports in lib/: outside the folder emcp dev watches whole
+    dir = mkdtempSync(join(tmpdir(), 'emcp-dev-graph-'))
+    mkdirSync(join(dir, 'app'))
+    mkdirSync(join(dir, 'lib'))
+    writeFileSync(join(dir, 'lib', 'names.js'), "export const names = ['first']\n")
+    writeFileSync(
+      join(dir, 'app', 'server.js'),
+      `import { emcp, mcpServer } from '${emcpBundle}'
+import { names } from '../lib/names.js'
+const tools = names.map((name) => emcp({ name, description: 'From lib/names.js.', input: { type: 'object', properties: {} } }))
+export default mcpServer(tools, { name: 'graph', version: '1.0.0' }).implement(Object.fromEntries(names.map((n) => [n, () => n])))
+`,
+    )
+  })
+  afterAll(async () => {
+    await stopDev(dev)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const toolNames = async (url: string): Promise<string[]> => {
+    const r = await fetch(`${url}mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    })
+    const text = await r.text()
+    const json = JSON.parse(text.startsWith('{') ? text : (text.split('\n').find((l) => l.startsWith('data: {')) ?? '').slice(6)) as { result: { tools: Array<{ name: string }> } }
+    return json.result.tools.map((t) => t.name)
+  }
+
+  it('reloads when a file the module imports from another folder changes', async () => {
+    dev = await startDev([join(dir, 'app', 'server.js')])
+    expect(await toolNames(dev.url)).toEqual(['first'])
+    writeFileSync(join(dir, 'lib', 'names.js'), "export const names = ['first', 'second']\n")
+    expect(await dev.line(/generation 2 serving/)).toMatch(/\(.*lib[\\/]names\.js changed\)/)
+    expect(await toolNames(dev.url)).toEqual(['first', 'second'])
   })
 })
