@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { appResource, emcp, linkApp, mcpServer, resource, resources } from 'emcp'
 import { playgroundAnswer, serveHttp, type RunningHttp } from 'emcp/http'
+import { appServer } from '../../examples/apps.js'
 import { launch, openPlayground, screenshot, skipBrowser } from './browser.js'
 
 /** The app: a small page that speaks the bridge by hand, as the extension's spec shows, and writes what it sees. */
@@ -106,8 +107,25 @@ describe.skipIf(skipBrowser)('MCP Apps in the playground (Chromium)', () => {
     expect(await page.locator('[data-testid="app-calls"] .json.number').textContent()).toBe('5')
     await page.locator('#log:has-text("app ui://test/panel: panel ready")').waitFor()
     expect(await page.locator('#log').textContent()).toContain('connect-src https://api.example.com')
-    await screenshot(page, 'app')
     await page.close()
+  })
+
+  it('runs the example app (examples/apps.ts): its panel calls add and shows the sum', async () => {
+    const example = await serveHttp(appServer, { port: 0, sessions: true, playground: true, handleSignals: false })
+    try {
+      const page = await openPlayground(browser, example.url.replace(/mcp$/, ''))
+      await page.click('#tools button[data-name="add"]')
+      const app = page.frameLocator('[data-testid="app-frame"]:visible')
+      await app.locator('#a').fill('20')
+      await app.locator('#b').fill('22')
+      await app.locator('button').click()
+      await expect.poll(() => app.locator('#sum').textContent()).toBe('42')
+      await page.locator('#log:has-text("add-panel ready")').waitFor()
+      await screenshot(page, 'app')
+      await page.close()
+    } finally {
+      await example.close()
+    }
   })
 
   it('keeps the generated form for a tool without an app, and tags the linked and app-only tools', async () => {
