@@ -113,7 +113,7 @@ const loadLists = async (): Promise<void> => {
   state.resources = resources!
   const categories = [...new Set(state.tools.map(categoryOf))].sort()
   const chosen = ui.category.value
-  ui.category.replaceChildren(el('option', { value: '' }, `all categories (${state.tools.length} tool${state.tools.length === 1 ? "" : "s"})`), ...categories.map((c) => el('option', { value: c }, c)))
+  ui.category.replaceChildren(el('option', { value: '' }, `all categories (${state.tools.length} tool${state.tools.length === 1 ? '' : 's'})`), ...categories.map((c) => el('option', { value: c }, c)))
   ui.category.value = categories.includes(chosen) ? chosen : ''
   showTools()
   showList(ui.resources, resources!, (r) => String(r.name ?? r.uri), (r) => void readResource(r))
