@@ -60,9 +60,9 @@ const panel = appResource({ uri: 'ui://test/panel', name: 'panel', html, csp: { 
 const note = resource({ uri: 'docs://note', name: 'note', read: () => 'a note for the app' })
 const sumOut = { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } as const
 const twoNumbers = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } as const
-const add = linkApp(emcp({ name: 'add', description: 'Add two numbers, with a panel.', input: twoNumbers, output: sumOut }), panel)
-const bump = linkApp(emcp({ name: 'bump', description: 'Only the panel calls this.', input: { type: 'object', properties: {} } as const }), panel, { visibility: ['app'] })
-const secret = linkApp(emcp({ name: 'secret', description: 'Only the model calls this.', input: { type: 'object', properties: {} } as const }), panel, { visibility: ['model'] })
+const add = linkApp(emcp({ name: 'add', description: 'Add two numbers, with a panel.', input: twoNumbers, output: sumOut } as const), panel)
+const bump = linkApp(emcp({ name: 'bump', description: 'Only the panel calls this.', input: { type: 'object', properties: {} } } as const), panel, { visibility: ['app'] })
+const secret = linkApp(emcp({ name: 'secret', description: 'Only the model calls this.', input: { type: 'object', properties: {} } } as const), panel, { visibility: ['model'] })
 const echo = emcp({ name: 'echo', description: 'Echo, no app.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const })
 
 const server = mcpServer([add, bump, secret, echo], { name: 'apps-test', version: '1.0.0' }, { apps: [panel], features: [resources([note])] }).implement({
