@@ -87,16 +87,20 @@ describe.skipIf(skipBrowser)('MCP Apps in the playground (Chromium)', () => {
   })
 
   /** Opens `add`'s app and waits until the app has been initialized through the bridge. */
-  const openApp = async (): Promise<{ page: Page; app: FrameLocator }> => {
+  const openApp = async (era = '2025-11-25'): Promise<{ page: Page; app: FrameLocator }> => {
     const page = await openPlayground(browser, url)
+    if (era !== '2025-11-25') {
+      await page.selectOption('#era', era)
+      await page.waitForSelector(`#status.ok:has-text("${era}")`)
+    }
     await page.click('#tools button[data-name="add"]')
     const app = page.frameLocator('[data-testid="app-frame"]:visible')
     await app.locator('#status:has-text("initialized")').waitFor()
     return { page, app }
   }
 
-  it('renders the app in a sandboxed frame; the app calls add through the bridge and shows 5', async () => {
-    const { page, app } = await openApp()
+  it.each(['2025-11-25', '2026-07-28'])('renders the app in a sandboxed frame; the app calls add through the bridge and shows 5 (%s)', async (era) => {
+    const { page, app } = await openApp(era)
     expect(await app.locator('#status').textContent()).toBe('initialized by emcp-playground 2026-01-26 for add')
     const frame = page.locator('[data-testid="app-frame"]')
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms')
