@@ -109,7 +109,7 @@ export const maxEncodedCsp = 16 * 1024
 
 /** `csp` as one path segment (base64url of its JSON), for the sandbox route. */
 export const encodeCsp = (csp: AppCspDomains): string =>
-  btoa(JSON.stringify(csp)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  btoa(JSON.stringify(csp)).replace(/\+/g, '-').replace(/\//g, '_').replace(/={1,2}$/, '')
 
 /** The `csp` a path segment holds, or an error message. */
 export const decodeCsp = (segment: string): AppCspDomains | string => {
