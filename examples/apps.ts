@@ -2,12 +2,13 @@
  * An MCP App: the `add` tool linked to a small HTML panel (`ui://calculator/panel`) that a
  * host renders in a sandboxed iframe. The panel talks to the host over postMessage JSON-RPC
  * (`ui/initialize`, then `tools/call`), shows the tool's input and result as the host sends
- * them, and can call `add` itself. The server declares the `io.modelcontextprotocol/ui`
+ * them, can call `add` itself, logs through the host and tells it its height. Over HTTP the
+ * playground is served too: open it, pick `add`, and the panel runs in its sandboxed frame. The server declares the `io.modelcontextprotocol/ui`
  * extension, serves the panel as a `text/html;profile=mcp-app` resource and lists
  * `_meta.ui.resourceUri` on `add`.
  *
  *   node dist/examples/apps.js --stdio
- *   node dist/examples/apps.js --http --port 3000 [--host 127.0.0.1]
+ *   node dist/examples/apps.js --http --port 3000 [--host 127.0.0.1]   (playground at http://127.0.0.1:3000/)
  */
 import { appResource, emcp, linkApp, mcpServer } from 'emcp'
 import { serveHttp } from 'emcp/http'
@@ -29,14 +30,20 @@ const html = `<!doctype html>
       if (e.source !== window.parent) return
       const m = e.data
       if (m && m.id !== undefined && waiting.has(m.id)) { const w = waiting.get(m.id); waiting.delete(m.id); m.error ? w.reject(m.error) : w.resolve(m.result) }
+      else if (m && m.method === 'ui/notifications/tool-input') { document.getElementById('a').value = m.params.arguments.a; document.getElementById('b').value = m.params.arguments.b }
       else if (m && m.method === 'ui/notifications/tool-result') show(m.params)
+      else if (m && m.method === 'ui/resource-teardown') send({ id: m.id, result: {} })
     })
     document.getElementById('f').addEventListener('submit', async (e) => {
       e.preventDefault()
       show(await request('tools/call', { name: 'add', arguments: { a: Number(document.getElementById('a').value), b: Number(document.getElementById('b').value) } }))
     })
     request('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'add-panel', version: '1.0.0' }, appCapabilities: {} })
-      .then(() => send({ method: 'ui/notifications/initialized', params: {} }))
+      .then(() => {
+        send({ method: 'ui/notifications/initialized', params: {} })
+        send({ method: 'ui/notifications/size-changed', params: { width: document.body.scrollWidth, height: document.body.scrollHeight + 16 } })
+        send({ method: 'notifications/message', params: { level: 'info', data: 'add-panel ready' } })
+      })
   </script>
 </body></html>`
 
@@ -56,7 +63,7 @@ export default appServer
 const usage = `The calculator with an MCP App (add, linked to ui://calculator/panel).
 
   node dist/examples/apps.js [--stdio]                                over stdio (the default)
-  node dist/examples/apps.js --http [--port 3000] [--host 127.0.0.1]  over Streamable HTTP`
+  node dist/examples/apps.js --http [--port 3000] [--host 127.0.0.1]  over Streamable HTTP, with the playground at /`
 
 const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } as const
 
@@ -65,6 +72,6 @@ runMain(import.meta.url, { usage, options }, async ({ http, port, host }) => {
     await serveStdio(appServer)
     return
   }
-  const running = await serveHttp(appServer, { port: portOf(port, 3000), host, sessions: true })
-  console.log(`calculator-app MCP server listening on ${running.url}; its app is ui://calculator/panel. Press Ctrl+C to stop.`)
+  const running = await serveHttp(appServer, { port: portOf(port, 3000), host, sessions: true, playground: true })
+  console.log(`calculator-app MCP server listening on ${running.url}; its app is ui://calculator/panel; playground at ${running.url.replace(/mcp$/, '')}. Press Ctrl+C to stop.`)
 })

@@ -2,17 +2,19 @@
  * The playground page: connects to the MCP endpoint beside it (`./mcp`) in the chosen era
  * with an optional bearer token, lists tools (searchable, by category), resources and
  * prompts, opens a tool's generated form, and shows logs, progress, elicitations and list
- * changes live. Under `emcp dev` it also follows the dev server's events: a reload
+ * changes live. A tool linked to an MCP App shows the app in a sandboxed frame with the host
+ * bridge (app-view.ts, app-frame.ts); the others keep the generated form. Under `emcp dev` it also follows the dev server's events: a reload
  * reconnects and reloads the lists without reloading the page; a load error is shown.
  *
  * @example
  * // built by scripts/bundle.mjs into dist/bundle/playground/playground.js, loaded by index.html
  */
+import { appUriOf, appView, visibilityOf, type AppView } from './app-view.js'
 import { McpClient, headerValue, type Era } from './client.js'
 import { clear, el } from './dom.js'
 import { askUser } from './elicit.js'
 import { renderBlock } from './render.js'
-import { toolView } from './tool-view.js'
+import { toolView, type ToolActions } from './tool-view.js'
 
 type Json = Record<string, unknown>
 const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u)
@@ -40,6 +42,9 @@ const ui = {
 const state = {
   client: undefined as McpClient | undefined,
   tools: [] as Json[],
+  resources: [] as Json[],
+  /** The open app view, torn down when another view replaces it. */
+  app: undefined as AppView | undefined,
   selected: undefined as string | undefined,
   /** The definition the open form was built from: a list reload rebuilds the form only when it changed. */
   selectedJson: '',
@@ -105,9 +110,10 @@ const loadLists = async (): Promise<void> => {
     [['tools/list', 'tools'], ['resources/list', 'resources'], ['prompts/list', 'prompts']].map(([m, k]) => listAll(m!, k!).catch(() => [] as Json[])),
   )
   state.tools = tools!
+  state.resources = resources!
   const categories = [...new Set(state.tools.map(categoryOf))].sort()
   const chosen = ui.category.value
-  ui.category.replaceChildren(el('option', { value: '' }, `all categories (${state.tools.length} tools)`), ...categories.map((c) => el('option', { value: c }, c)))
+  ui.category.replaceChildren(el('option', { value: '' }, `all categories (${state.tools.length} tool${state.tools.length === 1 ? '' : 's'})`), ...categories.map((c) => el('option', { value: c }, c)))
   ui.category.value = categories.includes(chosen) ? chosen : ''
   showTools()
   showList(ui.resources, resources!, (r) => String(r.name ?? r.uri), (r) => void readResource(r))
@@ -132,29 +138,60 @@ const showTools = (): void => {
   const matching = state.tools.filter(
     (t) => (category === '' || categoryOf(t) === category) && words.every((w) => `${String(t.name)} ${String(t.title ?? '')} ${String(t.description ?? '')}`.toLowerCase().includes(w)),
   )
-  showList(ui.tools, matching.slice(0, shownAtOnce), (t) => String(t.name), openTool)
+  showList(ui.tools, matching.slice(0, shownAtOnce), (t) => String(t.name), openTool, toolTag)
   if (matching.length > shownAtOnce) ui.tools.append(el('li', { class: 'more' }, `${matching.length - shownAtOnce} more: narrow the search`))
 }
 
-const showList = (list: HTMLElement, items: Json[], name: (item: Json) => string, open: (item: Json) => void): void => {
+/** The tag of a tool in the list: `app` when it links an MCP App, `app only` when only apps may call it (hidden from models). */
+const toolTag = (tool: Json): string | undefined =>
+  !visibilityOf(tool).includes('model') ? 'app only' : appUriOf(tool) !== undefined ? 'app' : undefined
+
+const showList = (list: HTMLElement, items: Json[], name: (item: Json) => string, open: (item: Json) => void, tag: (item: Json) => string | undefined = () => undefined): void => {
   clear(list)
   for (const item of items) {
-    const button = el('button', { type: 'button', 'data-name': name(item), title: String(item.description ?? '') }, name(item))
+    const label = tag(item)
+    const button = el('button', { type: 'button', 'data-name': name(item), title: String(item.description ?? '') }, name(item), ...(label === undefined ? [] : [el('span', { class: 'tag' }, label)]))
     button.addEventListener('click', () => open(item))
     list.append(el('li', {}, button))
+  }
+}
+
+/** Shows `node` in the main pane; an open app is asked to end first (its view stays hidden until it has answered). */
+const show = (node: HTMLElement): void => {
+  const old = state.app
+  state.app = undefined
+  if (old === undefined) return ui.main.replaceChildren(node)
+  old.teardown()
+  old.element.hidden = true
+  ui.main.replaceChildren(old.element, node)
+}
+
+/** How a tool is called: by its form, and by an app through the bridge (the same code, so both render alike). */
+const actionsFor = (tool: Json): ToolActions => {
+  const schema = isObject(tool.inputSchema) ? tool.inputSchema : {}
+  return {
+    call: (args, token) => state.client!.request('tools/call', { name: tool.name, arguments: args }, { progressToken: token, headers: paramHeaders(schema, args) }),
+    progress: (token, update) => void (update === undefined ? state.progress.delete(token) : state.progress.set(token, update)),
   }
 }
 
 const openTool = (tool: Json): void => {
   state.selected = String(tool.name)
   state.selectedJson = JSON.stringify(tool)
-  const schema = isObject(tool.inputSchema) ? tool.inputSchema : {}
-  ui.main.replaceChildren(
-    toolView(tool, {
-      call: (args, token) => state.client!.request('tools/call', { name: tool.name, arguments: args }, { progressToken: token, headers: paramHeaders(schema, args) }),
-      progress: (token, update) => void (update === undefined ? state.progress.delete(token) : state.progress.set(token, update)),
-    }),
-  )
+  const uri = appUriOf(tool)
+  if (uri === undefined) return show(toolView(tool, actionsFor(tool)))
+  const view = appView(tool, uri, {
+    request: (method, params) => state.client!.request(method, params),
+    toolNamed: (name) => state.tools.find((t) => t.name === name),
+    actionsFor,
+    listedUi: (u) => {
+      const listed = state.resources.find((r) => r.uri === u)
+      return listed !== undefined && isObject(listed._meta) && isObject(listed._meta.ui) ? listed._meta.ui : undefined
+    },
+    log,
+  })
+  show(view.element)
+  state.app = view
 }
 
 /** 2026-07-28: the `Mcp-Param-*` headers of properties annotated `x-mcp-header`. */
@@ -171,7 +208,7 @@ const paramHeaders = (schema: Json, args: Json): Record<string, string> => {
 const readResource = async (resource: Json): Promise<void> => {
   state.selected = undefined
   const out = el('div', { class: 'output' })
-  ui.main.replaceChildren(el('section', {}, el('h2', {}, String(resource.name ?? resource.uri)), el('code', {}, String(resource.uri)), out))
+  show(el('section', {}, el('h2', {}, String(resource.name ?? resource.uri)), el('code', {}, String(resource.uri)), out))
   try {
     const result = await state.client!.request('resources/read', { uri: resource.uri })
     const contents = Array.isArray(result.contents) ? result.contents.filter(isObject) : []
@@ -187,7 +224,7 @@ const showPrompt = async (prompt: Json): Promise<void> => {
   const properties = Object.fromEntries(args.map((a) => [String(a.name), { type: 'string', ...(typeof a.description === 'string' ? { description: a.description } : {}) }]))
   const required = args.filter((a) => a.required === true).map((a) => String(a.name))
   const asTool = { name: prompt.name, title: prompt.title, description: prompt.description, inputSchema: { type: 'object', properties, required } }
-  ui.main.replaceChildren(
+  show(
     toolView(asTool, {
       call: async (values) => {
         const result = await state.client!.request('prompts/get', { name: prompt.name, arguments: values })

@@ -33,6 +33,8 @@ export interface RequestOptions {
 
 type Json = Record<string, unknown>
 const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u)
+/** What the page can do: elicitation forms, and MCP Apps (the `io.modelcontextprotocol/ui` extension, its HTML profile). */
+const capabilities = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }
 /** The most `input_required` rounds one request may take before the page gives up. */
 const maxRounds = 16
 
@@ -65,7 +67,7 @@ export class McpClient {
     }
     const init = await this.request('initialize', {
       protocolVersion: '2025-11-25',
-      capabilities: { elicitation: { form: {} } },
+      capabilities,
       clientInfo: { name: 'emcp-playground', version: '1' },
     })
     await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' })
@@ -114,7 +116,7 @@ export class McpClient {
     if (options.progressToken !== undefined) meta.progressToken = options.progressToken
     if (this.era === '2026-07-28') {
       meta['io.modelcontextprotocol/protocolVersion'] = '2026-07-28'
-      meta['io.modelcontextprotocol/clientCapabilities'] = { elicitation: { form: {} } }
+      meta['io.modelcontextprotocol/clientCapabilities'] = capabilities
       meta['io.modelcontextprotocol/clientInfo'] = { name: 'emcp-playground', version: '1' }
       meta['io.modelcontextprotocol/logLevel'] = 'debug'
     }

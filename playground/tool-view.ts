@@ -26,6 +26,34 @@ export interface ToolActions {
 
 let calls = 0
 
+/**
+ * Calls through `actions` and shows the call in `output`: a progress bar fed by its progress
+ * notifications, then the result or the error. Returns the result; throws the error after
+ * showing it. The generated form and the apps' bridge both call tools through it.
+ */
+export const callInto = async (output: HTMLElement, actions: ToolActions, args: Json): Promise<Json> => {
+  const token = `call-${++calls}`
+  const bar = el('progress', { 'data-testid': 'progress' })
+  const note = el('span', { class: 'progress-note' })
+  output.replaceChildren(el('div', { class: 'running' }, 'calling… ', bar, note))
+  actions.progress(token, (p) => {
+    if (typeof p.total === 'number' && p.total > 0) bar.max = p.total
+    if (typeof p.progress === 'number') bar.value = p.progress
+    bar.setAttribute('data-progress', String(p.progress))
+    note.textContent = typeof p.message === 'string' ? ` ${p.message}` : ` ${String(p.progress)}${typeof p.total === 'number' ? ` / ${p.total}` : ''}`
+  })
+  try {
+    const result = await actions.call(args, token)
+    output.replaceChildren(renderResult(result))
+    return result
+  } catch (e) {
+    output.replaceChildren(el('div', { class: 'result error', 'data-testid': 'result' }, el('div', { class: 'badge' }, 'error'), el('pre', {}, e instanceof Error ? e.message : String(e))))
+    throw e
+  } finally {
+    actions.progress(token, undefined)
+  }
+}
+
 /** True when the tool's policy asks the user to review its inputs first (emcp's or SEMOSS's key). */
 export const isAsk = (tool: Json): boolean => {
   const meta = isObject(tool._meta) ? tool._meta : {}
@@ -44,26 +72,7 @@ export const toolView = (tool: Json, actions: ToolActions): HTMLElement => {
   if (isAsk(tool)) view.append(el('p', { class: 'ask' }, 'This tool runs after review: the server shows its arguments for you to check and edit before it runs.'))
   view.append(form, output)
 
-  const run = async (args: Json): Promise<void> => {
-    const token = `call-${++calls}`
-    const bar = el('progress', { 'data-testid': 'progress' })
-    const note = el('span', { class: 'progress-note' })
-    output.replaceChildren(el('div', { class: 'running' }, 'calling… ', bar, note))
-    actions.progress(token, (p) => {
-      if (typeof p.total === 'number' && p.total > 0) bar.max = p.total
-      if (typeof p.progress === 'number') bar.value = p.progress
-      bar.setAttribute('data-progress', String(p.progress))
-      note.textContent = typeof p.message === 'string' ? ` ${p.message}` : ` ${String(p.progress)}${typeof p.total === 'number' ? ` / ${p.total}` : ''}`
-    })
-    try {
-      const result = await actions.call(args, token)
-      output.replaceChildren(renderResult(result))
-    } catch (e) {
-      output.replaceChildren(el('div', { class: 'result error', 'data-testid': 'result' }, el('div', { class: 'badge' }, 'error'), el('pre', {}, e instanceof Error ? e.message : String(e))))
-    } finally {
-      actions.progress(token, undefined)
-    }
-  }
+  const run = (args: Json): Promise<void> => callInto(output, actions, args).then(() => {}, () => {})
 
   form.addEventListener('submit', (event) => {
     event.preventDefault()

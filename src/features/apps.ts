@@ -101,8 +101,11 @@ export const appResource = <const U extends string>(def: AppDef<U>): AppResource
   if (typeof def.html !== 'string' && typeof def.html !== 'function') throw new TypeError(`emcp: app ${def.uri}: html must be a string or a function`)
   const { html, csp, permissions, domain, prefersBorder, ...meta } = def
   const ui = Object.fromEntries(Object.entries({ csp, permissions, domain, prefersBorder }).filter(([, v]) => v !== undefined))
+  // `_meta.ui` goes on the listing too: hosts may review the policy before any read (the read's own copy wins)
+  const listed = Object.keys(ui).length === 0 ? meta._meta : { ...meta._meta, ui }
   const r = resource({
     ...meta,
+    ...(listed === undefined ? {} : { _meta: listed }),
     mimeType: appMimeType,
     read: async () => ({ uri: def.uri, mimeType: appMimeType, text: typeof html === 'string' ? html : await html(), _meta: { ui } }),
   })

@@ -42,8 +42,10 @@ describe('apps', () => {
     })
     const { tools } = (await c.request('tools/list')) as { tools: Array<{ _meta?: unknown }> }
     expect(tools[0]?._meta).toEqual({ ui: { resourceUri: 'ui://calc/panel', visibility: ['app'] }, 'ui/resourceUri': 'ui://calc/panel' })
-    const { resources: listed } = (await c.request('resources/list')) as { resources: Array<{ uri: string; mimeType: string }> }
+    const { resources: listed } = (await c.request('resources/list')) as { resources: Array<{ uri: string; mimeType: string; _meta?: unknown }> }
     expect(listed.map((r) => [r.uri, r.mimeType])).toEqual([['ui://calc/panel', 'text/html;profile=mcp-app']])
+    // the listing carries the same `_meta.ui`, for hosts that review the policy before reading
+    expect(listed[0]?._meta).toEqual({ ui: { csp: { connectDomains: ['https://api.example.com'] }, permissions: { clipboardWrite: {} }, prefersBorder: true } })
   })
 
   it('joins the apps to a resources feature given beside them, and keeps other extensions', async () => {

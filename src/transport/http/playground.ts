@@ -3,7 +3,9 @@
  * one stylesheet) at `/`, beside the MCP endpoint. Loopback only unless `allowRemote`: a
  * request from another address, or naming a non-loopback Host, gets 403 (the page can call
  * every tool). The page is sent with a Content-Security-Policy that allows only its own
- * script and style, fetches to its own origin, and images and audio as data URLs.
+ * script and style, fetches to its own origin, images and audio as data URLs, and frames
+ * from its own origin: the sandbox of MCP Apps (`/__emcp/sandbox/…`, app-sandbox.ts), which
+ * has a policy of its own, built from the app's `_meta.ui.csp`.
  *
  * @example
  * import { serveHttp } from 'emcp/http'
@@ -11,6 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { sandboxAnswer, sandboxPrefix } from './app-sandbox.js'
 import type { HttpMiddleware, HttpReply, HttpRequestHead } from './model.js'
 
 /** Options of the playground routes. */
@@ -29,9 +32,9 @@ export interface PlaygroundSetup extends PlaygroundOptions {
 
 /** The Content-Security-Policy of the page. */
 export const playgroundPolicy =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src data:; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-/** The middleware answering `/`, `/__emcp/playground.js` and `/__emcp/playground.css`; other paths go on. */
+/** The middleware answering `/`, `/__emcp/playground.js`, `/__emcp/playground.css` and `/__emcp/sandbox/…`; other paths go on. */
 export const playgroundRoutes = (setup: PlaygroundSetup = {}): HttpMiddleware => {
   const answer = playgroundAnswer(setup)
   return async (req, next) => answer(req) ?? next(req)
@@ -52,7 +55,8 @@ export const playgroundAnswer = (setup: PlaygroundSetup = {}): ((req: HttpReques
     '/__emcp/playground.css': () => ({ status: 200, headers: { ...common, 'content-type': 'text/css; charset=utf-8' }, body: asset('playground.css') }),
   }
   return (req) => {
-    const route = req.path === undefined ? undefined : files[req.path]
+    const path = req.path
+    const route = path === undefined ? undefined : path.startsWith(sandboxPrefix) ? () => sandboxAnswer(path)! : files[path]
     if (route === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined
     if (setup.allowRemote !== true && !fromLoopback(req))
       return { status: 403, headers: { 'content-type': 'text/plain' }, body: 'the playground is served to loopback addresses only (playground: { allowRemote: true } to change that)' }
