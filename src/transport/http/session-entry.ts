@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * One session of a stateful HTTP endpoint as the registry keeps it: its emcp session, its
  * caller, and the streams it may still write to or resume. What the server sends on its own
