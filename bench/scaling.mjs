@@ -14,6 +14,7 @@
  * at least 0.8x stateless; each store at least 0.5x stateful in memory. Rounds are interleaved
  * and medians taken; runtime.mjs runs it (`--sections scaling`) and passes its helpers.
  */
+import { readFileSync, readdirSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { performance } from 'node:perf_hooks'
 
@@ -37,6 +38,30 @@ const cellsOf = () => {
 }
 
 const planOf = (quick) => (quick ? { warmup: 1000, calls: 4000, cellMs: 4000 } : { warmup: 3000, calls: 20000, cellMs: 8000 })
+
+/**
+ * CPU milliseconds (user + system) used so far by a server: its process and its children (the
+ * cluster's workers); null off Linux. Beside calls/s, a figure that other load on the machine
+ * changes little.
+ */
+const serverCpuMs = (pid) => {
+  try {
+    let ms = 0
+    for (const id of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      try {
+        const stat = readFileSync(`/proc/${id}/stat`, 'utf8')
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        // after the command: state ppid ... utime (12th) stime (13th)
+        if (Number(id) === pid || Number(f[1]) === pid) ms += ((Number(f[11]) + Number(f[12])) * 1000) / 100
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return ms
+  } catch {
+    return null
+  }
+}
 
 /** One POST; resolves with the status, headers and body text. */
 const post = (agent, port, body, sid) =>
@@ -138,9 +163,12 @@ const measureCell = async (driver, root, cell, plan) => {
     const sids = cell.sessions ? await Promise.all(Array.from({ length: SESSIONS }, () => openSession(agent, port))) : [undefined]
     const warm = await load(agent, port, sids, plan.warmup, plan.cellMs)
     if (warm.wrong > 0) throw new Error(`${warm.wrong} wrong answers, the first: ${warm.firstError}`)
+    const cpu0 = serverCpuMs(child.pid)
     const r = await load(agent, port, sids, plan.calls, plan.cellMs)
+    const cpu1 = serverCpuMs(child.pid)
     if (r.wrong > 0) throw new Error(`${r.wrong} wrong answers, the first: ${r.firstError}`)
-    return { callsPerS: r.callsPerS, calls: r.calls, sseShare: Math.round((r.sse / r.calls) * 100) / 100 }
+    const cpuUsPerCall = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / r.calls)
+    return { callsPerS: r.callsPerS, calls: r.calls, cpuUsPerCall, sseShare: Math.round((r.sse / r.calls) * 100) / 100 }
   } finally {
     agent.destroy()
     await driver.stopChild(child)
@@ -162,13 +190,16 @@ export const measureScaling = async (driver, { quick, rounds, root, log }) => {
         await driver.waitForCalm()
         const s = await measureCell(driver, root, c, plan)
         samples[c.id].push(s)
-        log(`${s.callsPerS} calls/s (SSE answers: ${Math.round(s.sseShare * 100)}%)\n`)
+        log(`${s.callsPerS} calls/s, server CPU ${s.cpuUsPerCall} µs a call (SSE answers: ${Math.round(s.sseShare * 100)}%)\n`)
       } catch (e) {
         failures.push({ cell: c.id, round: r, error: String(e?.message ?? e).split(root).join('.') })
         log(`FAILED: ${failures.at(-1).error}\n`)
       }
     }
   const med = Object.fromEntries(cells.map((c) => [c.id, c.skip !== undefined ? null : driver.median(samples[c.id].map((s) => s.callsPerS))]))
+  const cpu = Object.fromEntries(cells.map((c) => [c.id, c.skip !== undefined ? null : driver.median(samples[c.id].map((s) => s.cpuUsPerCall))]))
+  // CPU a call: the lower the better, so the ratio is the other way round (base over cell)
+  const cpuRatio = (a, b) => (cpu[a] == null || cpu[b] == null || cpu[a] === 0 ? null : driver.round(cpu[b] / cpu[a], 2))
   const ratio = (a, b) => (med[a] === null || med[b] === null || med[a] === undefined || med[b] === undefined ? null : driver.round(med[a] / med[b], 2))
   const targets = [
     { target: 'stateful in memory >= 0.8x stateless', ratio: ratio('stateful', 'stateless'), at: 0.8 },
@@ -177,7 +208,7 @@ export const measureScaling = async (driver, { quick, rounds, root, log }) => {
   ].map((t) => ({ ...t, met: t.ratio === null ? null : t.ratio >= t.at }))
   return {
     plan: { ...plan, inFlight: IN_FLIGHT, sessions: SESSIONS, rounds },
-    cells: cells.map((c) => ({ id: c.id, label: c.label, skipped: c.skip ?? null, callsPerS: med[c.id] })),
+    cells: cells.map((c) => ({ id: c.id, label: c.label, skipped: c.skip ?? null, callsPerS: med[c.id], cpuUsPerCall: cpu[c.id] })),
     ratios: {
       statefulSseVsStateless: ratio('statefulSse', 'stateless'),
       statefulVsStateless: ratio('stateful', 'stateless'),
@@ -186,6 +217,13 @@ export const measureScaling = async (driver, { quick, rounds, root, log }) => {
       postgresVsMemory: ratio('postgres', 'stateful'),
       cluster2VsCluster1: ratio('cluster2', 'cluster1'),
       cluster1VsStateless: ratio('cluster1', 'stateless'),
+    },
+    cpuRatios: {
+      note: 'server CPU a call, base over cell: above 1 means the cell costs less CPU a call than its base',
+      statefulSseVsStateless: cpuRatio('statefulSse', 'stateless'),
+      statefulVsStateless: cpuRatio('stateful', 'stateless'),
+      redisVsMemory: cpuRatio('redis', 'stateful'),
+      postgresVsMemory: cpuRatio('postgres', 'stateful'),
     },
     targets,
     failures,
@@ -196,8 +234,9 @@ export const measureScaling = async (driver, { quick, rounds, root, log }) => {
 /** Prints the section's figures. */
 export const printScaling = (s, fmtRatio) => {
   console.log('\nscaling (calls/s of add over HTTP, 64 in flight):')
-  for (const c of s.cells) console.log(`  ${c.label.padEnd(40)} ${c.skipped !== null ? `SKIPPED: ${c.skipped}` : `${c.callsPerS ?? 'failed'}`}`)
+  for (const c of s.cells) console.log(`  ${c.label.padEnd(40)} ${c.skipped !== null ? `SKIPPED: ${c.skipped}` : `${c.callsPerS ?? 'failed'} calls/s, server CPU ${c.cpuUsPerCall ?? '?'} µs a call`}`)
   for (const [k, v] of Object.entries(s.ratios)) console.log(`  ${k.padEnd(28)} ${v === null ? 'n/a' : fmtRatio(v)}`)
+  for (const [k, v] of Object.entries(s.cpuRatios)) if (k !== 'note') console.log(`  cpu ${k.padEnd(24)} ${v === null ? 'n/a' : fmtRatio(v)}`)
   for (const t of s.targets) console.log(`  ${t.met === null ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.ratio ?? 'n/a'}`)
 }
 
@@ -210,13 +249,32 @@ export const scalingPage = (s, mdTable, fmtRatio) => {
   )
   out.push('')
   const base = s.cells.find((c) => c.id === 'stateless')?.callsPerS
-  const rows = [['server', 'calls/s', 'vs stateless']]
-  for (const c of s.cells) rows.push([c.label, c.skipped !== null ? `skipped: ${c.skipped}` : String(c.callsPerS ?? 'failed'), c.callsPerS && base ? fmtRatio(c.callsPerS / base) : '–'])
+  // the spread over the rounds says how much other load on the machine moved the figures
+  const spread = (id, key, unit) => {
+    const xs = (s.samples[id] ?? []).map((x) => x[key]).filter((x) => typeof x === 'number')
+    return xs.length === 0 ? '–' : `${Math.min(...xs)}–${Math.max(...xs)}${unit}`
+  }
+  const rows = [['server', 'calls/s', 'vs stateless', 'server CPU a call', 'rounds: calls/s', 'rounds: CPU a call']]
+  for (const c of s.cells)
+    rows.push([
+      c.label,
+      c.skipped !== null ? `skipped: ${c.skipped}` : String(c.callsPerS ?? 'failed'),
+      c.callsPerS && base ? fmtRatio(c.callsPerS / base) : '–',
+      c.cpuUsPerCall == null ? '–' : `${c.cpuUsPerCall} µs`,
+      spread(c.id, 'callsPerS', ''),
+      spread(c.id, 'cpuUsPerCall', ' µs'),
+    ])
   out.push(mdTable(rows))
   out.push('')
   const t = [['target', 'ratio', 'result']]
   for (const x of s.targets) t.push([x.target, x.ratio === null ? 'n/a' : fmtRatio(x.ratio), x.met === null ? 'n/a' : x.met ? 'met' : 'missed'])
   out.push(mdTable(t))
+  out.push('')
+  out.push(
+    'Server CPU a call (the server process and its workers, from /proc) changes less with other load on the machine than calls/s: ' +
+      `stateful in memory costs ${s.cpuRatios.statefulVsStateless === null ? 'n/a' : fmtRatio(1 / s.cpuRatios.statefulVsStateless)} the CPU a call of stateless, ` +
+      `every call on SSE ${s.cpuRatios.statefulSseVsStateless === null ? 'n/a' : fmtRatio(1 / s.cpuRatios.statefulSseVsStateless)}.`,
+  )
   out.push('')
   out.push(
     `node:cluster with 2 workers against 1: ${s.ratios.cluster2VsCluster1 === null ? 'n/a' : fmtRatio(s.ratios.cluster2VsCluster1)}. ` +
