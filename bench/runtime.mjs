@@ -23,6 +23,8 @@
  *   node bench/runtime.mjs --no-write  # measure and print, write nothing
  *   npm run bench -- --sections postgres  # only the PostgreSQL section (bench/postgres.mjs); its figures
  *                                         # replace those of bench/results/runtime.json, the rest is kept
+ *   npm run bench -- --sections scaling   # only the scaling section (bench/scaling.mjs): stateful beside
+ *                                         # stateless, each shared store, node:cluster 2 workers beside 1
  *
  * The PostgreSQL section runs on the server of EMCP_TEST_DATABASE_URL when it is set, else on PGlite.
  */
@@ -35,6 +37,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../scripts/free-port.mjs'
 import { measurePostgres, postgresPage, printPostgres } from './postgres.mjs'
+import { measureScaling, printScaling, scalingPage } from './scaling.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const resultsDir = join(root, 'bench', 'results')
@@ -123,18 +126,18 @@ const allServers = [
 const only = flag('--only')?.split(',')
 const servers = only === undefined ? allServers : allServers.filter((s) => only.includes(s.id))
 const transports = (flag('--transports') ?? 'stdio,http').split(',')
-const sections = (flag('--sections') ?? 'runtime,postgres').split(',')
+const sections = (flag('--sections') ?? 'runtime,postgres,scaling').split(',')
 
 if (
   !(plan.rounds >= 1) ||
   servers.length === 0 ||
   transports.some((t) => t !== 'stdio' && t !== 'http') ||
   sections.length === 0 ||
-  sections.some((x) => x !== 'runtime' && x !== 'postgres') ||
+  sections.some((x) => x !== 'runtime' && x !== 'postgres' && x !== 'scaling') ||
   (only !== undefined && only.some((id) => !allServers.some((s) => s.id === id)))
 ) {
   console.error(
-    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres] [--render] [--no-write]',
+    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling] [--render] [--no-write]',
   )
   process.exit(2)
 }
@@ -1127,6 +1130,7 @@ const renderPage = (result) => {
     out.push('')
   }
   if (result.postgres !== undefined) out.push(postgresPage(result.postgres, mdTable, fmtRatio))
+  if (result.scaling !== undefined) out.push(scalingPage(result.scaling, mdTable, fmtRatio))
   out.push('## Type-checking: emcp beside the official SDK')
   out.push('')
   out.push(typesSection())
@@ -1136,6 +1140,7 @@ const renderPage = (result) => {
   out.push(`npm run bench              # builds, 3 rounds, rewrites this page (${result.quick ? 'a few minutes' : `this run: ${Math.ceil(result.durationS / 60)} min`})`)
   out.push('npm run bench -- --quick   # one round with smaller counts; prints only (add --write to record it)')
   out.push('npm run bench -- --sections postgres   # only the PostgreSQL section (on $EMCP_TEST_DATABASE_URL, else PGlite)')
+  out.push('npm run bench -- --sections scaling    # only the scaling section (stores from $EMCP_BENCH_REDIS_URL, $EMCP_BENCH_DATABASE_URL)')
   out.push('npm run bench:types        # the type-checking figures')
   out.push('node bench/profile.mjs     # a CPU profile of the emcp server under the pipelined stdio load (after a build)')
   out.push('```')
@@ -1196,6 +1201,12 @@ const main = async () => {
     const postgres = await measurePostgres(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
     printPostgres(postgres, fmtRatio)
     if (result !== undefined) result = { ...result, postgres }
+  }
+  if (sections.includes('scaling')) {
+    const driver = { startChild, stopChild, freePort, median, round, waitForCalm }
+    const scaling = await measureScaling(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
+    printScaling(scaling, fmtRatio)
+    if (result !== undefined) result = { ...result, scaling }
   }
   if (write && result !== undefined) writeOutputs(result)
   console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -32,6 +32,9 @@ const heap = () => {
 }
 
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }
+// a client that accepts only SSE gets every tool call on a stream: what these checks measure
+// (one that accepts JSON too gets a call that sends nothing along the way as plain JSON)
+const sseOnly = { ...headers, accept: 'text/event-stream' }
 const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'memory', version: '1' } } }
 
 /** Opens a session on `url`: its id. */
@@ -50,7 +53,7 @@ const echoCall = (id, text) => JSON.stringify({ jsonrpc: '2.0', id, method: 'too
 /** One SSE call: read to its end (the answer's text is returned), or cut off right after the headers. */
 const sseCall = async (url, sid, body, read = true) => {
   const controller = new AbortController()
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body, signal: controller.signal })
+  const res = await fetch(url, { method: 'POST', headers: { ...sseOnly, 'mcp-session-id': sid }, body, signal: controller.signal })
   if (res.headers.get('content-type') !== 'text/event-stream') throw new Error(`expected an SSE answer, got ${res.status} ${res.headers.get('content-type')}`)
   if (!read) {
     controller.abort()
@@ -106,7 +109,7 @@ const slope = (xs, ys) => {
 /** An SSE call over a keep-alive connection (node:http: less noise on the heap than fetch): read to the end, or cut off at the headers. */
 const rawCall = (url, agent, sid, body, read) =>
   new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'mcp-session-id': sid } }, (res) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...sseOnly, 'mcp-session-id': sid } }, (res) => {
       if (!read) {
         req.destroy()
         return resolve(undefined)

@@ -1,6 +1,7 @@
 /**
  * What a POST must say of itself before its body is read: the method (405 otherwise, naming
- * the methods allowed), an Accept that admits JSON (406), a JSON Content-Type (415), and an
+ * the methods allowed), an Accept that admits JSON (406; in a session, SSE alone passes: the
+ * stateful end answers tool calls on a stream and refuses the rest), a JSON Content-Type (415), and an
  * `MCP-Protocol-Version` this server knows (400). A 2026-07-28 header passes when that era
  * is served; the era step decides on it once the body is parsed.
  *
@@ -23,7 +24,7 @@ export const negotiate = (endpoint: { readonly methods: string; readonly cors: b
   return (req, next) => {
     if (req.method !== 'POST') return Promise.resolve(refuse(405, `Method Not Allowed: this endpoint accepts ${accepts}`, { allow }))
     const accept = req.header('accept')
-    if (accept !== undefined && !acceptsJson(accept))
+    if (accept !== undefined && !acceptsJson(accept) && !(endpoint.methods !== 'POST' && req.header('mcp-session-id') !== undefined && /text\/event-stream/i.test(accept)))
       return Promise.resolve(refuse(406, 'Not Acceptable: the Accept header must allow application/json'))
     const type = req.header('content-type')
     if (type === undefined || !isJsonType(type)) return Promise.resolve(refuse(415, 'Unsupported Media Type: Content-Type must be application/json'))

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sseStream, type SseStream } from './sse.js'
-import type { HttpSession, StreamState } from './sessions.js'
+import type { HttpSession, StreamState } from './session-entry.js'
 import { chained, markOf, type StreamLog } from './stream-log.js'
 
 // ---------------------------------------------------------------------------------------
@@ -32,6 +32,21 @@ export interface StreamContext {
     readonly maxPendingEvents?: number | undefined
     readonly maxPendingBytes?: number | undefined
   }
+}
+
+/**
+ * A call's stream before it is known to be needed: the call may finish first and be answered
+ * as JSON (`drop`), or have something to send, or run long (`open`), and then its POST is
+ * answered with this stream, primed and kept in the log like any other.
+ */
+export interface DeferredStream {
+  readonly id: string
+  /** Opens the stream (once; not after `drop`). */
+  readonly open: () => void
+  /** True once the stream was opened. */
+  readonly isOpen: () => boolean
+  /** Forgets the stream, which was never opened: what the call sends from now on goes elsewhere, as for a finished stream. */
+  readonly drop: () => void
 }
 
 // ---------------------------------------------------------------------------------------
@@ -71,8 +86,40 @@ export const sessionStream = async (
     // a fresh GET stream: the client gave up the one it had, so nobody will resume that
     if (kind === 'standalone') for (const [id, s] of entry.known) if (s.role === 'standalone' && s.live === undefined && id !== streamId) forget(entry, id)
   }
-  const mine: StreamState = state
-  const id = streamId
+  return attach(context, entry, streamId, state, kind, resumeAfter)
+}
+
+/** A request stream that opens only when `open` is called or an event is delivered to it (see `DeferredStream`). */
+export const deferredStream = (context: StreamContext, entry: HttpSession, opened: (stream: SseStream) => void): DeferredStream => {
+  const id = `${markOf(entry.owner)}.r.${randomUUID()}`
+  const state: StreamState = { role: 'request', finished: false, live: undefined, tail: Promise.resolve() }
+  let status: 'waiting' | 'open' | 'dropped' = 'waiting'
+  const open = (): void => {
+    if (status !== 'waiting') return
+    status = 'open'
+    state.open = undefined
+    opened(attach(context, entry, id, state, 'request', undefined))
+  }
+  state.open = open
+  entry.known.set(id, state)
+  return {
+    id,
+    open,
+    isOpen: () => status === 'open',
+    drop: () => {
+      if (status !== 'waiting') return
+      status = 'dropped'
+      state.open = undefined
+      // nothing of it reached the log: there is nothing to forget there
+      if (entry.known.get(id) === state) entry.known.delete(id)
+    },
+  }
+}
+
+/** The SSE stream of a known stream state, opened now (after a resume's replay when `resumeAfter` is given). */
+const attach = (context: StreamContext, entry: HttpSession, id: string, mine: StreamState, kind: 'request' | 'standalone', resumeAfter: string | undefined): SseStream => {
+  const { log, forget, limits } = context
+  const previous = mine.live
   const s: SseStream = sseStream(id, {
     writer: {
       // read in the stream's order: after what the connection it replaces, or a delivery meanwhile, wrote

@@ -1,9 +1,12 @@
 /**
  * The end of the chain in stateful mode (2025-11-25 era): `initialize` opens a session
  * (named by `MCP-Session-Id` in the answer, within the session limits), and every other POST
- * names one. A tool call from a client that accepts SSE is answered on a stream of its own,
- * which carries the call's notifications and requests to the client, then its answer; the
- * answer goes to the stream's id, not the connection, so a client cut off resumes and gets it.
+ * names one. A tool call that finishes within `jsonWithinMs` having sent nothing is answered
+ * as plain JSON, which costs no event log; one that notifies, asks the client, or runs longer
+ * is answered on an SSE stream of its own, opened then, which carries the call's notifications
+ * and requests to the client, then its answer. The answer goes to the stream's id, not the
+ * connection, so a client cut off resumes and gets it. A client whose Accept names SSE but not
+ * JSON gets the stream at once.
  *
  * @example
  * import { stateful } from './stateful.js'
@@ -19,6 +22,7 @@ import type { HttpHandler, HttpReply, HttpRequest, HttpRequestHead } from './mod
 import { json, jsonHeaders, refuse, replyOf, sseHeaders, storeRefusal } from './reply.js'
 import type { HttpSession, HttpSessions } from './sessions.js'
 import { sameCaller } from './streams.js'
+import { acceptsJson } from './negotiate.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -67,6 +71,47 @@ export const stateful = (
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
 
+  /**
+   * A call answered as JSON when it finishes before it sends anything and within
+   * `jsonWithinMs`; else on its stream, opened by its first message or at the threshold, so
+   * that nothing it sends is lost or reordered (the priming event, then its events in order).
+   */
+  const deferred = (req: HttpRequest, entry: HttpSession): Promise<HttpReply> =>
+    new Promise((resolve) => {
+      // the request's abort signal is asked for only once the stream opens: made for every call, it costs memory under load
+      const call = registry.deferred(entry, (stream) => {
+        clearTimeout(timer)
+        const signal = req.signal
+        if (signal?.aborted === true) stream.cut()
+        else signal?.addEventListener('abort', () => stream.cut(), { once: true })
+        resolve({ status: 200, headers: sseHeaders, body: stream.body })
+      })
+      const timer = setTimeout(call.open, registry.limits.jsonWithinMs)
+      const leave = context.running.enter()
+      registry
+        .within(entry, call.id, () => server.dispatch(req.message, entry.session)())
+        .then(
+          (out) => {
+            clearTimeout(timer)
+            if (!call.isOpen()) {
+              call.drop()
+              return resolve(replyOf(out))
+            }
+            if (O.isSome(out)) registry.deliver(entry, call.id, encode(out.value))
+            registry.finish(entry, call.id)
+          },
+          (e: unknown) => {
+            clearTimeout(timer)
+            if (!call.isOpen()) {
+              call.drop()
+              return resolve(refuse(500, `Internal Server Error: ${e instanceof Error ? e.message : String(e)}`))
+            }
+            registry.finish(entry, call.id)
+          },
+        )
+        .finally(leave)
+    })
+
   return async (req) => {
     const sid = req.header('mcp-session-id')
     // a session another replica admitted is taken over first, so that its caller can be checked
@@ -80,7 +125,10 @@ export const stateful = (
     }
     const entry = found
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
-    if (/text\/event-stream/i.test(req.header('accept') ?? '') && streamsWorthIt(req.message, entry.session.protocolVersion)) return streamed(req, entry)
+    const accept = req.header('accept') ?? ''
+    if (/text\/event-stream/i.test(accept) && streamsWorthIt(req.message, entry.session.protocolVersion))
+      return registry.limits.jsonWithinMs > 0 && !Array.isArray(req.message) && acceptsJson(accept) ? deferred(req, entry) : streamed(req, entry)
+    if (accept !== '' && !acceptsJson(accept) && expectsAnswer(req.message)) return refuse(406, 'Not Acceptable: the Accept header must allow application/json (only tool calls may be answered on an SSE stream)')
     const reply = replyOf(await server.dispatch(req.message, entry.session)())
     await registry.changed(entry)
     return reply
@@ -97,6 +145,9 @@ export const stateful = (
  * client's array nested 100 000 deep must not overflow the stack).
  */
 const streamsWorthIt = (m: unknown, version: AnyProtocolVersion): boolean => (Array.isArray(m) ? batchesAllowed(version) && m.some(isCall) : isCall(m))
+/** True for a request (or a batch holding one): its answer has a body. */
+const expectsAnswer = (m: unknown): boolean => (Array.isArray(m) ? m.some(isRequest) : isRequest(m))
+const isRequest = (m: unknown): boolean => isObject(m) && typeof m.method === 'string' && 'id' in m
 const isCall = (m: unknown): boolean => {
   const d = decode(m)
   return d._tag === 'Right' && d.right.kind === 'request' && d.right.method === 'tools/call'
