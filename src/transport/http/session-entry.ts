@@ -18,7 +18,7 @@ import { newSession, type Identity, type Session } from '../../server/session.js
 import { callerOf, type Caller } from './caller.js'
 import type { Shared } from './shared-sessions.js'
 import type { SseStream } from './sse.js'
-import type { Tail } from './stream-log.js'
+import { markOf, type Tail } from './stream-log.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -45,6 +45,8 @@ export interface HttpSession extends Shared {
   readonly caller: Caller
   /** What the event store groups this session's streams by: random, never the session id. */
   readonly owner: string
+  /** The mark in front of its stream ids (`markOf(owner)`), computed once: a digest per call would cost every streamed call. */
+  readonly mark: string
   /** The GET stream, while one is open. */
   standalone: SseStream | undefined
   /** The id of the latest GET stream: while it is cut, the session's notifications go into the log for its resume. */
@@ -86,11 +88,13 @@ export const newEntry = (
   deliver: (entry: HttpSession, streamId: string, data: string) => void,
   fixed?: Fixed,
 ): HttpSession => {
+  const owner = fixed?.owner ?? randomUUID()
   const entry: HttpSession = {
     id: fixed?.id ?? randomUUID(),
     session: undefined as unknown as Session,
     caller: callerOf(from.identity, from.address),
-    owner: fixed?.owner ?? randomUUID(),
+    owner,
+    mark: markOf(owner),
     standalone: undefined,
     lastGet: undefined,
     streams: new Set(),

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto'
 import { sseStream, type SseStream } from './sse.js'
 import type { HttpSession, StreamState } from './session-entry.js'
-import { chained, markOf, type StreamLog } from './stream-log.js'
+import { chained, type StreamLog } from './stream-log.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -65,7 +65,7 @@ export const sessionStream = async (
   resumeAfter?: string,
 ): Promise<SseStream | 'unknown-event' | 'too-many-streams'> => {
   const { log, forget, limits } = context
-  const mark = markOf(entry.owner)
+  const mark = entry.mark
   let streamId = `${mark}.${kind === 'standalone' ? 'g' : 'r'}.${randomUUID()}`
   let state: StreamState | undefined
   if (resumeAfter !== undefined) {
@@ -91,7 +91,7 @@ export const sessionStream = async (
 
 /** A request stream that opens only when `open` is called or an event is delivered to it (see `DeferredStream`). */
 export const deferredStream = (context: StreamContext, entry: HttpSession, opened: (stream: SseStream) => void): DeferredStream => {
-  const id = `${markOf(entry.owner)}.r.${randomUUID()}`
+  const id = `${entry.mark}.r.${randomUUID()}`
   const state: StreamState = { role: 'request', finished: false, live: undefined, tail: Promise.resolve() }
   let status: 'waiting' | 'open' | 'dropped' = 'waiting'
   const open = (): void => {
