@@ -127,7 +127,25 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
   readonly _D: D
   /** Phantom: the claim-bound arguments, which callers do not send. Never present at run time. */
   readonly _C: C
+  /**
+   * Phantom: a handler whose result has every key a closed object output allows, of any type
+   * (`any` when the output is open, not an object, or absent). `implement` relates it to each
+   * handler to find extra result keys; computed here, once per contract, when first read.
+   * Never present at run time.
+   */
+  readonly _X: S extends true ? ExactResult<O> : any
 }
+
+/**
+ * See `Tool['_X']`: a result with the keys of `O`, `any` when `O` has an index signature. (A
+ * result that is not an object meets it or not by its apparent type: this is only the fast
+ * path, a handler that fails it is looked at key by key. Testing `O` for `object` first would
+ * cost more than the whole check.)
+ */
+type ExactResult<O, K = AllKeys<O>> = string extends K ? any : (...args: any[]) => { readonly [P in K & string]: any }
+
+/** Every key of every member of a union. */
+type AllKeys<O> = O extends unknown ? keyof O : never
 
 /** Any tool contract. */
 export type AnyTool = Tool<string, any, any, boolean, string, string>

@@ -75,14 +75,11 @@ type KeysByName<U extends AnyTool> = { [T in U as T['name']]: OutputKeys<T> }
 
 /**
  * Per tool with a closed output, a handler whose result has every key the output allows, of
- * any type. When this record is assignable to the given one, every handler's result requires
- * only allowed keys: the common case, decided by one relation check, without a type made per
- * handler. (Other tools: `any`, nothing to check.)
+ * any type (the contract's `_X`, made once per contract). When this record is assignable to
+ * the given one, every handler's result requires only allowed keys: the common case, decided
+ * by one relation check, without a type made per handler. (Other tools: `any`, nothing to check.)
  */
-type Exact<U extends AnyTool> = { readonly [T in U as T['name']]: ExactHandler<OutputKeys<T>> }
-
-/** A handler whose result has every key in `K`, of any type; `any` when any key is allowed. */
-type ExactHandler<K extends string> = string extends K ? any : (...args: any[]) => { readonly [P in K]: any }
+type Exact<U extends AnyTool> = { readonly [T in U as T['name']]: T['_X'] }
 
 /** The result a handler settles to: through a Promise, a TaskEither and a Right; a Left or a tool error has no keys to check. */
 type Settled<R> = R extends PromiseLike<infer X>

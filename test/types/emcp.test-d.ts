@@ -31,6 +31,8 @@ expectType<'add'>(add.name)
 expectType<{ a: number; b: number }>(add._I)
 expectType<{ sum: number }>(add._O)
 expectType<true>(add._S)
+// the result-key fast path of `implement`: a result with exactly the keys the closed output allows
+expectType<(...args: any[]) => { readonly sum: any }>(add._X)
 expectType<Tool<'add', { a: number; b: number }, { sum: number }, true, never, never>>(add)
 expectAssignable<AnyTool>(add)
 
@@ -77,6 +79,8 @@ expectType<{ [x: string]: unknown; text: string }>(echo._I)
 // no output schema: the handler returns content, and the tool is marked unstructured
 expectType<ToolContent>(echo._O)
 expectType<false>(echo._S)
+expectType<any>(echo._X) // no output schema: no result key to check
+expectType<any>(emcp({ name: 'open_out', input: { type: 'object' }, output: { type: 'object', properties: { n: { type: 'number' } } } })._X) // open output
 expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, false, never, never>>(echo)
 
 // an input slot must describe an object
