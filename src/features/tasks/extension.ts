@@ -90,18 +90,18 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
       capabilities: { extensions: { [tasksExtension]: {} } },
       methods: {
         'tasks/get': onTask('tasks/get', (_id, _req, task) => E.right({ resultType: 'complete', ...task })),
-        'tasks/update': onTask('tasks/update', (taskId, req, _task, here) => {
+        'tasks/update': onTask('tasks/update', (taskId, req, task, here) => {
           const responses = req.params?.inputResponses
           if (!isObject(responses)) return E.left(rpcError('InvalidParams', 'tasks/update: params.inputResponses must be an object'))
           // responses to keys not outstanding are ignored, as the extension asks
           if (here) store.answer(taskId, responses)
-          else return shared.tell('tasks/update', { op: 'answer', taskId, responses: responses as BusMessage })
+          else return shared.tell('tasks/update', task, { op: 'answer', responses: responses as BusMessage })
           return E.right({ resultType: 'complete' })
         }),
-        'tasks/cancel': onTask('tasks/cancel', (taskId, _req, _task, here) => {
+        'tasks/cancel': onTask('tasks/cancel', (taskId, _req, task, here) => {
           // cancelling an ended task is acknowledged the same way, and changes nothing
           if (here) store.cancel(taskId)
-          else return shared.tell('tasks/cancel', { op: 'cancel', taskId })
+          else return shared.tell('tasks/cancel', task, { op: 'cancel' })
           return E.right({ resultType: 'complete' })
         }),
       },
