@@ -31,6 +31,8 @@ export interface SharedTasks {
   readonly tracked: TaskStore
   /** Records a task after a change (in order: a later state is never overwritten by an earlier one). */
   readonly changed: (task: DetailedTask) => void
+  /** Resolves once every change recorded so far is in the store (or failed to get there, and was reported); undefined when none is on its way. */
+  readonly settled: () => Promise<void> | undefined
   /** The record of a task another replica runs; a store failure is an error as data. */
   readonly get: (method: string, taskId: string) => Promise<E.Either<RpcError, DetailedTask | undefined>>
   /** Sends `tasks/update` or `tasks/cancel` to the replica that runs `task`; ends its record when no replica runs it any more. */
@@ -49,13 +51,17 @@ export const orphanAfterMs = 3_000
 /** The shared side of `store`'s tasks, through `shared` (none: this process only). */
 export const sharedTasks = (store: TaskStore, shared: SharedStore | undefined): SharedTasks => {
   if (shared === undefined)
-    return { tracked: store, changed: () => undefined, get: () => Promise.resolve(E.right(undefined)), tell: () => Promise.resolve(E.right({ resultType: 'complete' as const })) }
-  let writes: Promise<void> = Promise.resolve()
+    return { tracked: store, changed: () => undefined, settled: () => undefined, get: () => Promise.resolve(E.right(undefined)), tell: () => Promise.resolve(E.right({ resultType: 'complete' as const })) }
+  // the writes on their way, one after another: the store sees the task's states in the order they came
+  const writes = { tail: Promise.resolve(), pending: 0 }
   const record = (task: DetailedTask): void => {
     const ttl = ttlLeft(task)
     if (ttl !== null && !(ttl > 0)) return
-    // one write after another: the store sees the task's states in the order they came
-    writes = writes.then(() => storeCall('tasks: put', () => shared.tasks.put(task, ttl))).catch(report)
+    writes.pending++
+    writes.tail = writes.tail
+      .then(() => storeCall('tasks: put', () => shared.tasks.put(task, ttl)))
+      .catch(report)
+      .finally(() => void writes.pending--)
   }
   /** The requests sent to other replicas that wait for an acknowledgement, by their id. */
   const waiting = new Map<string, () => void>()
@@ -95,6 +101,7 @@ export const sharedTasks = (store: TaskStore, shared: SharedStore | undefined): 
       },
     },
     changed: record,
+    settled: () => (writes.pending === 0 ? undefined : writes.tail),
     get: (method, taskId) =>
       storeCall(`${method}: read the task`, () => shared.tasks.get(taskId)).then(
         (t) => E.right(t),
