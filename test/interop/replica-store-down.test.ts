@@ -14,7 +14,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { freePort, root, stop, texts, type Listening } from './children.js'
+import { example, freePort, root, stop, texts, type Listening } from './children.js'
 import { post2026, spawnReplica } from './replica-cluster.js'
 
 /** A store server this test may stop and start again on the same address. */
@@ -159,3 +159,21 @@ for (const [backend, can, make] of [['redis', canRedis, ownRedis], ['postgres', 
     }, 180_000)
   })
 }
+
+describe('a replica process with a bad store or key setting stops at start with one line, exit 1, and nothing secret', () => {
+  const start = (env: Record<string, string>) => spawnSync(process.execPath, [example('everything')], { cwd: root, env: { ...process.env, PORT: '0', ...env }, encoding: 'utf8', timeout: 60_000 })
+
+  it('EMCP_REQUEST_STATE_KEYS with an empty item', () => {
+    const r = start({ EMCP_REQUEST_STATE_KEYS: 'first key sixteen bytes+,,older key sixteen bytes+' })
+    expect(r.status).toBe(1)
+    expect(r.stderr.trim()).toBe('everything: emcp: EMCP_REQUEST_STATE_KEYS: item 2 of 3 is empty (two commas in a row, or a comma at an end): put the missing key back or remove the comma')
+    expect(r.stderr).not.toContain('sixteen')
+  })
+
+  it('EMCP_STORE of a scheme no backend serves', () => {
+    const r = start({ EMCP_STORE: 'mysql://user:secret@db/x' })
+    expect(r.status).toBe(1)
+    expect(r.stderr.trim()).toMatch(/^everything: EMCP_STORE must be a redis:\/\/, rediss:\/\/, postgres:\/\/ or postgresql:\/\/ URL/)
+    expect(r.stderr).not.toContain('secret')
+  })
+})
