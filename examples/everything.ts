@@ -556,7 +556,7 @@ const requestStateKeys = ((): ReturnType<typeof requestStateKeysFrom> => {
 })()
 
 /** The replicas' shared store from `EMCP_STORE`, or undefined (this process's memory); as a program, a bad value ends it with one line and exit 1. */
-const store = await storeFromUrl(process.env.EMCP_STORE, requestStateKeys).catch((e: unknown) => {
+const store = await storeFromUrl(process.env.EMCP_STORE, requestStateKeys, process.env.EMCP_STORE_NAMESPACE).catch((e: unknown) => {
   if (!isMain(import.meta.url)) throw e
   process.stderr.write(`everything: ${e instanceof Error ? e.message : String(e)}\n`)
   process.exit(1)

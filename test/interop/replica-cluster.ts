@@ -5,6 +5,7 @@
  * A replica can be killed (SIGKILL; the proxy then skips it, as a load balancer's health
  * check would) and started again in its place.
  */
+import { randomUUID } from 'node:crypto'
 import { createServer, request as httpRequest, type IncomingMessage, type Server as NodeServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll } from 'vitest'
@@ -81,19 +82,23 @@ export const roundRobin = async (targets: () => ReadonlyArray<string>, alive: (i
   return { url, log, close, peek }
 }
 
-/** One replica process on `store`. */
-export const spawnReplica = (store: string): Promise<Listening> =>
-  spawnListening(script, () => [], (port) => ({ PORT: String(port), EMCP_STORE: store, EMCP_REQUEST_STATE_KEYS: keys }), 60_000)
+/** A namespace of the store of its own, for one group of replicas: groups that run at once (test files run in parallel) do not hear each other's bus. */
+export const namespace = (): string => `t${randomUUID().replace(/-/g, '').slice(0, 16)}`
+
+/** One replica process on `store`, in `ns` (replicas that serve the same clients share it). */
+export const spawnReplica = (store: string, ns: string): Promise<Listening> =>
+  spawnListening(script, () => [], (port) => ({ PORT: String(port), EMCP_STORE: store, EMCP_STORE_NAMESPACE: ns, EMCP_REQUEST_STATE_KEYS: keys }), 60_000)
 
 /** N replicas of the everything example on one store, and the proxy in front of them (started before the suite's tests, stopped after). */
 export const cluster = (store: string, n: number) => {
+  const ns = namespace()
   const state = {
     replicas: [] as Listening[],
     dead: new Set<number>(),
     proxy: undefined as Awaited<ReturnType<typeof roundRobin>> | undefined,
   }
   beforeAll(async () => {
-    for (let i = 0; i < n; i++) state.replicas.push(await spawnReplica(store))
+    for (let i = 0; i < n; i++) state.replicas.push(await spawnReplica(store, ns))
     state.proxy = await roundRobin(
       () => state.replicas.map((r) => r.url),
       (i) => !state.dead.has(i),
@@ -120,7 +125,7 @@ export const cluster = (store: string, n: number) => {
     restart: async (i: number) => {
       const r = state.replicas[i] as Listening
       await stop(r.child, r.exited, 'SIGKILL')
-      state.replicas[i] = await spawnReplica(store)
+      state.replicas[i] = await spawnReplica(store, ns)
       state.dead.delete(i)
     },
   }

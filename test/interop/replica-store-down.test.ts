@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { example, freePort, root, stop, texts, type Listening } from './children.js'
-import { post2026, spawnReplica } from './replica-cluster.js'
+import { namespace, post2026, spawnReplica } from './replica-cluster.js'
 
 /** A store server this test may stop and start again on the same address. */
 interface Own {
@@ -103,7 +103,8 @@ for (const [backend, can, make] of [['redis', canRedis, ownRedis], ['postgres', 
     const replicas: Listening[] = []
     beforeAll(async () => {
       own = await make()
-      for (let i = 0; i < 2; i++) replicas.push(await spawnReplica(own.url))
+      const ns = namespace()
+      for (let i = 0; i < 2; i++) replicas.push(await spawnReplica(own.url, ns))
     }, 180_000)
     afterAll(async () => {
       await Promise.all(replicas.map((r) => stop(r.child, r.exited, 'SIGKILL')))
