@@ -544,10 +544,19 @@ export const conformancePrompts = prompts([
   }),
 ])
 
-const requestStateKeys = requestStateKeysFrom(process.env.EMCP_REQUEST_STATE_KEYS)
+/** The rotating requestState keys from `EMCP_REQUEST_STATE_KEYS`; as a program, an empty item ends it with one line and exit 1. */
+const requestStateKeys = ((): ReturnType<typeof requestStateKeysFrom> => {
+  try {
+    return requestStateKeysFrom(process.env.EMCP_REQUEST_STATE_KEYS)
+  } catch (e) {
+    if (!isMain(import.meta.url)) throw e
+    process.stderr.write(`everything: ${e instanceof Error ? e.message : String(e)}\n`)
+    process.exit(1)
+  }
+})()
 
 /** The replicas' shared store from `EMCP_STORE`, or undefined (this process's memory); as a program, a bad value ends it with one line and exit 1. */
-const store = await storeFromUrl(process.env.EMCP_STORE, requestStateKeys).catch((e: unknown) => {
+const store = await storeFromUrl(process.env.EMCP_STORE, requestStateKeys, process.env.EMCP_STORE_NAMESPACE).catch((e: unknown) => {
   if (!isMain(import.meta.url)) throw e
   process.stderr.write(`everything: ${e instanceof Error ? e.message : String(e)}\n`)
   process.exit(1)

@@ -31,16 +31,21 @@ export const storeKindOf = (url: string): 'redis' | 'postgres' | { readonly erro
 /**
  * The shared store at `url` (connected, and migrated for PostgreSQL), or `undefined` when `url`
  * is empty or absent; rejects with a clear message for any other scheme or a failed connection.
+ * `namespace` (in the examples, `EMCP_STORE_NAMESPACE`) keeps several groups of replicas apart
+ * on one server: a Redis key and channel prefix `emcp:<namespace>:`, a PostgreSQL schema
+ * `emcp_store_<namespace>` (whose tables and NOTIFY channel are its own).
  */
-export const storeFromUrl = async (url: string | undefined, requestStateKeys?: ReadonlyArray<string | Uint8Array>): Promise<SharedStore | undefined> => {
+export const storeFromUrl = async (url: string | undefined, requestStateKeys?: ReadonlyArray<string | Uint8Array>, namespace?: string): Promise<SharedStore | undefined> => {
   if (url === undefined || url.trim() === '') return undefined
   const kind = storeKindOf(url.trim())
   const keys = requestStateKeys === undefined ? {} : { requestStateKeys }
   if (typeof kind === 'object') throw new Error(kind.error)
+  const ns = namespace === undefined || namespace === '' ? undefined : namespace
+  if (ns !== undefined && !/^[a-z0-9_]{1,32}$/.test(ns)) throw new Error('EMCP_STORE_NAMESPACE must be 1 to 32 of a-z, 0-9 and _')
   if (kind === 'redis') {
     const { redisStore } = await import('emcp/redis')
-    return redisStore({ url: url.trim(), ...keys })
+    return redisStore({ url: url.trim(), ...keys, ...(ns === undefined ? {} : { prefix: `emcp:${ns}:` }) })
   }
   const { postgresStore } = await import('emcp/postgres-store')
-  return postgresStore({ url: url.trim(), ...keys })
+  return postgresStore({ url: url.trim(), ...keys, ...(ns === undefined ? {} : { schema: `emcp_store_${ns}` }) })
 }

@@ -12,6 +12,7 @@
  * await store.tasks.put({ taskId: 't1', status: 'working', createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:00.000Z', ttlMs: 60_000 }, 60_000)
  * await store.tasks.get('t1') // the record, for 60 seconds
  */
+import { localHandlers } from './bus.js'
 import { memoryEventStore, type MemoryEventStoreOptions } from './event-store.js'
 import type { DetailedTask } from '../features/tasks/store.js'
 import type { BusMessage, EventLog, SessionRecord, SharedStore } from './store.js'
@@ -146,29 +147,17 @@ const expiring = <A>(what: string, max: number, now: () => number) => {
 
 /**
  * Publish/subscribe within the process: each message goes to the subscribers of its channel
- * at the time of publishing, in order, as a JSON copy; a handler that throws is reported and
- * does not stop the others.
+ * at the time of publishing, in order, as a JSON copy (bus.ts).
  */
 const memoryBus = () => {
-  const handlers = new Map<string, Set<(message: BusMessage) => void>>()
-  const publish = (channel: string, message: BusMessage): void => {
-    const text = JSON.stringify(message)
-    for (const h of [...(handlers.get(channel) ?? [])])
-      try {
-        h(JSON.parse(text) as BusMessage)
-      } catch (e) {
-        console.error(`emcp: a subscriber of ${channel} failed: ${e instanceof Error ? e.message : String(e)}`)
-      }
-  }
+  const local = localHandlers()
+  const publish = (channel: string, message: BusMessage): void => local.deliver(channel, JSON.stringify(message))
   const subscribe = (channel: string, handler: (message: BusMessage) => void): (() => Promise<void>) => {
-    // each subscription is its own entry, so the same function subscribed twice is called twice
-    const own = (m: BusMessage): void => handler(m)
-    handlers.set(channel, (handlers.get(channel) ?? new Set()).add(own))
+    const added = local.add(channel, handler)
     return () => {
-      handlers.get(channel)?.delete(own)
-      if (handlers.get(channel)?.size === 0) handlers.delete(channel)
+      added.stop()
       return Promise.resolve()
     }
   }
-  return { publish, subscribe, clear: (): void => handlers.clear() }
+  return { publish, subscribe, clear: local.clear }
 }

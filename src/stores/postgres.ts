@@ -12,6 +12,7 @@
  * await store.close()
  */
 import { createHash } from 'node:crypto'
+import { localHandlers } from './bus.js'
 import { eventStoreDefaults } from './event-store.js'
 import type { DetailedTask } from '../features/tasks/store.js'
 import { quoteIdent } from '../sources/postgres/database.js'
@@ -183,25 +184,24 @@ const sweep = async (pool: Pool, s: string, ttlMs: number): Promise<void> => {
  * The bus: every message is one NOTIFY on the store's channel, `{ c, m }` (or `{ c, ref }` for a
  * message kept in the bus table when too large for a payload). One listening connection, which
  * reconnects (backing off to 2 s) and listens again when it breaks; handlers in this process
- * are called in order, each with a fresh parse, and one that throws does not stop the others.
+ * get each message in order (bus.ts).
  */
 const postgresBus = async (pg: Pg, url: string, connectionTimeoutMillis: number, pool: Pool, s: string, channel: string) => {
-  const handlers = new Map<string, Set<(m: BusMessage) => void>>()
-  const state: { client: Client | undefined; closed: boolean; retries: number } = { client: undefined, closed: false, retries: 0 }
-  const deliver = (name: string, text: string): void => {
-    for (const h of [...(handlers.get(name) ?? [])])
-      try {
-        h(JSON.parse(text) as BusMessage)
-      } catch (e) {
-        console.error(`emcp: a subscriber of ${name} failed: ${e instanceof Error ? e.message : String(e)}`)
-      }
+  const local = localHandlers()
+  const state: { client: Client | undefined; closed: boolean; retries: number; queue: Promise<unknown> } = { client: undefined, closed: false, retries: 0, queue: Promise.resolve() }
+  // one query at a time on the listening connection: pg deprecates a query sent while another
+  // runs (subscriptions made together, or one made while LISTEN is on its way, would do that)
+  const serial = <A>(f: () => Promise<A>): Promise<A> => {
+    const next = state.queue.then(f, f)
+    state.queue = next.catch(() => undefined)
+    return next
   }
   const onNotification = (payload: string): void => {
     const { c, m, ref } = JSON.parse(payload) as { c: string; m?: unknown; ref?: number }
-    if (!handlers.has(c)) return
-    if (ref === undefined) return deliver(c, JSON.stringify(m))
+    if (!local.has(c)) return
+    if (ref === undefined) return local.deliver(c, JSON.stringify(m))
     void pool.query(`select message from ${s}.bus where id = $1`, [ref]).then(
-      (r) => r.rows[0] !== undefined && deliver(c, JSON.stringify(r.rows[0]['message'])),
+      (r) => r.rows[0] !== undefined && local.deliver(c, JSON.stringify(r.rows[0]['message'])),
       () => undefined,
     )
   }
@@ -219,7 +219,7 @@ const postgresBus = async (pg: Pg, url: string, connectionTimeoutMillis: number,
     client.on('end', lost)
     state.client = client
     await client.connect()
-    await client.query(`LISTEN ${quoteIdent(channel)}`)
+    await serial(() => client.query(`LISTEN ${quoteIdent(channel)}`))
     state.retries = 0
   }
   await connect()
@@ -238,17 +238,13 @@ const postgresBus = async (pg: Pg, url: string, connectionTimeoutMillis: number,
       if (state.closed || client === undefined) throw new Error('the store is not listening (its connection is being restored)')
       // notifications already sent reach this connection before the answer to a query on it:
       // the new handler hears only what is published from now on
-      await client.query('select 1')
-      const own = (m: BusMessage): void => handler(m)
-      handlers.set(name, (handlers.get(name) ?? new Set()).add(own))
-      return async () => {
-        handlers.get(name)?.delete(own)
-        if (handlers.get(name)?.size === 0) handlers.delete(name)
-      }
+      await serial(() => client.query('select 1'))
+      const added = local.add(name, handler)
+      return async () => void added.stop()
     },
     close: async (): Promise<void> => {
       state.closed = true
-      handlers.clear()
+      local.clear()
       await state.client?.end().catch(() => undefined)
     },
   }

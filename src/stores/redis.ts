@@ -18,6 +18,7 @@
  * await store.close()
  */
 import { createHash } from 'node:crypto'
+import { localHandlers } from './bus.js'
 import { eventStoreDefaults } from './event-store.js'
 import type { DetailedTask } from '../features/tasks/store.js'
 import { afterScript, appendScript, forgetScript, primeScript } from './redis-scripts.js'
@@ -175,46 +176,31 @@ const replay = async (run: ReturnType<typeof scriptRunner>, prefix: string, last
 }
 
 /**
- * Pub/sub: one Redis subscription per channel, shared by this process's handlers; each
- * message reaches them in order, as a fresh parse (no handler sees another's changes), and a
- * handler that throws is reported without stopping the others.
+ * Pub/sub: one Redis subscription per channel, shared by this process's handlers, which get
+ * each message in order (bus.ts).
  */
 const redisBus = (client: Client, subscriber: Client, prefix: string) => {
-  const handlers = new Map<string, Set<(m: BusMessage) => void>>()
-  const deliver = (text: string, channel: string): void => {
-    for (const h of [...(handlers.get(channel) ?? [])])
-      try {
-        h(JSON.parse(text) as BusMessage)
-      } catch (e) {
-        console.error(`emcp: a subscriber of ${channel.slice(prefix.length)} failed: ${e instanceof Error ? e.message : String(e)}`)
-      }
-  }
+  const local = localHandlers((full) => full.slice(prefix.length))
+  // node-redis calls a listener with (message, channel); one function for every channel, so that unsubscribe finds it
+  const listener = (text: string, full: string): void => local.deliver(full, text)
   return {
     publish: async (channel: string, message: BusMessage): Promise<void> => void (await client.publish(`${prefix}${channel}`, JSON.stringify(message))),
     subscribe: async (channel: string, handler: (m: BusMessage) => void): Promise<() => Promise<void>> => {
       const full = `${prefix}${channel}`
-      const own = (m: BusMessage): void => handler(m)
-      let set = handlers.get(full)
-      if (set === undefined) {
-        handlers.set(full, (set = new Set()))
+      // the channel is heard already: messages published before this call may still be on
+      // their way; a PING on the same connection is answered after them, so that the new
+      // handler hears only what is published from now on, as a fresh subscription would
+      if (local.has(full)) await subscriber.ping()
+      const added = local.add(full, handler)
+      if (added.first)
         try {
-          await subscriber.subscribe(full, deliver)
+          await subscriber.subscribe(full, listener)
         } catch (e) {
-          handlers.delete(full)
+          added.stop()
           throw e
         }
-      } else {
-        // the channel is heard already: messages published before this call may still be on
-        // their way; a PING on the same connection is answered after them, so that the new
-        // handler hears only what is published from now on, as a fresh subscription would
-        await subscriber.ping()
-      }
-      set.add(own)
       return async () => {
-        const now = handlers.get(full)
-        if (now === undefined || !now.delete(own) || now.size > 0) return
-        handlers.delete(full)
-        await subscriber.unsubscribe(full, deliver)
+        if (added.stop()) await subscriber.unsubscribe(full, listener)
       }
     },
   }

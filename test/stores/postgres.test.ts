@@ -21,6 +21,29 @@ const freshSchema = (): string => {
   return name
 }
 
+// first in this file: pg warns of a query sent while another runs only once a process
+describe.runIf(url !== undefined)('postgres store: its listening connection', () => {
+  it('subscribes to many channels at once without sending a query while another runs on its listening connection', async () => {
+    const store = await postgresStore({ url: url as string, schema: freshSchema() })
+    const warnings: string[] = []
+    const onWarning = (w: Error): void => void warnings.push(w.message)
+    process.on('warning', onWarning)
+    try {
+      const heard: string[] = []
+      const names = ['emcp:w1', 'emcp:w2', 'emcp:w3', 'emcp:w4', 'emcp:w5']
+      await Promise.all(names.map((n) => store.bus.subscribe(n, (m) => heard.push(`${n}=${String(m)}`))))
+      for (const n of names) await store.bus.publish(n, 'x')
+      await vi.waitFor(() => expect(heard).toHaveLength(names.length), { timeout: 10_000, interval: 20 })
+      // a warning is emitted on the next tick: by now every one would have been
+      await new Promise((r) => setImmediate(r))
+      expect(warnings.filter((w) => /already executing a query/.test(w))).toEqual([])
+    } finally {
+      process.off('warning', onWarning)
+      await store.close()
+    }
+  })
+})
+
 describe.runIf(url !== undefined)('postgres store', () => {
   afterAll(async () => {
     const db = await postgres(url as string)

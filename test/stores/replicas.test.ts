@@ -221,6 +221,26 @@ describe('replicas sharing one memory store', () => {
     expect(await polledOn(httpB.url, taskId, 'completed')).toMatchObject({ result: { content: [{ type: 'text', text: 'later, Ada' }] } })
   })
 
+  it('a task whose replica is gone (its record left in the store, no replica runs it) is ended by a cancel on B, or an answer on B, each saying why', async () => {
+    // what a replica that died mid-task leaves behind: its tasks' records, and no one to run them
+    const at = new Date().toISOString()
+    const left = { createdAt: at, lastUpdatedAt: at, ttlMs: 600_000, pollIntervalMs: 1000 }
+    await store.tasks.put({ taskId: 'orphan-working', status: 'working', ...left }, 600_000)
+    await store.tasks.put({ taskId: 'orphan-asking', status: 'input_required', inputRequests: { 'input-1': { method: 'elicitation/create', params: { message: 'Name?' } } }, ...left }, 600_000)
+    await store.tasks.put({ taskId: 'orphan-done', status: 'completed', result: { content: [] }, ...left }, 600_000)
+    expect((await rpc(httpB.url, 'tasks/cancel', { taskId: 'orphan-working' })).body.result).toMatchObject({ resultType: 'complete' })
+    const cancelled = (await rpc(httpA.url, 'tasks/get', { taskId: 'orphan-working' })).body.result
+    expect(cancelled).toMatchObject({ status: 'cancelled', statusMessage: 'cancelled by the client; the server process that ran this task stopped before the task ended, so its work had stopped already' })
+    expect(Date.parse(cancelled.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(at))
+    expect((await rpc(httpB.url, 'tasks/update', { taskId: 'orphan-asking', inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } } })).body.result).toMatchObject({ resultType: 'complete' })
+    const failed = (await rpc(httpA.url, 'tasks/get', { taskId: 'orphan-asking' })).body.result
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: 'Internal error: the server process that ran this task stopped before the task ended; its answers cannot be delivered. Call the tool again' } })
+    expect(failed.inputRequests).toBeUndefined()
+    // an ended task needs no runner: a cancel changes nothing
+    expect((await rpc(httpB.url, 'tasks/cancel', { taskId: 'orphan-done' })).body.result).toMatchObject({ resultType: 'complete' })
+    expect((await rpc(httpB.url, 'tasks/get', { taskId: 'orphan-done' })).body.result).toMatchObject({ status: 'completed', lastUpdatedAt: at })
+  }, 30_000)
+
   it('a subscriptions/listen stream on B hears the list_changed caused on A', async () => {
     const controller = new AbortController()
     const r = await fetch(httpB.url, {

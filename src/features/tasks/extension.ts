@@ -18,6 +18,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { clip } from '../../util/clip.js'
 import type { Answer, FeatureFactory, ToolCall } from '../../server/feature.js'
 import { isObject } from '../../util/json-object.js'
+import { map } from '../../util/eventually.js'
 import { rpcError, type Request, type RpcError } from '../../protocol/jsonrpc.js'
 import { isModernVersion } from '../../protocol/versions.js'
 import type { Session } from '../../server/session.js'
@@ -82,7 +83,13 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
         if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
         const unknown = (): E.Either<RpcError, unknown> => E.left(rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`))
         const task = store.detailed(taskId)
-        if (task !== undefined) return f(taskId, req, task, true)
+        // run here: answered once what it says of the task is in the shared store too, so that
+        // nothing a client saw is lost with this replica (a result read here, then the replica dies)
+        if (task !== undefined) {
+          const answer = f(taskId, req, task, true)
+          const settled = shared.settled()
+          return settled === undefined ? answer : settled.then(() => answer)
+        }
         // not run here: another replica's, as the shared store has it
         return shared.get(method, taskId).then((t) => (E.isLeft(t) ? t : t.right === undefined ? unknown() : f(taskId, req, t.right, false)))
       }
@@ -90,22 +97,27 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
       capabilities: { extensions: { [tasksExtension]: {} } },
       methods: {
         'tasks/get': onTask('tasks/get', (_id, _req, task) => E.right({ resultType: 'complete', ...task })),
-        'tasks/update': onTask('tasks/update', (taskId, req, _task, here) => {
+        'tasks/update': onTask('tasks/update', (taskId, req, task, here) => {
           const responses = req.params?.inputResponses
           if (!isObject(responses)) return E.left(rpcError('InvalidParams', 'tasks/update: params.inputResponses must be an object'))
           // responses to keys not outstanding are ignored, as the extension asks
           if (here) store.answer(taskId, responses)
-          else return shared.tell('tasks/update', { op: 'answer', taskId, responses: responses as BusMessage })
+          else return shared.tell('tasks/update', task, { op: 'answer', responses: responses as BusMessage })
           return E.right({ resultType: 'complete' })
         }),
-        'tasks/cancel': onTask('tasks/cancel', (taskId, _req, _task, here) => {
+        'tasks/cancel': onTask('tasks/cancel', (taskId, _req, task, here) => {
           // cancelling an ended task is acknowledged the same way, and changes nothing
           if (here) store.cancel(taskId)
-          else return shared.tell('tasks/cancel', { op: 'cancel', taskId })
+          else return shared.tell('tasks/cancel', task, { op: 'cancel' })
           return E.right({ resultType: 'complete' })
         }),
       },
-      call: (c: ToolCall) => call(c, shared.tracked),
+      // a task's handle leaves once its record is in the shared store: any replica can read it then
+      call: (c: ToolCall): Answer | undefined => {
+        const answer = call(c, shared.tracked)
+        if (answer === undefined) return undefined
+        return map(answer, (a): Answer => (E.isRight(a) && isObject(a.right) && a.right.resultType === 'task' ? (shared.settled()?.then(() => a) ?? a) : a))
+      },
     }
   }
   return Object.assign(factory, { store })

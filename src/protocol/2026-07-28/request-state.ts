@@ -112,12 +112,20 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
 // functions
 
 /**
- * The keys of `EMCP_REQUEST_STATE_KEYS`-style text: comma-separated, the first signs, blanks
- * around each ignored; undefined when the text is absent or holds no key.
+ * The keys of `EMCP_REQUEST_STATE_KEYS`-style text: comma-separated, the first signs, spaces
+ * around each trimmed; undefined when the text is absent or blank. An empty item (`a,,b`,
+ * `a,`) throws, naming its place but no key: it is most often a key that went missing (an
+ * unset variable in `$NEW,$OLD`), and dropping it in silence would change which key signs.
  */
 export const requestStateKeysFrom = (text: string | undefined): ReadonlyArray<string> | undefined => {
-  const keys = (text ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0)
-  return keys.length === 0 ? undefined : keys
+  if (text === undefined || text.trim().length === 0) return undefined
+  const keys = text.split(',').map((k) => k.trim())
+  const empty = keys.findIndex((k) => k.length === 0)
+  if (empty >= 0)
+    throw new TypeError(
+      `emcp: EMCP_REQUEST_STATE_KEYS: item ${empty + 1} of ${keys.length} is empty (two commas in a row, or a comma at an end): put the missing key back or remove the comma`,
+    )
+  return keys
 }
 
 /** The keys in force, checked: `keys`, else `key`, else a random one of this process. */

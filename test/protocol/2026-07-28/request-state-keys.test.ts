@@ -58,12 +58,26 @@ describe('requestState keys rotate: the first signs, all verify', () => {
     expect((await retry(serverWith({ keys: [keyA] }), state)).error?.code).toBe(-32602)
   })
 
-  it('reads EMCP_REQUEST_STATE_KEYS-style text: comma-separated, blanks trimmed, first signs; none without a key', async () => {
-    expect(requestStateKeysFrom(` ${keyB} , ${keyA},`)).toEqual([keyB, keyA])
+  it('reads EMCP_REQUEST_STATE_KEYS-style text: comma-separated, spaces around each key trimmed, first signs; none when absent or blank', async () => {
+    expect(requestStateKeysFrom(` ${keyB} , ${keyA}`)).toEqual([keyB, keyA])
+    expect(requestStateKeysFrom(`${keyB}, ${keyA}`)).toEqual([keyB, keyA])
     expect(requestStateKeysFrom(undefined)).toBeUndefined()
-    expect(requestStateKeysFrom(' , ')).toBeUndefined()
+    expect(requestStateKeysFrom('  ')).toBeUndefined()
     const state = await stateOf(serverWith({ key: keyA }))
     expect((await retry(serverWith({ keys: requestStateKeysFrom(`${keyB},${keyA}`) }), state)).result?.resultType).toBe('complete')
+  })
+
+  it('refuses an empty item (a key gone missing) with its place, never echoing a key', () => {
+    expect(() => requestStateKeysFrom(`${keyB},,${keyA}`)).toThrow('emcp: EMCP_REQUEST_STATE_KEYS: item 2 of 3 is empty (two commas in a row, or a comma at an end): put the missing key back or remove the comma')
+    expect(() => requestStateKeysFrom(`${keyB}, ,${keyA}`)).toThrow(/item 2 of 3 is empty/)
+    expect(() => requestStateKeysFrom(`${keyB},`)).toThrow(/item 2 of 2 is empty/)
+    expect(() => requestStateKeysFrom(' , ')).toThrow(/item 1 of 2 is empty/)
+    try {
+      requestStateKeysFrom(`${keyB},,${keyA}`)
+    } catch (e) {
+      expect(String(e)).not.toContain(keyB)
+      expect(String(e)).not.toContain(keyA)
+    }
   })
 
   it('refuses bad key sets when the server is built', () => {
