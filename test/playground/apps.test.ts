@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { appResource, emcp, linkApp, mcpServer, resource, resources } from 'emcp'
-import { playgroundAnswer, serveHttp, type RunningHttp } from 'emcp/http'
+import { playgroundAnswer, serveHttp } from 'emcp/http'
 import { appServer } from '../../examples/apps.js'
-import { launch, openPlayground, screenshot, skipBrowser } from './browser.js'
+import { openPlayground, servedPlayground, screenshot, skipBrowser } from './browser.js'
 
 /** The app: a small page that speaks the bridge by hand, as the extension's spec shows, and writes what it sees. */
 const html = `<!doctype html><html><head><meta charset="utf-8"><style>body{font:14px system-ui;margin:.5em}</style></head><body>
@@ -73,22 +73,11 @@ const server = mcpServer([add, bump, secret, echo], { name: 'apps-test', version
 })
 
 describe.skipIf(skipBrowser)('MCP Apps in the playground (Chromium)', () => {
-  let running: RunningHttp
-  let browser: Browser
-  let url: string
-  beforeAll(async () => {
-    running = await serveHttp(server, { port: 0, sessions: true, playground: true, handleSignals: false })
-    url = running.url.replace(/mcp$/, '')
-    browser = await launch()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await running?.close()
-  })
+  const served = servedPlayground(server)
 
   /** Opens `add`'s app and waits until the app has been initialized through the bridge. */
   const openApp = async (era = '2025-11-25'): Promise<{ page: Page; app: FrameLocator }> => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     if (era !== '2025-11-25') {
       await page.selectOption('#era', era)
       await page.waitForSelector(`#status.ok:has-text("${era}")`)
@@ -117,7 +106,7 @@ describe.skipIf(skipBrowser)('MCP Apps in the playground (Chromium)', () => {
   it('runs the example app (examples/apps.ts): its panel calls add and shows the sum', async () => {
     const example = await serveHttp(appServer, { port: 0, sessions: true, playground: true, handleSignals: false })
     try {
-      const page = await openPlayground(browser, example.url.replace(/mcp$/, ''))
+      const page = await openPlayground(served.browser, example.url.replace(/mcp$/, ''))
       await page.click('#tools button[data-name="add"]')
       const app = page.frameLocator('[data-testid="app-frame"]:visible')
       await app.locator('#a').fill('20')
@@ -133,7 +122,7 @@ describe.skipIf(skipBrowser)('MCP Apps in the playground (Chromium)', () => {
   })
 
   it('keeps the generated form for a tool without an app, and tags the linked and app-only tools', async () => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     expect(await page.locator('#tools button[data-name="add"] .tag').textContent()).toBe('app')
     expect(await page.locator('#tools button[data-name="bump"] .tag').textContent()).toBe('app only')
     expect(await page.locator('#tools button[data-name="echo"] .tag').count()).toBe(0)

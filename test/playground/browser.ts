@@ -7,7 +7,9 @@
  * const browser = await launch(); const page = await browser.newPage(); await page.goto(url)
  */
 import { existsSync } from 'node:fs'
+import { afterAll, beforeAll } from 'vitest'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { serveHttp, type RunningHttp } from 'emcp/http'
 
 /** The Chromium executable, or undefined when this machine has none. */
 export const chromiumPath: string | undefined = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
@@ -61,4 +63,35 @@ export const postedMethods = (page: Page): string[] => {
     }
   })
   return methods
+}
+
+/** A server with the playground, and a browser, for one describe block: started before its tests, stopped after. */
+export interface ServedPlayground {
+  /** The browser (there once the block's beforeAll ran). */
+  readonly browser: Browser
+  /** Opens the served playground in a new page of the browser. */
+  readonly open: () => Promise<Page>
+}
+
+/** Serves `server` with `playground: true` (stateful) and launches the browser around the describe block this is called in. */
+export const servedPlayground = (server: Parameters<typeof serveHttp>[0]): ServedPlayground => {
+  const state: { running?: RunningHttp; browser?: Browser } = {}
+  beforeAll(async () => {
+    state.running = await serveHttp(server, { port: 0, sessions: true, playground: true, handleSignals: false })
+    state.browser = await launch()
+  })
+  afterAll(async () => {
+    await state.browser?.close()
+    await state.running?.close()
+  })
+  const browser = (): Browser => {
+    if (state.browser === undefined) throw new Error('the playground fixture is used before its beforeAll ran')
+    return state.browser
+  }
+  return {
+    get browser() {
+      return browser()
+    },
+    open: () => openPlayground(browser(), (state.running as RunningHttp).url.replace(/mcp$/, '')),
+  }
 }

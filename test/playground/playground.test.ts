@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { emcp, mcpServer, toolError } from 'emcp'
 import { fromManifest } from 'emcp/manifest'
-import { playgroundAnswer, serveHttp, type RunningHttp } from 'emcp/http'
-import { launch, openPlayground, postedMethods, screenshot, skipBrowser } from './browser.js'
+import { playgroundAnswer, serveHttp } from 'emcp/http'
+import { launch, openPlayground, servedPlayground, postedMethods, screenshot, skipBrowser } from './browser.js'
 
 /** A gate the test opens: the progress tool waits on it between its steps, so the test sees each one. */
 const gates: Array<() => void> = []
@@ -77,18 +77,7 @@ const server = mcpServer([add, slow, greet, shapes, hostile, toggle], { name: 'p
 })
 
 describe.skipIf(skipBrowser)('the playground in Chromium', () => {
-  let running: RunningHttp
-  let browser: Browser
-  let url: string
-  beforeAll(async () => {
-    running = await serveHttp(server, { port: 0, sessions: true, playground: true, handleSignals: false })
-    url = running.url.replace(/mcp$/, '')
-    browser = await launch()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await running?.close()
-  })
+  const served = servedPlayground(server)
 
   const callWith = async (page: Page, tool: string): Promise<void> => {
     await page.click(`#tools button[data-name="${tool}"]`)
@@ -96,7 +85,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   }
 
   it.each(['2025-11-25', '2026-07-28'])('fills and submits the form of add (%s) and shows 5', async (era) => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     if (era === '2026-07-28') {
       await page.selectOption('#era', era)
       await page.waitForSelector(`#status.ok:has-text("${era}")`)
@@ -113,7 +102,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   })
 
   it('shows validation messages from the schema and sends nothing', async () => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     const methods = postedMethods(page)
     await callWith(page, 'add')
     await page.fill('input[name="a"]', 'two')
@@ -128,7 +117,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   })
 
   it('builds every kind of field and sends what was filled', async () => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     await callWith(page, 'shapes')
     expect(await page.inputValue('input[name="label"]')).toBe('hi')
     expect(await page.locator('form[data-tool="shapes"] .required').count()).toBe(4) // label, count, point.x, point.y
@@ -149,7 +138,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   })
 
   it('moves a progress bar as progress notifications arrive', async () => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     await callWith(page, 'slow')
     await page.click('[data-testid="call"]')
     await seeStep(page, 1)
@@ -165,7 +154,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   })
 
   it.each(['2025-11-25', '2026-07-28'])('answers an elicitation with its form (%s)', async (era) => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     if (era === '2026-07-28') {
       await page.selectOption('#era', era)
       await page.waitForSelector(`#status.ok:has-text("${era}")`)
@@ -189,7 +178,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   })
 
   it('shows server strings as text and refuses media types it does not allow', async () => {
-    const page = await openPlayground(browser, url)
+    const page = await served.open()
     await callWith(page, 'hostile')
     await page.click('[data-testid="call"]')
     const result = page.locator('[data-testid="result"].error')
