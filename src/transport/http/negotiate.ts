@@ -40,6 +40,17 @@ export const negotiate = (endpoint: { readonly methods: string; readonly cors: b
 
 /** True when an Accept header admits JSON; `application/json;q=0` refuses it whatever wildcards say. */
 export const acceptsJson = (accept: string): boolean => {
+  // a client sends the same Accept on every request: the last answer is kept (one entry, so a client varying it costs only the parse)
+  if (accept === last.accept) return last.admitted
+  const admitted = parseAccept(accept)
+  last.accept = accept
+  last.admitted = admitted
+  return admitted
+}
+
+const last: { accept: string | undefined; admitted: boolean } = { accept: undefined, admitted: false }
+
+const parseAccept = (accept: string): boolean => {
   let admitted = false
   for (const part of accept.split(',')) {
     const [range = '', ...params] = part.split(';')
