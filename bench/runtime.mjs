@@ -980,7 +980,8 @@ const mdTable = (rows) => {
 const typesSection = () => {
   if (!existsSync(typesFile)) return '_bench/results/types.json is missing: run `npm run bench:types`._\n'
   const types = JSON.parse(readFileSync(typesFile, 'utf8'))
-  const rowOf = (lib, n) => types.rows.find((r) => r.lib === lib && r.tools === n)
+  // TypeScript 5.9 is the compiler the target is set on (rows of older results carry no `ts`)
+  const rowOf = (lib, n) => types.rows.find((r) => r.lib === lib && r.tools === n && (r.ts === undefined || r.ts === '5.9'))
   const sizes = [...new Set(types.rows.map((r) => r.tools))].sort((a, b) => a - b)
   const rows = [['tools', 'emcp check (s)', 'SDK check (s)', 'emcp instantiations', 'SDK instantiations', 'instantiations ratio']]
   for (const n of sizes) {
@@ -1002,8 +1003,8 @@ const typesSection = () => {
       : ''
   return (
     `${lead} Figures from \`bench/results/types.json\` (\`npm run bench:types\`, ${types.date?.slice(0, 10) ?? 'undated'}, ` +
-    `TypeScript ${types.versions?.typescript}, SDK ${types.versions?.sdk}, zod ${types.versions?.zod}; check time is the median of ` +
-    `${types.timingRunsPerFile} runs of \`tsc --extendedDiagnostics\`). See [Type-checking cost](type-performance.md) for the method.\n\n` +
+    `TypeScript ${types.versions?.['typescript 5.9'] ?? types.versions?.typescript}, SDK ${types.versions?.sdk}, zod ${types.versions?.zod}; check time is the median of ` +
+    `${types.rounds ?? types.timingRunsPerFile} run${(types.rounds ?? types.timingRunsPerFile) === 1 ? '' : 's'} of \`tsc --extendedDiagnostics\`). See [Type-checking cost](type-performance.md) for the method.\n\n` +
     mdTable(rows) +
     '\n'
   )
