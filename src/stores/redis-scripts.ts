@@ -7,8 +7,9 @@
  * - `P e:seq`: the global order of appends (eviction order, oldest first);
  * - `P e:m:<stream>`: the stream's hash: `owner`, `next` (its next event number), `dropped`
  *   (the highest event number dropped or never kept, -1 when none);
- * - `P e:s:<stream>`: the stream's kept events, a sorted set of `<number>` by number;
- * - `P e:d:<stream>`: the stream's kept events' data, a hash `<number>` -> data;
+ * - `P e:s:<stream>`: the stream's kept events, a Redis stream whose entry `<number>-1`
+ *   holds the event's data in its field `d` (`XADD` in order, `XRANGE` for a replay, `XDEL`
+ *   to evict one: `-1` because a stream's ids start above `0-0`);
  * - `P e:all`, `P e:o:<owner>`: every kept event, and an owner's, as `<stream>/<number>` by global order;
  * - `P e:sz`: each kept event's size, by `<stream>/<number>` (what its eviction gives back);
  * - `P e:bytes`, `P e:ob:<owner>`: the bytes kept in all and by an owner.
@@ -33,8 +34,7 @@ local function drop(member)
   local size = tonumber(redis.call('HGET', P .. 'e:sz', member) or '0')
   local owner = redis.call('HGET', meta, 'owner')
   redis.call('HDEL', P .. 'e:sz', member)
-  redis.call('HDEL', P .. 'e:d:' .. sid, n)
-  redis.call('ZREM', P .. 'e:s:' .. sid, n)
+  redis.call('XDEL', P .. 'e:s:' .. sid, n .. '-1')
   redis.call('ZREM', P .. 'e:all', member)
   redis.call('DECRBY', P .. 'e:bytes', size)
   if owner then
@@ -70,7 +70,7 @@ local owner = redis.call('HGET', meta, 'owner')
 local n = redis.call('HINCRBY', meta, 'next', 1) - 1
 local id = sid .. '/' .. n
 local size = string.len(payload) + overhead
-local keys = { meta, P .. 'e:s:' .. sid, P .. 'e:d:' .. sid, P .. 'e:o:' .. owner, P .. 'e:ob:' .. owner }
+local keys = { meta, P .. 'e:s:' .. sid, P .. 'e:o:' .. owner, P .. 'e:ob:' .. owner }
 if size > maxSession or size > maxBytes then
   -- sent, never kept: a replay from before it is refused
   redis.call('HSET', meta, 'dropped', n)
@@ -87,8 +87,7 @@ else
     drop(oldest)
   end
   local order = redis.call('INCR', P .. 'e:seq')
-  redis.call('HSET', P .. 'e:d:' .. sid, n, payload)
-  redis.call('ZADD', P .. 'e:s:' .. sid, n, n)
+  redis.call('XADD', P .. 'e:s:' .. sid, n .. '-1', 'd', payload)
   redis.call('ZADD', P .. 'e:all', order, id)
   redis.call('ZADD', P .. 'e:o:' .. owner, order, id)
   redis.call('HSET', P .. 'e:sz', id, size)
@@ -111,11 +110,12 @@ local meta = P .. 'e:m:' .. sid
 local state = redis.call('HMGET', meta, 'next', 'dropped')
 if not state[1] then return false end
 if n >= tonumber(state[1]) or tonumber(state[2]) > n then return false end
-local later = redis.call('ZRANGEBYSCORE', P .. 'e:s:' .. sid, '(' .. n, '+inf')
+-- the entries from the next number on: ids are <number>-1, so <n+1>-0 is the first after n
+local later = redis.call('XRANGE', P .. 'e:s:' .. sid, (n + 1) .. '-0', '+')
 local out = {}
-for _, m in ipairs(later) do
-  table.insert(out, m)
-  table.insert(out, redis.call('HGET', P .. 'e:d:' .. sid, m))
+for _, entry in ipairs(later) do
+  table.insert(out, string.sub(entry[1], 1, -3))
+  table.insert(out, entry[2][2])
 end
 return out
 `
@@ -124,7 +124,7 @@ return out
 export const forgetScript = `${common}
 local sid = ARGV[2]
 local meta = P .. 'e:m:' .. sid
-for _, m in ipairs(redis.call('ZRANGE', P .. 'e:s:' .. sid, 0, -1)) do drop(sid .. '/' .. m) end
-redis.call('DEL', meta, P .. 'e:s:' .. sid, P .. 'e:d:' .. sid)
+for _, entry in ipairs(redis.call('XRANGE', P .. 'e:s:' .. sid, '-', '+')) do drop(sid .. '/' .. string.sub(entry[1], 1, -3)) end
+redis.call('DEL', meta, P .. 'e:s:' .. sid)
 return 1
 `
