@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { emcp, mcpServer, memoryStore, tasks, type Server, type SharedStore, type TasksFeature } from '../../src/index.js'
+import { emcp, mcpServer, memoryStore, resource, resources, tasks, type Server, type SharedStore, type TasksFeature } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { parseSse } from '../support/sse.js'
 
@@ -30,7 +30,8 @@ const aborted: string[] = []
 /** One replica: its own server value and tasks feature, over the shared store. */
 const replica = (store: SharedStore) => {
   const feature: TasksFeature = tasks({ ttlMs: 600_000 })
-  const server = mcpServer([add, askName, slow, later], { name: 'replica', version: '1' }, { store, features: [feature] }).implement({
+  const docs = resources([resource({ uri: 'docs://readme', name: 'readme', read: () => 'Read me.' })], { subscribe: true })
+  const server = mcpServer([add, askName, slow, later], { name: 'replica', version: '1' }, { store, features: [feature, docs] }).implement({
     add: ({ a, b }) => String(a + b),
     ask_name: async (_args, ctx) => {
       const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
@@ -47,7 +48,7 @@ const replica = (store: SharedStore) => {
         ctx.signal.addEventListener('abort', () => (aborted.push(gate), reject(new Error('cancelled'))), { once: true })
       }),
   }) as unknown as Server
-  return { server, feature }
+  return { server, feature, docs }
 }
 
 const V = '2026-07-28'
@@ -263,6 +264,31 @@ describe('replicas sharing one memory store', () => {
       method: 'notifications/tools/list_changed',
       params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-b' } },
     })
+  })
+
+  it('a subscriptions/listen stream on B subscribed to a resource hears the resources/updated caused on A, and not one of another resource', async () => {
+    const controller = new AbortController()
+    const r = await fetch(httpB.url, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-docs', method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: ['docs://readme'] } } }),
+    })
+    expect(r.headers.get('content-type')).toBe('text/event-stream')
+    // once B acknowledges the subscription, A changes a resource of another URI, then the subscribed one
+    const heard = readUntil(r, (m) => {
+      if (m.method === 'notifications/subscriptions/acknowledged') {
+        a.docs.updated('docs://other')
+        a.docs.updated('docs://readme')
+      }
+      return m.method === 'notifications/resources/updated'
+    })
+    const seen = await heard
+    controller.abort()
+    expect(seen[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged' })
+    expect(seen.filter((m) => m.method === 'notifications/resources/updated')).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'docs://readme', _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-docs' } } },
+    ])
   })
 
   it('with authentication, a session taken over on B stays bound to the subject that opened it on A (403 for another)', async () => {
