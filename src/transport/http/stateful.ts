@@ -149,6 +149,8 @@ const streamsWorthIt = (m: unknown, version: AnyProtocolVersion): boolean => (Ar
 const expectsAnswer = (m: unknown): boolean => (Array.isArray(m) ? m.some(isRequest) : isRequest(m))
 const isRequest = (m: unknown): boolean => isObject(m) && typeof m.method === 'string' && 'id' in m
 const isCall = (m: unknown): boolean => {
+  // the full check only for what names tools/call: every other message is decoded once, by the server
+  if (!isObject(m) || m.method !== 'tools/call') return false
   const d = decode(m)
   return d._tag === 'Right' && d.right.kind === 'request' && d.right.method === 'tools/call'
 }
