@@ -242,7 +242,7 @@ const build = <U extends AnyTool>(
     },
     hub,
     store,
-    ...endpoint({ route, maxDepth, notified: (method, params, session) => observeNotification(chain.notification, { method, params, session }) }),
+    ...endpoint({ route, maxDepth, notified: (method, params, session) => void (chain.notification.length > 0 && observeNotification(chain.notification, { method, params, session })) }),
     addTool: <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
       table.add(tool, handler as Callable['handler'])
       return server as Server<U | T>
