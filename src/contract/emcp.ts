@@ -16,7 +16,8 @@
 import type { ToolContent } from './content.js'
 import { schemaProblems } from '../schema/schema-check.js'
 import type { DefaultedOf, FastFromSchema } from '../schema/fast-schema.js'
-import { jsonSchemaOf, type Codec, type JsonSchema, type SchemaLiteral } from '../schema/schema.js'
+import { jsonSchemaOf, type Codec, type JsonSchema } from '../schema/schema.js'
+import type { SchemaShape } from '../schema/schema-shape.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
@@ -40,10 +41,10 @@ export interface Icon {
 }
 
 /** An input slot: a JSON Schema literal of an object, or an io-ts codec. */
-export type InputSpec = (SchemaLiteral & { readonly type: 'object' }) | Codec
+export type InputSpec = (SchemaShape & { readonly type: 'object' }) | Codec
 
 /** An output slot: a JSON Schema literal (any JSON value since 2026-07-28; objects for 2025-11-25 clients are made by wrapping), or an io-ts codec. */
-export type OutputSpec = SchemaLiteral | Codec
+export type OutputSpec = SchemaShape | Codec
 
 /** What describes a tool to people and models, besides its name and schemas. */
 export interface ToolMeta {
@@ -237,9 +238,9 @@ type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the co
  * come from the schemas (json-schema-to-ts for literals, `t.TypeOf` for codecs).
  */
 export function emcp<
-  const N extends string,
-  const IS extends InputSpec,
-  const OS extends OutputSpec | undefined = undefined,
+  N extends string,
+  IS extends InputSpec,
+  OS extends OutputSpec | undefined = undefined,
   const CL extends ClaimMap = {},
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : SpecType<OS>,

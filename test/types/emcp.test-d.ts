@@ -152,3 +152,30 @@ declare const generated: `tool_${string}`
 expectType<`tool_${string}`>(emcp({ name: generated, input: { type: 'object' } }).name)
 declare const anyName: string
 expectType<string>(emcp({ name: anyName, input: { type: 'object' } }).name)
+
+// literals stay literal types without `as const` (the slots' constraint keeps them): numeric
+// and boolean enums, const values (nested objects too), tuple items, anyOf in order
+const literals = emcp({
+  name: 'literals',
+  input: {
+    type: 'object',
+    properties: {
+      level: { enum: [1, 2, 3] },
+      flag: { enum: [true, null] },
+      fixed: { const: { kind: 'point', at: [0, 1] } },
+      pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], minItems: 2, maxItems: 2 },
+      either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    },
+    required: ['level', 'flag', 'fixed', 'pair', 'either'],
+    additionalProperties: false,
+  },
+})
+expectType<1 | 2 | 3>(literals._I.level)
+expectType<true | null>(literals._I.flag)
+expectType<'point'>(literals._I.fixed.kind)
+expectType<string>(literals._I.pair[0])
+expectType<number>(literals._I.pair[1])
+expectType<string | number>(literals._I.either)
+// a description is only text: its literal is not kept
+const described = emcp({ name: 'described', description: 'Says hi.', input: { type: 'object', description: 'The input.' } })
+expectType<string | undefined>(described.description)
