@@ -160,14 +160,6 @@ export type InputOf<T extends AnyTool> = T['_I']
 /** The result type of a tool's handler (its structured output, or content for plain tools). */
 export type OutputOf<T extends AnyTool> = T['_O']
 
-/** The characters a tool name may use. */
-type NameChar =
-  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm'
-  | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
-  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
-  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
-  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_' | '-' | '.'
-
 /**
  * The characters the compiler rejects in a name: every other ASCII and Latin-1 character
  * (space, punctuation, control characters, accented letters) and the typographic marks that
@@ -207,22 +199,15 @@ type AtLeast129 = `${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}${Ch8}$
  */
 type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
 
-/** The first character of `S` that is not allowed (only walked for a name already found invalid). */
-type FirstBad<S extends string> = S extends `${infer C}${infer R}` ? (C extends NameChar ? FirstBad<R> : C) : never
-
-/** Why `N` (invalid) is not a tool name. */
-type Why<N extends string> = N extends ''
-  ? 'invalid tool name: it must not be empty'
-  : N extends AtLeast129
-    ? `invalid tool name "${N}": longer than 128 characters`
-    : `invalid tool name "${N}": "${FirstBad<N>}" is not allowed (use A-Z a-z 0-9 _ - .)`
-
 /**
- * `N` when it is a valid tool name, otherwise a message saying why not. A name that is not
+ * `N` when it is a valid tool name, otherwise a message saying so, in the words of the run-time
+ * check (`invalid tool name "add numbers": use 1-128 of A-Z a-z 0-9 _ - .`). A name that is not
  * one literal (`string`, a pattern such as `tool_${string}`) passes: it is checked at run time.
- * (`NoInfer`: the name is inferred from the `N` branch alone, never from a message.)
+ * (`NoInfer`: the name is inferred from the `N` branch alone, never from the message. The
+ * message names no offending character: the compiler instantiates a branch it does not take
+ * while it infers `N`, and working out the character there cost 12 instantiations per tool.)
  */
-export type ValidName<N extends string> = N extends Invalid ? NoInfer<Why<N>> : N
+export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid tool name "${N}": use 1-128 of A-Z a-z 0-9 _ - .`> : N
 
 /**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of

@@ -139,9 +139,9 @@ expectError(emcp({ name: `${name128}${name128}`, input: { type: 'object' } }))
 
 // the check as a type: valid names come back, invalid ones become a message
 expectType<'ok.name'>({} as ValidName<'ok.name'>)
-expectType<'invalid tool name "bad name": " " is not allowed (use A-Z a-z 0-9 _ - .)'>({} as ValidName<'bad name'>)
-expectType<'invalid tool name: it must not be empty'>({} as ValidName<''>)
-expectType<`invalid tool name "${typeof name128}x": longer than 128 characters`>({} as ValidName<`${typeof name128}x`>)
+expectType<'invalid tool name "bad name": use 1-128 of A-Z a-z 0-9 _ - .'>({} as ValidName<'bad name'>)
+expectType<'invalid tool name "": use 1-128 of A-Z a-z 0-9 _ - .'>({} as ValidName<''>)
+expectType<`invalid tool name "${typeof name128}x": use 1-128 of A-Z a-z 0-9 _ - .`>({} as ValidName<`${typeof name128}x`>)
 // a name only known at run time is checked at run time (by mcpServer)
 expectType<string>({} as ValidName<string>)
 declare const dynamicName: string
