@@ -138,15 +138,14 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
 }
 
 /**
- * See `Tool['_X']`: a result with the keys of `O`, `any` when `O` has an index signature. (A
- * result that is not an object meets it or not by its apparent type: this is only the fast
- * path, a handler that fails it is looked at key by key. Testing `O` for `object` first would
- * cost more than the whole check.)
+ * See `Tool['_X']`: a result with the keys of `O` (an index signature stays one, so an open
+ * object allows any key; a union of objects gives a union, which only the key-by-key check
+ * decides). A result that is not an object meets it or not by its apparent type: this is
+ * only the fast path, a handler that fails it is looked at key by key. (A homomorphic mapping
+ * of `O` costs about 4 instantiations per tool less than collecting the keys of every member
+ * first; testing `O` for `object` first would cost more than the whole check.)
  */
-type ExactResult<O, K = AllKeys<O>> = string extends K ? any : (...args: any[]) => { readonly [P in K & string]: any }
-
-/** Every key of every member of a union. */
-type AllKeys<O> = O extends unknown ? keyof O : never
+type ExactResult<O> = (...args: any[]) => { readonly [P in keyof O]-?: any }
 
 /** Any tool contract. */
 export type AnyTool = Tool<string, any, any, boolean, string, string>

@@ -111,3 +111,16 @@ expectError(mcpServer([add], info).implement({ add: ({ a, b }: { a: number; b: n
 // a list built at run time is accepted (and checked at run time)
 declare const dynamic: ReadonlyArray<typeof echo>
 expectType<ServerBuilder<typeof echo>>(mcpServer(dynamic, info))
+
+// result keys: an open output (no additionalProperties: false) lets a handler return other
+// keys, a closed one does not; an optional output key may be returned or left out
+const openOut = emcp({ name: 'open_out', input: { type: 'object' }, output: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } })
+const closedOpt = emcp({
+  name: 'closed_opt',
+  input: { type: 'object' },
+  output: { type: 'object', properties: { n: { type: 'number' }, note: { type: 'string' } }, required: ['n'], additionalProperties: false },
+})
+const keyed = mcpServer([openOut, closedOpt], { name: 'k', version: '1' })
+expectType<Server<typeof openOut | typeof closedOpt>>(keyed.implement({ open_out: () => ({ n: 1, extra: 'kept' }), closed_opt: () => ({ n: 1, note: 'x' }) }))
+expectType<Server<typeof openOut | typeof closedOpt>>(keyed.implement({ open_out: () => ({ n: 1 }), closed_opt: () => ({ n: 1 }) }))
+expectError(keyed.implement({ open_out: () => ({ n: 1 }), closed_opt: () => ({ n: 1, extra: 'no' }) }))
