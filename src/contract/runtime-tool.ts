@@ -58,5 +58,5 @@ export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => {
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output)
   const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
   // the phantom types (_I, _O, _S, _D, _C) are never present at run time, as with `emcp`
-  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X'> as RuntimeTool
+  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H'> as RuntimeTool
 }
