@@ -138,23 +138,18 @@ export interface Tool<N extends string = string, I = any, O = any, S extends boo
    */
   readonly _H: HandlerOf<I, O>
   /**
-   * Phantom: a handler whose result has every key a closed object output allows, of any type
-   * (`any` when the output is open, not an object, or absent). `implement` relates it to each
-   * handler to find extra result keys; computed here, once per contract, when first read.
-   * Never present at run time.
+   * Phantom: a handler whose result has every key of the output type, each required and of any
+   * type (`any` when there is no output schema). `implement` relates it to each handler to find
+   * extra result keys; computed here, once per contract, when first read. An open object keeps
+   * its index signature, and a union of objects gives a union: a result with more keys than
+   * declared, or of a union, fails this fast path, and the key-by-key check decides. A result that is not an object meets it or not by its
+   * apparent type: this is only the fast path, a handler that fails it is looked at key by
+   * key. (Written inline, a homomorphic mapping of `O`: collecting the keys of every member
+   * first, or an alias, cost up to 5 instantiations per tool more; testing `O` for `object`
+   * first would cost more than the whole check.) Never present at run time.
    */
-  readonly _X: S extends true ? ExactResult<O> : any
+  readonly _X: S extends true ? (...args: any[]) => { readonly [P in keyof O]-?: any } : any
 }
-
-/**
- * See `Tool['_X']`: a result with the keys of `O` (an index signature stays one, so an open
- * object allows any key; a union of objects gives a union, which only the key-by-key check
- * decides). A result that is not an object meets it or not by its apparent type: this is
- * only the fast path, a handler that fails it is looked at key by key. (A homomorphic mapping
- * of `O` costs about 4 instantiations per tool less than collecting the keys of every member
- * first; testing `O` for `object` first would cost more than the whole check.)
- */
-type ExactResult<O> = (...args: any[]) => { readonly [P in keyof O]-?: any }
 
 /**
  * A handler of arguments `I` and result `O`: typed arguments in, a typed result in any of its
