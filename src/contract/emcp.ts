@@ -67,26 +67,13 @@ export interface ToolMeta {
  */
 export type TaskSupport = 'forbidden' | 'optional' | 'required'
 
-/** What `emcp` takes; `CL` is the claim-bound arguments (see `claims`). */
-export interface ToolDef<N, IS, OS, CL = ClaimMap> extends ToolMeta {
-  /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
-  readonly name: N
-  /** The arguments: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
-  readonly input: IS
-  /** The structured result: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
-  readonly output?: OS
-  /** Whether a call may run as a task; the handler is the same either way. */
-  readonly taskSupport?: TaskSupport
-  /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
-  readonly scopes?: ReadonlyArray<string>
-  /**
-   * Arguments filled from a claim of the caller's token (`session.identity.claims`), never
-   * by the client: argument name -> claim name (or path into nested claims). They leave the
-   * listed input schema and the typed client's arguments; the handler gets them, checked
-   * against their schema. A call without the claim is refused (-32003).
-   */
-  readonly claims?: CL
-}
+/**
+ * What `emcp` takes for the name `N`, the slots `IS` and `OS` and the claim-bound arguments
+ * `CL` (see `claims`): its parameter's type, so that the two cannot drift apart.
+ */
+export type ToolDef<N extends string, IS extends InputSpec, OS extends OutputSpec | undefined = undefined, CL extends ClaimMap = {}> = Parameters<
+  typeof emcp<N, IS, OS, CL>
+>[0]
 
 /** A tool as `tools/list` describes it on the wire. */
 export interface ListedTool extends ToolMeta {
@@ -244,7 +231,29 @@ export function emcp<
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : SpecType<OS>,
   D extends string = DefaultedOf<IS>,
->(def: ToolDef<ValidName<N>, IS, OS, CheckedClaims<CL, I>>): Tool<N, I, O, OS extends undefined ? false : true, D, keyof CL & string> {
+>(
+  // written here rather than as a named type: a generic type applied here cost the compiler
+  // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)
+  def: ToolMeta & {
+    /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
+    readonly name: ValidName<N>
+    /** The arguments: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
+    readonly input: IS
+    /** The structured result: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
+    readonly output?: OS
+    /** Whether a call may run as a task; the handler is the same either way. */
+    readonly taskSupport?: TaskSupport
+    /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
+    readonly scopes?: ReadonlyArray<string>
+    /**
+     * Arguments filled from a claim of the caller's token (`session.identity.claims`), never
+     * by the client: argument name -> claim name (or path into nested claims). They leave the
+     * listed input schema and the typed client's arguments; the handler gets them, checked
+     * against their schema. A call without the claim is refused (-32003).
+     */
+    readonly claims?: CheckedClaims<CL, I>
+  },
+): Tool<N, I, O, OS extends undefined ? false : true, D, keyof CL & string> {
   const { input, output, claims, ...rest } = def
   const tool: Record<string, unknown> = { ...rest, ...inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec)), input }
   if (output !== undefined) {

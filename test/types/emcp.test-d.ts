@@ -14,6 +14,7 @@ import {
   type OutputOf,
   type Tool,
   type ToolContent,
+  type ToolDef,
   type ValidName,
 } from 'emcp'
 
@@ -180,3 +181,8 @@ expectType<string | number>(literals._I.either)
 // a description is only text: its literal is not kept
 const described = emcp({ name: 'described', description: 'Says hi.', input: { type: 'object', description: 'The input.' } })
 expectType<string | undefined>(described.description)
+
+// ToolDef is what emcp takes: the name checked, the slots as given
+expectAssignable<ToolDef<'add', { type: 'object' }>>({ name: 'add', description: 'Adds.', input: { type: 'object' } })
+expectNotAssignable<ToolDef<'add', { type: 'object' }>>({ name: 'adx', input: { type: 'object' } })
+expectNotAssignable<ToolDef<'bad name', { type: 'object' }>>({ name: 'bad name', input: { type: 'object' } })
