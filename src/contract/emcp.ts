@@ -92,8 +92,20 @@ export interface ListedTool extends ToolMeta {
  * names the arguments with a `default` (the handler always gets them, a caller may leave
  * them out; `never`: none; `string`: not known, as for a contract not made by `emcp`); `C`
  * names the claim-bound arguments, which callers do not send (`never`: none; `string`: not known).
+ *
+ * The variance annotations say what the compiler cannot measure by itself (a conditional
+ * member reads `S` and `O`); without them it relates each contract to `AnyTool` member by
+ * member, about 4 instantiations per tool in `mcpServer`. `I` is both read by the handler
+ * (`_H`'s argument) and given (`_I`), so it is invariant; so is `O`, which `_X` tests.
  */
-export interface Tool<N extends string = string, I = any, O = any, S extends boolean = boolean, D extends string = string, C extends string = string> extends ListedTool {
+export interface Tool<
+  out N extends string = string,
+  in out I = any,
+  in out O = any,
+  out S extends boolean = boolean,
+  out D extends string = string,
+  out C extends string = string,
+> extends ListedTool {
   readonly name: N
   /** The input slot as given (a schema literal or a codec). */
   readonly input: unknown
