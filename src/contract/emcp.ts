@@ -265,14 +265,15 @@ export function emcp<
      */
     readonly claims?: CheckedClaims<CL, I>
   },
-): Tool<N, I, O, OS extends undefined ? false : true, D, keyof CL & string> {
+  // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`
+): Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string> {
   const { input, output, claims, ...rest } = def
   const tool: Record<string, unknown> = { ...rest, ...inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec)), input }
   if (output !== undefined) {
     tool.output = output
     tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
   }
-  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D, keyof CL & string>
+  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string>
 }
 
 // ---------------------------------------------------------------------------------------
