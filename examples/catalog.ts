@@ -244,8 +244,8 @@ for (const { category, ops } of table)
           const tool = emcp({
             name,
             description: `${op.doc.replace('{T}', length === undefined ? type.name : `${length}-element ${type.name}`)}${modeDoc[mode]}`,
-            input: inputFor(op.shape, type, length) as never,
-            output: outputFor(op.shape, type) as never,
+            input: inputFor(op.shape, type, length) as { readonly type: 'object' }, // built at run time: its type is only "an object"
+            output: outputFor(op.shape, type) as { readonly type: 'object' },
             annotations: pure,
             _meta: { 'emcp/category': category, 'emcp/tags': tags(type, op.shape, mode) },
           }) as AnyTool
@@ -258,8 +258,8 @@ for (const c of conversions)
     const tool = emcp({
       name: `convert.${c.name}${mode === 'checked' ? '' : `_${mode}`}`,
       description: mode === 'checked' ? c.doc : `Convert a ${c.from.name} to ${c.to.name}.${modeDoc[mode]}`,
-      input: inputFor('unary', c.from) as never,
-      output: outputFor('unary', c.to) as never,
+      input: inputFor('unary', c.from) as { readonly type: 'object' },
+      output: outputFor('unary', c.to) as { readonly type: 'object' },
       annotations: pure,
       _meta: { 'emcp/category': 'convert', 'emcp/tags': [c.from.name, c.to.name, 'convert', mode] },
     }) as AnyTool

@@ -265,8 +265,11 @@ export function emcp<
      */
     readonly claims?: CheckedClaims<CL, I>
   },
-  // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`
-): Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string> {
+  // NoInfer: a contract written inside another generic call (`mcpServer([emcp({...})])`,
+  // `linkApp(emcp({...}), app)`) would otherwise take its name and types from that call's
+  // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
+  // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
+): NoInfer<Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string>> {
   const { input, output, claims, ...rest } = def
   const tool: Record<string, unknown> = { ...rest, ...inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec)), input }
   if (output !== undefined) {

@@ -37,3 +37,7 @@ expectError(mcpServer([linked], { name: 'c', version: '1' }).implement({ add: ({
 // an app URI known only at run time is checked when the server is built, not by the compiler
 const dynamic: string = 'ui://calc/panel'
 mcpServer([linkApp(add, dynamic)], { name: 'c', version: '1' }, { apps: [panel] }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
+
+// a contract written inside linkApp keeps its name
+const inlineLinked = linkApp(emcp({ name: 'inline_tool', input: { type: 'object' } }), panel)
+expectType<'inline_tool'>(inlineLinked.name)

@@ -124,3 +124,17 @@ const keyed = mcpServer([openOut, closedOpt], { name: 'k', version: '1' })
 expectType<Server<typeof openOut | typeof closedOpt>>(keyed.implement({ open_out: () => ({ n: 1, extra: 'kept' }), closed_opt: () => ({ n: 1, note: 'x' }) }))
 expectType<Server<typeof openOut | typeof closedOpt>>(keyed.implement({ open_out: () => ({ n: 1 }), closed_opt: () => ({ n: 1 }) }))
 expectError(keyed.implement({ open_out: () => ({ n: 1 }), closed_opt: () => ({ n: 1, extra: 'no' }) }))
+
+// a contract written inside the list (or inside linkApp) keeps its name and types
+const inline = mcpServer(
+  [emcp({ name: 'inline_add', input: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false } })],
+  { name: 'i', version: '1' },
+)
+expectError(inline.implement({ inline_add: ({ a }) => a.toUpperCase() }))
+inline.implement({
+  inline_add: ({ a }) => {
+    expectType<number>(a)
+    return String(a)
+  },
+})
+expectError(inline.implement({ other: () => 'x' }))

@@ -157,7 +157,7 @@ describe('2026-07-28 HTTP: x-mcp-header parameters', () => {
 
   it('refuses to build a tool whose x-mcp-header annotations are invalid', () => {
     const bad = (properties: Record<string, unknown>) =>
-      mcpServer([emcp({ name: 'bad', description: 'Bad.', input: { type: 'object', properties } as never })], { name: 'b', version: '1' }).implement({ bad: () => 'x' } as never)
+      mcpServer([emcp({ name: 'bad', description: 'Bad.', input: { type: 'object', properties } as { readonly type: 'object' } })], { name: 'b', version: '1' }).implement({ bad: () => 'x' } as never)
     expect(() => bad({ n: { type: 'number', 'x-mcp-header': 'N' } })).toThrow(/string, integer or boolean/)
     expect(() => bad({ a: { type: 'string', 'x-mcp-header': 'Same' }, b: { type: 'string', 'x-mcp-header': 'same' } })).toThrow(/used twice/)
     expect(() => bad({ a: { type: 'string', 'x-mcp-header': 'with space' } })).toThrow(/HTTP token/)
