@@ -78,6 +78,17 @@ interface RootObject extends PlainObject {
   readonly $defs?: never
   readonly definitions?: never
 }
+/** The commonest object of all: closed, with `required`, no property with a `default`. */
+interface ClosedRequiredObject extends PlainObject {
+  readonly properties: NoDefaults
+  readonly required: ReadonlyArray<string>
+  readonly additionalProperties: false
+}
+/** A closed object with `required` at the root (every output schema, most inputs): one test. */
+interface RootClosedRequired extends ClosedRequiredObject {
+  readonly $defs?: never
+  readonly definitions?: never
+}
 /** `items` a single schema (an array of them is the tuple form); the index signature keeps it from being a weak type. */
 interface PlainArray extends Plain {
   readonly type: 'array'
@@ -108,7 +119,13 @@ type Combined = { readonly $ref: unknown } | { readonly allOf: unknown } | { rea
 type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { readonly allOf: unknown } | { readonly properties: unknown }
 
 /** The static type of schema `S` (or of an io-ts codec: what it decodes to). */
-export type FastFromSchema<S> = S extends RootObject ? ObjectOf<S> : S extends WithDefs ? Slow<AnchorFree<S>> : Node<S>
+export type FastFromSchema<S> = S extends RootClosedRequired
+  ? ClosedOf<S['properties'], S['required'][number]>
+  : S extends RootObject
+    ? ObjectOf<S>
+    : S extends WithDefs
+      ? Slow<AnchorFree<S>>
+      : Node<S>
 
 /**
  * `$ref`s to an `$anchor` (`"#name"`) dropped: json-schema-to-ts cannot follow them (it
@@ -154,14 +171,14 @@ type Special<S> = S extends WithEnum
  * Properties with a `default` are required in the handler's view (input validation fills
  * them in); such objects take the last branch, off the common path.
  */
-type ObjectOf<S> = S extends WithPlainProperties
-  ? S extends Closed
+type ObjectOf<S> = S extends ClosedRequiredObject
+  ? ClosedOf<S['properties'], S['required'][number]>
+  : S extends WithPlainProperties
     ? S extends WithRequired
-      ? ClosedOf<S['properties'], S['required'][number], S>
-      : { -readonly [K in keyof S['properties']]?: Node<S['properties'][K]> }
-    : S extends WithRequired
       ? OpenOf<S['properties'], S['required'][number]>
-      : OpenOf<S['properties'], never>
+      : S extends Closed
+        ? { -readonly [K in keyof S['properties']]?: Node<S['properties'][K]> }
+        : OpenOf<S['properties'], never>
   : S extends { readonly properties: object }
     ? WithDefaults<S['properties'], Given<S>, S>
     : S extends WithRequired
@@ -184,18 +201,21 @@ type Given<S extends { readonly properties: object }> = (S extends WithRequired 
 
 /**
  * A closed object whose `required` names properties it declares (otherwise no value fits:
- * the general path says `never`). All required, the commonest case, maps `P` as it is.
+ * `never`, as the general path says). All required, the commonest case, maps `P` as it is.
+ * (Two-element tuples: a one-element tuple would make `R` a substitution type in the branch,
+ * which costs on every use.)
  */
-type ClosedOf<P, R, S> = keyof P extends R
-  ? [R] extends [keyof P] ? { -readonly [K in keyof P]: Node<P[K]> } : Slow<S>
-  : [R] extends [keyof P] ? Mixed<P, R> : Slow<S>
+type ClosedOf<P, R extends PropertyKey> = [keyof P, R] extends [R, keyof P] ? Required<P> : [R] extends [keyof P] ? Mixed<P, R> : never
+
+/** Every property required. (The test on `X`, always true, keeps the alias out of messages.) */
+type Required<P, X = 0> = X extends 0 ? { -readonly [K in keyof P]: Node<P[K]> } : never
 
 /** Some properties required, some optional. (The test on `X`, always true, keeps the alias out of messages.) */
 type Mixed<P, R extends keyof P, X = 0> = X extends 0 ? { -readonly [K in keyof ({ [K in keyof P]?: 0 } & { [K in R]: 0 })]: Node<P[K]> } : never
 
 /** An object with defaults: as `ClosedOf` when closed; open, its properties, a required name it does not declare as `unknown`, and any other key. */
-type WithDefaults<P, R, S> = S extends Closed
-  ? ClosedOf<P, R, S>
+type WithDefaults<P, R extends PropertyKey, S> = S extends Closed
+  ? ClosedOf<P, R>
   : OpenOf<P, R>
 
 /**
