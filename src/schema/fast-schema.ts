@@ -103,6 +103,13 @@ interface WithItems {
 interface WithEnum {
   readonly enum: ReadonlyArray<unknown>
 }
+/** `enum` without a keyword that combines it with other schemas: its values are the type (whatever `type` says). */
+interface PlainEnum extends WithEnum {
+  readonly $ref?: never
+  readonly allOf?: never
+  readonly anyOf?: never
+  readonly oneOf?: never
+}
 type WithDefault = { readonly default: unknown }
 /** Properties none of which has a `default` (the inner index signature keeps `{ default?: undefined }` from being a weak type). */
 type NoDefaults = { readonly [key: string]: { readonly default?: undefined; readonly [keyword: string]: unknown } }
@@ -140,24 +147,29 @@ type AnchorFree<S> = S extends { readonly $ref: `#${infer R}` }
     ? { readonly [K in keyof S]: AnchorFree<S[K]> }
     : S
 
-/** One test per kind, the commonest first. */
+/**
+ * One test per kind, the commonest first (each test passed costs one instantiation): strings
+ * and numbers, then booleans, arrays and enums, objects (whose own tests follow), null.
+ */
 type Node<S> = S extends PlainString
   ? string
   : S extends PlainNumber
     ? number
-    : S extends PlainObject
-      ? ObjectOf<S>
-      : S extends PlainBoolean
-        ? boolean
-        : S extends PlainArray
-          ? S extends WithItems ? Node<S['items']>[] : unknown[]
-          : S extends PlainNull
-            ? null
-            : Special<S>
+    : S extends PlainBoolean
+      ? boolean
+      : S extends PlainArray
+        ? S extends WithItems ? Node<S['items']>[] : unknown[]
+        : S extends PlainEnum
+          ? S['enum'][number]
+          : S extends PlainObject
+            ? ObjectOf<S>
+            : S extends PlainNull
+              ? null
+              : Special<S>
 
-/** enum, const, anyOf/oneOf alone, $anchor references, and the rest (`enum` first: the commonest). */
+/** const, enum with a combinator, anyOf/oneOf alone, $anchor references, and the rest. */
 type Special<S> = S extends WithEnum
-  ? S extends Combined ? Slow<S> : S['enum'][number]
+  ? Slow<S> // with $ref, allOf, anyOf or oneOf (PlainEnum took the others)
   : S extends { readonly const: infer C }
     ? S extends Combined ? Slow<S> : C
     : S extends { readonly anyOf: ReadonlyArray<infer A> } | { readonly oneOf: ReadonlyArray<infer A> }
