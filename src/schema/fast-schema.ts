@@ -189,7 +189,7 @@ type ObjectOf<S> = S extends ClosedRequiredObject
     ? S extends WithRequired
       ? OpenOf<S['properties'], S['required'][number]>
       : S extends Closed
-        ? { -readonly [K in keyof S['properties']]?: Node<S['properties'][K]> }
+        ? Optional<S['properties']>
         : OpenOf<S['properties'], never>
   : S extends { readonly properties: object }
     ? WithDefaults<S['properties'], Given<S>, S>
@@ -222,6 +222,9 @@ type ClosedOf<P, R extends PropertyKey> = [keyof P, R] extends [R, keyof P] ? Re
 /** Every property required. (The test on `X`, always true, keeps the alias out of messages.) */
 type Required<P, X = 0> = X extends 0 ? { -readonly [K in keyof P]: Node<P[K]> } : never
 
+/** Every property optional. (The test on `X`, always true, keeps the alias out of messages.) */
+type Optional<P, X = 0> = X extends 0 ? { -readonly [K in keyof P]?: Node<P[K]> } : never
+
 /** Some properties required, some optional. (The test on `X`, always true, keeps the alias out of messages.) */
 type Mixed<P, R extends keyof P, X = 0> = X extends 0 ? { -readonly [K in keyof ({ [K in keyof P]?: 0 } & { [K in R]: 0 })]: Node<P[K]> } : never
 
@@ -235,7 +238,7 @@ type WithDefaults<P, R extends PropertyKey, S> = S extends Closed
  * other key. (The test on `X`, always true, keeps the alias out of messages; a test on `P`
  * would make every `P` below a substitution type, which costs on every key.)
  */
-type OpenOf<P, R, X = 0> = X extends 0 ? { -readonly [K in keyof (Shape<P, R> & Open)]: K extends keyof P ? Node<P[K]> : unknown } : never
+type OpenOf<P, R extends PropertyKey, X = 0> = X extends 0 ? { -readonly [K in keyof (Shape<P, R> & Open)]: K extends keyof P ? Node<P[K]> : unknown } : never
 
 /** The keys of `P` and the names in `R`, those in `R` required and the others optional. */
-type Shape<P, R> = { [K in keyof P]?: 0 } & { [K in R & PropertyKey]: 0 }
+type Shape<P, R extends PropertyKey> = { [K in keyof P]?: 0 } & { [K in R]: 0 }
