@@ -161,11 +161,13 @@ type Node<S> = S extends PlainString
         ? S extends WithItems ? Node<S['items']>[] : unknown[]
         : S extends PlainEnum
           ? S['enum'][number]
-          : S extends PlainObject
-            ? ObjectOf<S>
-            : S extends PlainNull
-              ? null
-              : Special<S>
+          : S extends ClosedRequiredObject
+            ? ClosedOf<S['properties'], S['required'][number]>
+            : S extends PlainObject
+              ? ObjectOf<S>
+              : S extends PlainNull
+                ? null
+                : Special<S>
 
 /** const, enum with a combinator, anyOf/oneOf alone, $anchor references, and the rest. */
 type Special<S> = S extends WithEnum
@@ -179,18 +181,17 @@ type Special<S> = S extends WithEnum
         : Slow<S>
 
 /**
- * An object schema: closed or open, with `required` or without, each its own mapped type.
+ * An object schema other than a closed one with `required` (its callers send those to
+ * `ClosedOf` first): open or closed, with `required` or without, each its own mapped type.
  * Properties with a `default` are required in the handler's view (input validation fills
  * them in); such objects take the last branch, off the common path.
  */
-type ObjectOf<S> = S extends ClosedRequiredObject
-  ? ClosedOf<S['properties'], S['required'][number]>
-  : S extends WithPlainProperties
-    ? S extends WithRequired
-      ? OpenOf<S['properties'], S['required'][number]>
-      : S extends Closed
-        ? Optional<S['properties']>
-        : OpenOf<S['properties'], never>
+type ObjectOf<S> = S extends WithPlainProperties
+  ? S extends WithRequired
+    ? OpenOf<S['properties'], S['required'][number]>
+    : S extends Closed
+      ? Optional<S['properties']>
+      : OpenOf<S['properties'], never>
   : S extends { readonly properties: object }
     ? WithDefaults<S['properties'], Given<S>, S>
     : S extends WithRequired
