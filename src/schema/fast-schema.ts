@@ -30,7 +30,7 @@
  * Measured (TypeScript 5.9, this type alone on 300 schema literals): a closed object with one
  * required number property costs 22 where it is computed and 12 more where the property is
  * read; with the property a string 33 in all, boolean 35, array 38, enum 41, nested closed
- * object 68; optional 28, open 51. bench:types and docs/type-performance.md have the
+ * object 68; optional 28, open 50. bench:types and docs/type-performance.md have the
  * whole-server figures.
  *
  * @example
