@@ -9,14 +9,29 @@
  * `TypeOfSpec` in schema.ts.
  *
  * Written for the compiler's instantiation count, which a 1,000-tool server pays per
- * property. What it counts: every reference to a type parameter that is instantiated, every
- * conditional, indexed access, `keyof` and intersection made on the way (a type without type
- * parameters in it is free). So: a node is tested against named, non-generic shapes that
- * say "this type and none of the keywords that change it" in one relation (`PlainString`),
- * the commonest first; a part of the schema is read by indexed access rather than `infer`
- * (an `infer` costs two to three times as much); objects are single homomorphic mapped
- * types, written where they are produced rather than as the body of an alias of their own
- * (so that messages show the object, not the alias).
+ * property. What it counts: every time a type that mentions a type parameter is instantiated
+ * (the parameter itself, and each conditional, indexed access, `keyof`, tuple, intersection,
+ * mapped type and alias made on the way; a type without type parameters in it is free). A
+ * repeat is free only inside the same instantiation: the check type and the extends type of a
+ * test, and each argument of an alias reached from a branch, are instantiated apart and pay
+ * apart. So:
+ * - a node is tested against named, non-generic shapes that say "this type and none of the
+ *   keywords that change it" in one relation (`PlainString`), the commonest first (each test
+ *   passed costs one); the commonest object of all (closed, with `required`, no defaults) has
+ *   its own shape, tested first at the root and before other objects below it;
+ * - a reference to the tested parameter inside a true branch is a substitution type (it
+ *   costs about two more and a relation test at every use), and so is a one-element tuple
+ *   test's: the parts of a schema are passed on once, as alias arguments, and `ClosedOf`
+ *   compares two-element tuples;
+ * - a part of the schema is read by indexed access rather than `infer` (an `infer` costs
+ *   more: 14 more per closed object, measured);
+ * - objects are single homomorphic mapped types, each behind an always-true test on a
+ *   defaulted parameter (`X extends 0`) so that messages show the object, not the alias.
+ * Measured (TypeScript 5.9, this type alone on 300 schema literals): a closed object with one
+ * required number property costs 22 where it is computed and 12 more where the property is
+ * read; with the property a string 33 in all, boolean 35, array 38, enum 41, nested closed
+ * object 68; optional 28, open 50. bench:types and docs/type-performance.md have the
+ * whole-server figures.
  *
  * @example
  * import type { FastFromSchema } from './fast-schema.js'
@@ -78,6 +93,17 @@ interface RootObject extends PlainObject {
   readonly $defs?: never
   readonly definitions?: never
 }
+/** The commonest object of all: closed, with `required`, no property with a `default`. */
+interface ClosedRequiredObject extends PlainObject {
+  readonly properties: NoDefaults
+  readonly required: ReadonlyArray<string>
+  readonly additionalProperties: false
+}
+/** A closed object with `required` at the root (every output schema, most inputs): one test. */
+interface RootClosedRequired extends ClosedRequiredObject {
+  readonly $defs?: never
+  readonly definitions?: never
+}
 /** `items` a single schema (an array of them is the tuple form); the index signature keeps it from being a weak type. */
 interface PlainArray extends Plain {
   readonly type: 'array'
@@ -91,6 +117,13 @@ interface WithItems {
 }
 interface WithEnum {
   readonly enum: ReadonlyArray<unknown>
+}
+/** `enum` without a keyword that combines it with other schemas: its values are the type (whatever `type` says). */
+interface PlainEnum extends WithEnum {
+  readonly $ref?: never
+  readonly allOf?: never
+  readonly anyOf?: never
+  readonly oneOf?: never
 }
 type WithDefault = { readonly default: unknown }
 /** Properties none of which has a `default` (the inner index signature keeps `{ default?: undefined }` from being a weak type). */
@@ -108,7 +141,13 @@ type Combined = { readonly $ref: unknown } | { readonly allOf: unknown } | { rea
 type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { readonly allOf: unknown } | { readonly properties: unknown }
 
 /** The static type of schema `S` (or of an io-ts codec: what it decodes to). */
-export type FastFromSchema<S> = S extends RootObject ? ObjectOf<S> : S extends WithDefs ? Slow<AnchorFree<S>> : Node<S>
+export type FastFromSchema<S> = S extends RootClosedRequired
+  ? ClosedOf<S['properties'], S['required'][number]>
+  : S extends RootObject
+    ? ObjectOf<S>
+    : S extends WithDefs
+      ? Slow<AnchorFree<S>>
+      : Node<S>
 
 /**
  * `$ref`s to an `$anchor` (`"#name"`) dropped: json-schema-to-ts cannot follow them (it
@@ -123,24 +162,31 @@ type AnchorFree<S> = S extends { readonly $ref: `#${infer R}` }
     ? { readonly [K in keyof S]: AnchorFree<S[K]> }
     : S
 
-/** One test per kind, the commonest first. */
+/**
+ * One test per kind, the commonest first (each test passed costs one instantiation): strings
+ * and numbers, then booleans, arrays and enums, objects (whose own tests follow), null.
+ */
 type Node<S> = S extends PlainString
   ? string
   : S extends PlainNumber
     ? number
-    : S extends PlainObject
-      ? ObjectOf<S>
-      : S extends PlainBoolean
-        ? boolean
-        : S extends PlainArray
-          ? S extends WithItems ? Node<S['items']>[] : unknown[]
-          : S extends PlainNull
-            ? null
-            : Special<S>
+    : S extends PlainBoolean
+      ? boolean
+      : S extends PlainArray
+        ? S extends WithItems ? Node<S['items']>[] : unknown[]
+        : S extends PlainEnum
+          ? S['enum'][number]
+          : S extends ClosedRequiredObject
+            ? ClosedOf<S['properties'], S['required'][number]>
+            : S extends PlainObject
+              ? ObjectOf<S>
+              : S extends PlainNull
+                ? null
+                : Special<S>
 
-/** enum, const, anyOf/oneOf alone, $anchor references, and the rest (`enum` first: the commonest). */
+/** const, enum with a combinator, anyOf/oneOf alone, $anchor references, and the rest. */
 type Special<S> = S extends WithEnum
-  ? S extends Combined ? Slow<S> : S['enum'][number]
+  ? Slow<S> // with $ref, allOf, anyOf or oneOf (PlainEnum took the others)
   : S extends { readonly const: infer C }
     ? S extends Combined ? Slow<S> : C
     : S extends { readonly anyOf: ReadonlyArray<infer A> } | { readonly oneOf: ReadonlyArray<infer A> }
@@ -150,17 +196,16 @@ type Special<S> = S extends WithEnum
         : Slow<S>
 
 /**
- * An object schema: closed or open, with `required` or without, each its own mapped type.
+ * An object schema other than a closed one with `required` (its callers send those to
+ * `ClosedOf` first): open or closed, with `required` or without, each its own mapped type.
  * Properties with a `default` are required in the handler's view (input validation fills
  * them in); such objects take the last branch, off the common path.
  */
 type ObjectOf<S> = S extends WithPlainProperties
-  ? S extends Closed
-    ? S extends WithRequired
-      ? ClosedOf<S['properties'], S['required'][number], S>
-      : { -readonly [K in keyof S['properties']]?: Node<S['properties'][K]> }
-    : S extends WithRequired
-      ? OpenOf<S['properties'], S['required'][number]>
+  ? S extends WithRequired
+    ? OpenOf<S['properties'], S['required'][number]>
+    : S extends Closed
+      ? Optional<S['properties']>
       : OpenOf<S['properties'], never>
   : S extends { readonly properties: object }
     ? WithDefaults<S['properties'], Given<S>, S>
@@ -184,26 +229,37 @@ type Given<S extends { readonly properties: object }> = (S extends WithRequired 
 
 /**
  * A closed object whose `required` names properties it declares (otherwise no value fits:
- * the general path says `never`). All required, the commonest case, maps `P` as it is.
+ * `never`, as the general path says). All required, the commonest case, maps `P` as it is.
+ * (Two-element tuples: a one-element tuple would make `R` a substitution type in the branch,
+ * which costs on every use.)
  */
-type ClosedOf<P, R, S> = keyof P extends R
-  ? [R] extends [keyof P] ? { -readonly [K in keyof P]: Node<P[K]> } : Slow<S>
-  : [R] extends [keyof P] ? Mixed<P, R> : Slow<S>
+type ClosedOf<P, R extends PropertyKey> = [keyof P, R] extends [R, keyof P] ? Required<P> : [R] extends [keyof P] ? Mixed<P, R> : never
+
+/** Every property required. (The test on `X`, always true, keeps the alias out of messages.) */
+type Required<P, X = 0> = X extends 0 ? { -readonly [K in keyof P]: Node<P[K]> } : never
+
+/** Every property optional. (The test on `X`, always true, keeps the alias out of messages.) */
+type Optional<P, X = 0> = X extends 0 ? { -readonly [K in keyof P]?: Node<P[K]> } : never
 
 /** Some properties required, some optional. (The test on `X`, always true, keeps the alias out of messages.) */
 type Mixed<P, R extends keyof P, X = 0> = X extends 0 ? { -readonly [K in keyof ({ [K in keyof P]?: 0 } & { [K in R]: 0 })]: Node<P[K]> } : never
 
 /** An object with defaults: as `ClosedOf` when closed; open, its properties, a required name it does not declare as `unknown`, and any other key. */
-type WithDefaults<P, R, S> = S extends Closed
-  ? ClosedOf<P, R, S>
+type WithDefaults<P, R extends PropertyKey, S> = S extends Closed
+  ? ClosedOf<P, R>
   : OpenOf<P, R>
 
 /**
  * An open object: its properties, a required name it does not declare as `unknown`, and any
- * other key. (The test on `X`, always true, keeps the alias out of messages; a test on `P`
+ * other key. Each key's schema is read from `P & AnySchemas`: a declared one is `P[K]` (the
+ * `{}` drops out of the intersection), any other `{}`, which is `unknown`; cheaper than a test
+ * on every key. (The test on `X`, always true, keeps the alias out of messages; a test on `P`
  * would make every `P` below a substitution type, which costs on every key.)
  */
-type OpenOf<P, R, X = 0> = X extends 0 ? { -readonly [K in keyof (Shape<P, R> & Open)]: K extends keyof P ? Node<P[K]> : unknown } : never
+type OpenOf<P, R extends PropertyKey, X = 0> = X extends 0 ? { -readonly [K in keyof (Shape<P, R> & Open)]: Node<(P & AnySchemas)[K]> } : never
+
+/** Any name, the schema that allows anything. */
+type AnySchemas = { readonly [name: PropertyKey]: {} }
 
 /** The keys of `P` and the names in `R`, those in `R` required and the others optional. */
-type Shape<P, R> = { [K in keyof P]?: 0 } & { [K in R & PropertyKey]: 0 }
+type Shape<P, R extends PropertyKey> = { [K in keyof P]?: 0 } & { [K in R]: 0 }

@@ -5,8 +5,10 @@
  * type parameter. Why: a `const` type parameter makes the compiler re-read the whole literal
  * as readonly, which costs about 35 instantiations per tool; a contextual type that holds a
  * literal type of each primitive kind (`''`, `0`, `true`) keeps every string, number and
- * boolean literal under it at no cost, and a tuple in the contextual type keeps array
- * literals as tuples where their order matters (`items`, `anyOf`).
+ * boolean literal under it at no cost (`$ref` included: json-schema-to-ts follows only a
+ * literal reference), and a tuple in the contextual type keeps array literals as tuples
+ * where json-schema-to-ts reads them as such (`items`, `anyOf`, a `type` array: as a
+ * mutable array, `type: ['string', 'null']` would type its property as `never`).
  *
  * Arrays come out mutable (`required: "a"[]`), which every reader here takes, since each reads
  * `[number]`. Types only.
@@ -42,13 +44,13 @@ type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array'
 /** A JSON Schema literal, as a contract's input or output slot takes it (the keywords of json-schema-to-ts's `JSONSchema`, plus 2020-12's `prefixItems` and `$defs`). */
 export interface SchemaShape {
   readonly $id?: string
-  readonly $ref?: string
+  readonly $ref?: LiteralString
   readonly $schema?: string
   readonly $comment?: string
   readonly $anchor?: string
   readonly $defs?: SchemaMap
   readonly definitions?: SchemaMap
-  readonly type?: TypeName | readonly TypeName[]
+  readonly type?: TypeName | readonly TypeName[] | readonly [TypeName, ...TypeName[]]
   readonly const?: LiteralJson
   readonly enum?: readonly LiteralJson[]
   readonly multipleOf?: LiteralNumber

@@ -3,7 +3,10 @@
  * `FromSchema` type: seeded random schemas (every keyword the fast path reads, and some it
  * hands on) and hand-written edge cases are written into one module as pairs
  * `Same<FastFromSchema<S>, FromSchema<S>>`, type-checked in one tsc run. `Same` is type
- * identity, not mutual assignability. A canary pair that differs proves the check can fail.
+ * identity, not mutual assignability. Each schema is checked twice: `as const`, and as a
+ * contract slot infers it without `as const` (through the `SchemaShape` constraint: mutable
+ * arrays, tuples where the order matters), which must give the same type. A canary pair
+ * that differs proves the check can fail.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -101,6 +104,9 @@ const edgeCases: ReadonlyArray<string> = [
   `{ type: 'object', properties: { a: { type: 'string', not: { const: 'x' } } }, required: ['a'] }`,
   `{ type: 'object', properties: { a: { type: 'array', items: { type: 'object', properties: { x: { type: 'boolean' } }, required: ['x'], additionalProperties: false } } }, required: ['a'], additionalProperties: false }`,
   `{ type: 'object', properties: { a: {} , b: { description: 'anything' } }, required: ['a'] }`,
+  `{ type: 'object', properties: { a: true, b: false, c: { type: 'string' } }, required: ['a', 'c'] }`,
+  `{ type: 'object', properties: { a: true, b: false }, required: ['a'], additionalProperties: false }`,
+  `{ type: 'object', properties: { a: true, b: {} }, required: ['a', 'b', 'z'] }`,
   `{ type: 'string' }`,
   `{ type: 'number', minimum: 1 }`,
   `{ type: 'array', items: { type: 'string' } }`,
@@ -124,9 +130,15 @@ const check = (schemas: ReadonlyArray<string>, canary: boolean): { readonly fail
   const header = [
     `import type { FromSchema } from 'json-schema-to-ts'`,
     `import type { FastFromSchema } from '${relative(work, join(root, 'src', 'schema', 'fast-schema.js'))}'`,
+    `import type { SchemaShape } from '${relative(work, join(root, 'src', 'schema', 'schema-shape.js'))}'`,
     `type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false`,
+    `declare function slot<S extends SchemaShape>(schema: S): S`,
   ]
-  const lines = schemas.map((s, i) => `const s${i} = ${s} as const; export const ok${i}: Same<FastFromSchema<typeof s${i}>, FromSchema<typeof s${i}>> = true`)
+  const lines = schemas.map(
+    (s, i) =>
+      `const s${i} = ${s} as const; export const ok${i}: Same<FastFromSchema<typeof s${i}>, FromSchema<typeof s${i}>> = true; ` +
+      `const m${i} = slot(${s}); export const okm${i}: Same<FastFromSchema<typeof m${i}>, FromSchema<typeof s${i}>> = true`,
+  )
   if (canary) lines.push(`export const canary: Same<FastFromSchema<{ type: 'string' }>, number> = true`)
   writeFileSync(join(work, 'check.ts'), `${[...header, ...lines].join('\n')}\n`)
   writeFileSync(
