@@ -128,7 +128,8 @@ interface PlainEnum extends WithEnum {
 type WithDefault = { readonly default: unknown }
 /** Properties none of which has a `default` (the inner index signature keeps `{ default?: undefined }` from being a weak type). */
 type NoDefaults = { readonly [key: string]: { readonly default?: undefined; readonly [keyword: string]: unknown } }
-type WithPlainProperties = { readonly properties: NoDefaults }
+/** An object schema none of whose properties has a `default` (the common case; `emcp` tests it before `DefaultedOf`). */
+export type WithPlainProperties = { readonly properties: NoDefaults }
 type WithRequired = { readonly required: ReadonlyArray<string> }
 type Closed = { readonly additionalProperties: false }
 /** What an open object (the JSON Schema default) adds: any other key, of unknown type. */
