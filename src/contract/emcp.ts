@@ -269,14 +269,16 @@ export function emcp<
   // `linkApp(emcp({...}), app)`) would otherwise take its name and types from that call's
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
-): NoInfer<Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string>> {
+): NoInfer<Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string>>
+// the implementation: it builds what the signature above promises, from the definition as given
+export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
   const { input, output, claims, ...rest } = def
   const tool: Record<string, unknown> = { ...rest, ...inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec)), input }
   if (output !== undefined) {
     tool.output = output
     tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
   }
-  return Object.freeze(tool) as unknown as Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string>
+  return Object.freeze(tool) as unknown as AnyTool
 }
 
 // ---------------------------------------------------------------------------------------
