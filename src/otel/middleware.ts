@@ -16,7 +16,6 @@ import type * as Api from '@opentelemetry/api'
 import type { Middleware, RequestInfo } from '../server/middleware.js'
 import type { Session } from '../server/session.js'
 import { durationBuckets, endingOf, keys, metricAttributes, notificationAttributes, notificationMetricAttributes, requestAttributes, spanNameOf, type Attributes, type Ending } from './attributes.js'
-import { clip } from '../util/clip.js'
 import { metaCarrier, metaGetter } from './carrier.js'
 
 // ---------------------------------------------------------------------------------------
@@ -92,7 +91,7 @@ export const otelMiddleware = (api: typeof Api, options: OtelOptions = {}): Midd
       const started = performance.now()
       const attributes = notificationAttributes(note, hash)
       const { parent, links } = parentOf(note)
-      const span = tracer.startSpan(clip(note.method), { kind: api.SpanKind.SERVER, attributes, links }, parent)
+      const span = tracer.startSpan(spanNameOf(note.method, note.params, false), { kind: api.SpanKind.SERVER, attributes, links }, parent)
       span.setAttribute(keys.protocolVersion, note.session.protocolVersion)
       span.end()
       duration.record((performance.now() - started) / 1000, notificationMetricAttributes(attributes, note.session.protocolVersion))
