@@ -242,15 +242,21 @@ describe('replicas sharing one memory store', () => {
     expect((await rpc(httpB.url, 'tasks/get', { taskId: 'orphan-done' })).body.result).toMatchObject({ status: 'completed', lastUpdatedAt: at })
   }, 30_000)
 
-  it('a subscriptions/listen stream on B hears the list_changed caused on A', async () => {
+  /** Opens a subscriptions/listen stream on B (an SSE answer), to be aborted by the test. */
+  const listenOnB = async (id: string, notifications: object) => {
     const controller = new AbortController()
     const r = await fetch(httpB.url, {
       method: 'POST',
       signal: controller.signal,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-b', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: meta, notifications } }),
     })
     expect(r.headers.get('content-type')).toBe('text/event-stream')
+    return { r, controller }
+  }
+
+  it('a subscriptions/listen stream on B hears the list_changed caused on A', async () => {
+    const { r, controller } = await listenOnB('listen-b', { toolsListChanged: true })
     const heard = readUntil(r, (m) => m.method === 'notifications/tools/list_changed')
     // once B's stream is in B's hub, A changes its tool list
     for (let i = 0; i < 1000 && b.server.hub.size() === 0; i++) await new Promise((res) => setImmediate(res))
@@ -267,14 +273,7 @@ describe('replicas sharing one memory store', () => {
   })
 
   it('a subscriptions/listen stream on B subscribed to a resource hears the resources/updated caused on A, and not one of another resource', async () => {
-    const controller = new AbortController()
-    const r = await fetch(httpB.url, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-docs', method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: ['docs://readme'] } } }),
-    })
-    expect(r.headers.get('content-type')).toBe('text/event-stream')
+    const { r, controller } = await listenOnB('listen-docs', { resourceSubscriptions: ['docs://readme'] })
     // once B acknowledges the subscription, A changes a resource of another URI, then the subscribed one
     const heard = readUntil(r, (m) => {
       if (m.method === 'notifications/subscriptions/acknowledged') {
