@@ -29,13 +29,8 @@ import { formatIssues, validatorOf, type SchemaSpec, type Validator } from '../s
 // ---------------------------------------------------------------------------------------
 // model
 
-/** What a handler may return for result type `O`. */
-export type HandlerResult<O> =
-  | O
-  | ToolError
-  | PromiseLike<O | ToolError>
-  | E.Either<unknown, O>
-  | (() => PromiseLike<E.Either<unknown, O>>) // a TaskEither, and any thunk of a PromiseLike Either
+/** What a handler may return for result type `O` (read from `HandlerOf`, where the forms are written once). */
+export type HandlerResult<O> = ReturnType<HandlerOf<unknown, O>>
 
 /**
  * The handler of tool `T`: typed arguments in, a typed result (in any of its forms) out. The
