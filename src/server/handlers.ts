@@ -55,11 +55,12 @@ export type KeyCheck<H, Names extends string> = string extends keyof H
     : Misnamed<Exclude<keyof H, Names> & string, Exclude<Names, keyof H>>
 
 /**
- * What `implement`'s `this` (the builder) must be: `unknown` when no handler returns a key
- * its tool's closed output schema does not allow; otherwise a type with one key that names
- * it, `"result key extra of add is not in its output schema (additionalProperties: false)"`,
- * which the compiler reports as missing in the builder. Checked once, on the record
- * inferred, rather than on every step of the inference as a constraint would be.
+ * What a handler record `H` must also be, checked in `implement`'s constraint beside
+ * `KeyCheck`: `unknown` when no handler returns a key its tool's closed output schema does not
+ * allow; otherwise a type with one key that names it, `"result key extra of add is not in its
+ * output schema (additionalProperties: false)"`, which the compiler reports as missing in the
+ * record. The common case is one relation test (`Exact`); the key-by-key search runs only when
+ * it fails.
  */
 export type ResultCheck<H, U extends AnyTool> = string extends keyof H
   ? unknown
