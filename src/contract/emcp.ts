@@ -105,6 +105,7 @@ export interface Tool<
   out S extends boolean = boolean,
   out D extends string = string,
   out C extends string = string,
+  out A extends string = string,
 > extends ListedTool {
   readonly name: N
   /** The input slot as given (a schema literal or a codec). */
@@ -148,6 +149,12 @@ export interface Tool<
    * first would cost more than the whole check.) Never present at run time.
    */
   readonly _X: S extends true ? (...args: any[]) => { readonly [P in keyof O]-?: any } : any
+  /**
+   * Phantom: the URI of the app the tool links (`linkApp`); `never` when it links none. As a
+   * parameter, `mcpServer` asks one indexed access of the list whether any tool links an app
+   * (a test per tool cost about 7 instantiations per tool). Never present at run time.
+   */
+  readonly _app: A
 }
 
 /**
@@ -269,7 +276,7 @@ export function emcp<
   // `linkApp(emcp({...}), app)`) would otherwise take its name and types from that call's
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
-): NoInfer<Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string>>
+): NoInfer<Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never>>
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
   const { input, output, claims, ...rest } = def

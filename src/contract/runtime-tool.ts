@@ -57,6 +57,6 @@ export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => {
   const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input))
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output)
   const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
-  // the phantom types (_I, _O, _S, _D, _C) are never present at run time, as with `emcp`
-  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H'> as RuntimeTool
+  // the phantom types (_I, _O, _S, _D, _C, _H, _X, _app) are never present at run time, as with `emcp`
+  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app'> as RuntimeTool
 }

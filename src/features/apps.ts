@@ -14,7 +14,7 @@
  */
 import { resource, type Resource, type ResourceMeta } from './resource.js'
 import { resources, type ResourcesFeature } from './resources.js'
-import type { AnyTool } from '../contract/emcp.js'
+import type { AnyTool, Tool } from '../contract/emcp.js'
 import type { FeatureFactory } from '../server/feature.js'
 import { isObject } from '../util/json-object.js'
 
@@ -70,12 +70,13 @@ export interface AppResource<U extends string = string> extends Resource {
   readonly app: true
 }
 
-/** A tool linked to the app at `U` (phantom `_app`: never present at run time). */
-export type Linked<T extends AnyTool, U extends string> = T & { readonly _app: U }
+/** A tool linked to the app at `U` (its phantom `_app`: never present at run time). */
+export type Linked<T extends AnyTool, U extends string> =
+  T extends Tool<infer N, infer I, infer O, infer S, infer D, infer C, string> ? Tool<N, I, O, S, D, C, U> : never
 
 /** The app URIs the tools of `T` link to that no app of `A` declares (literals only: a `string` is checked at run time). */
-export type MissingApps<T extends AnyTool, A extends string> = T extends { readonly _app: infer U extends string }
-  ? string extends U ? never : U extends A ? never : `tool ${T['name']} links ${U}, which no app in the apps option declares`
+export type MissingApps<T extends AnyTool, A extends string> = T extends unknown
+  ? string extends T['_app'] ? never : T['_app'] extends A ? never : `tool ${T['name']} links ${T['_app']}, which no app in the apps option declares`
   : never
 
 /** What a tool linking a missing app must be: a type no contract is, whose one key says why. */

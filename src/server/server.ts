@@ -160,13 +160,6 @@ export interface Server<U extends AnyTool = AnyTool> {
 /** A handler whose key names no tool gets a type that says so (object literals and variables alike). */
 export type NoExtraHandlers<H, K> = { readonly [P in Exclude<keyof H, K>]: `no tool is named "${P & string}"` }
 
-/**
- * The tools of a list that link an app (see `linkApp`); `never` for nearly every list, which then
- * skips the per-tool link check. (A distributive test per tool costs about 7 instantiations;
- * relating the whole list to an "unlinked" shape cost 11.)
- */
-type LinkingTools<T> = T extends { readonly _app: string } ? T : never
-
 /** A sum of tools waiting for its handlers. */
 export interface ServerBuilder<U extends AnyTool> {
   /**
@@ -184,7 +177,8 @@ export interface ServerBuilder<U extends AnyTool> {
  * (and, for lists built at run time, an exception listing every problem).
  */
 export const mcpServer = <const T extends readonly AnyTool[], const A extends ReadonlyArray<AppResource> = readonly []>(
-  tools: [LinkingTools<T[number]>] extends [never] ? CheckedTools<T> : CheckedLinks<T, A[number]['uri'], CheckedTools<T>>,
+  // the apps the list links (`never` for nearly every list, which then skips the per-tool link check)
+  tools: [T[number]['_app']] extends [never] ? CheckedTools<T> : CheckedLinks<T, A[number]['uri'], CheckedTools<T>>,
   info: ServerInfo,
   options: ServerOptions & { readonly apps?: A } = {},
 ): ServerBuilder<T[number]> => {

@@ -26,11 +26,11 @@ expectType<Server<typeof linked>>(mcpServer([linked], { name: 'c', version: '1' 
 const byUri = linkApp(add, 'ui://calc/panel')
 mcpServer([byUri], { name: 'c', version: '1' }, { apps: [panel] }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
 
-// message 7.0: /is not assignable to type 'MissingApp<"tool add links ui:\/\/calc\/other, which no app in the apps option declares">'/
+// message 7.0: /^Property '"tool add links ui:\/\/calc\/other, which no app in the apps option declares"' is missing in type /
 // message 5.9: /^Property '"tool add links ui:\/\/calc\/other, which no app in the apps option declares"' is missing in type /
 expectError(mcpServer([linkApp(add, 'ui://calc/other')], { name: 'c', version: '1' }, { apps: [panel] }).implement({ add: ({ a, b }) => ({ sum: a + b }) }))
 
-// message 7.0: /is not assignable to type 'MissingApp<"tool add links ui:\/\/calc\/panel, which no app in the apps option declares">'/
+// message 7.0: /^Property '"tool add links ui:\/\/calc\/panel, which no app in the apps option declares"' is missing in type /
 // message 5.9: /^Property '"tool add links ui:\/\/calc\/panel, which no app in the apps option declares"' is missing/
 expectError(mcpServer([linked], { name: 'c', version: '1' }).implement({ add: ({ a, b }) => ({ sum: a + b }) }))
 
@@ -41,3 +41,16 @@ mcpServer([linkApp(add, dynamic)], { name: 'c', version: '1' }, { apps: [panel] 
 // a contract written inside linkApp keeps its name
 const inlineLinked = linkApp(emcp({ name: 'inline_tool', input: { type: 'object' } }), panel)
 expectType<'inline_tool'>(inlineLinked.name)
+
+// a list mixing linked and unlinked contracts: only the linked ones are checked
+const plain = emcp({ name: 'plain', input: { type: 'object' } })
+expectType<never>(plain._app)
+mcpServer([plain, linked], { name: 'c', version: '1' }, { apps: [panel] }).implement({ plain: () => 'ok', add: ({ a, b }) => ({ sum: a + b }) })
+// message 7.0: /^Property '"tool add links ui:\/\/calc\/other, which no app in the apps option declares"' is missing in type /
+// message 5.9: /^Property '"tool add links ui:\/\/calc\/other, which no app in the apps option declares"' is missing in type /
+expectError(mcpServer([plain, linkApp(add, 'ui://calc/other')], { name: 'c', version: '1' }, { apps: [panel] }).implement({ plain: () => 'ok', add: ({ a, b }) => ({ sum: a + b }) }))
+
+// linking again moves the link; the contract's types stay
+const relinked = linkApp(linked, 'ui://calc/other')
+expectType<'ui://calc/other'>(relinked._app)
+expectType<{ [x: string]: unknown; a: number; b: number }>(relinked._I)

@@ -34,7 +34,7 @@ expectType<{ sum: number }>(add._O)
 expectType<true>(add._S)
 // the result-key fast path of `implement`: a result with exactly the keys the closed output allows
 expectType<(...args: any[]) => { readonly sum: any }>(add._X)
-expectType<Tool<'add', { a: number; b: number }, { sum: number }, true, never, never>>(add)
+expectType<Tool<'add', { a: number; b: number }, { sum: number }, true, never, never, never>>(add)
 expectAssignable<AnyTool>(add)
 
 // the helpers read the cached types back
@@ -83,7 +83,7 @@ expectType<false>(echo._S)
 expectType<any>(echo._X) // no output schema: no result key to check
 // an open output keeps its index signature (a result with other keys fails this fast path, and the key-by-key check lets it through)
 expectType<(...args: any[]) => { readonly [x: string]: any; readonly n: any }>(emcp({ name: 'open_out', input: { type: 'object' }, output: { type: 'object', properties: { n: { type: 'number' } } } })._X)
-expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, false, never, never>>(echo)
+expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, false, never, never, never>>(echo)
 
 // an input slot must describe an object
 expectError(emcp({ name: 'scalar', input: { type: 'string' } }))

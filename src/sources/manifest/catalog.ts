@@ -44,10 +44,10 @@ export interface CatalogOptions extends ServerOptions {
 }
 
 /** The tool renamed `category.name`, its category recorded in `_meta`. */
-export const namespaced = <C extends string, N extends string, I, O, S extends boolean>(
+export const namespaced = <C extends string, N extends string, I, O, S extends boolean, D extends string, B extends string, A extends string>(
   category: C,
-  tool: Tool<N, I, O, S>,
-): Tool<`${C}.${N}`, I, O, S> =>
+  tool: Tool<N, I, O, S, D, B, A>,
+): Tool<`${C}.${N}`, I, O, S, D, B, A> =>
   Object.freeze({
     ...tool,
     name: `${category}.${tool.name}` as const,
