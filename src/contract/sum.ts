@@ -42,8 +42,19 @@ type Named = { readonly name: string }
 /** Name -> the position that carries it (the union of positions, for a name given twice). */
 type Slots<N extends readonly string[]> = { [I in keyof N & `${number}` as N[I]]: I }
 
+/**
+ * A member that makes `Slots` an intersection, which the compiler reads as a plain object. Why:
+ * before each lookup into a mapped type with an `as` clause, the compiler asks whether it is
+ * generic by instantiating its name type with the whole key union (`N[keyof N]`: every name,
+ * made into a union again); for `Slots` that made the duplicate check quadratic (a second of
+ * check time at 1000 tools). It asks an intersection once, and stops at this member, which
+ * has a property, when it tests for an index signature alone.
+ */
+declare const resolved: unique symbol
+type Resolved = { readonly [resolved]?: never }
+
 /** The names at positions whose name leads back to more than that position. */
-type Repeated<N extends readonly string[], S extends { readonly [name: string]: unknown } = Slots<N>> = {
+type Repeated<N extends readonly string[], S extends { readonly [name: string]: unknown } = Resolved & Slots<N>> = {
   [I in keyof N & `${number}`]: S[N[I]] extends I ? never : N[I]
 }[keyof N & `${number}`]
 

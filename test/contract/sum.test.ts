@@ -77,6 +77,14 @@ describe('sum: mcpServer refuses an invalid list at run time', () => {
     expect(message).toContain('/2/name duplicate tool name: a')
   })
 
+  it('refuses a name the compiler lets through (a Latin-1 symbol, a CJK letter), naming it', () => {
+    // these compile: the compile-time check lists only the characters a name most often picks up by mistake
+    const symbol = emcp({ name: 'price©', input: { type: 'object' } })
+    const cjk = emcp({ name: 'ツール', input: { type: 'object' } })
+    expect(() => mcpServer([symbol], info)).toThrow(/\/0\/name invalid tool name "price©"/)
+    expect(() => mcpServer([cjk], info)).toThrow(/\/0\/name invalid tool name "ツール"/)
+  })
+
   it('throws a TypeError for the empty list', () => {
     expect(() => mcpServer([] as any, info)).toThrow(/at least one tool/)
   })

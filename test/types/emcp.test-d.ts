@@ -186,3 +186,12 @@ expectType<string | undefined>(described.description)
 expectAssignable<ToolDef<'add', { type: 'object' }>>({ name: 'add', description: 'Adds.', input: { type: 'object' } })
 expectNotAssignable<ToolDef<'add', { type: 'object' }>>({ name: 'adx', input: { type: 'object' } })
 expectNotAssignable<ToolDef<'bad name', { type: 'object' }>>({ name: 'bad name', input: { type: 'object' } })
+
+// the name check reads the name in lower case: upper-case accented letters, typographic marks and line breaks are caught as well
+expectError(emcp({ name: 'Éditer', input: { type: 'object' } }))
+expectError(emcp({ name: 'get–user', input: { type: 'object' } }))
+expectError(emcp({ name: 'a\nb', input: { type: 'object' } }))
+expectType<'invalid tool name "MAẞE": use 1-128 of A-Z a-z 0-9 _ - .'>({} as ValidName<'MAẞE'>)
+// upper-case ASCII passes, and so do patterns and plain strings (checked at run time)
+expectType<'Add_Numbers.V2'>({} as ValidName<'Add_Numbers.V2'>)
+expectType<`tool_${string}`>({} as ValidName<`tool_${string}`>)
