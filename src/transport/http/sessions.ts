@@ -10,6 +10,13 @@
  * per session, and an idle time after which a session ends. A stream read to its end, and
  * every stream of an ended session, is forgotten at once, here and in the event store.
  *
+ * Replicas: a session DELETEd on one replica is never served by another once the DELETE is
+ * answered. DELETE answers after the session's record is gone from the store, and a replica
+ * that holds the session confirms the record before each request (one store call, shared by
+ * the requests that arrive while none is in flight; see util/fresh-runs.ts), for the bus that
+ * tells it of the end may come late. A server on its own default store (`options.store`
+ * unset) has no other replica: it serves what it holds with no store call.
+ *
  * @example
  * import { emcp, mcpServer } from 'emcp'
  * import { serveHttp } from 'emcp/http'
@@ -32,7 +39,8 @@ import { newEntry, ours, type Fixed, type HttpSession } from './session-entry.js
 import { deferredStream, sessionStream, type DeferredStream } from './session-stream.js'
 import { sessionDelivery } from './session-delivery.js'
 import { localLog, sharedLog } from './stream-log.js'
-import { restore, sessionSharing, type SessionSharing } from './shared-sessions.js'
+import { report, restore, sessionSharing, type SessionSharing } from './shared-sessions.js'
+import { freshRuns } from '../../util/fresh-runs.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -82,7 +90,8 @@ export interface HttpSessions {
   readonly get: (id: string) => HttpSession | undefined
   /**
    * The session of an id, held here or, when another replica admitted it, taken over from the
-   * shared store; rejects with a `StoreUnavailable` when the store fails.
+   * shared store; undefined once it was deleted anywhere (a store that other replicas may use
+   * is asked, read after this call); rejects with a `StoreUnavailable` when the store fails.
    */
   readonly find: (id: string) => Promise<HttpSession | undefined>
   /** Writes an admitted session's record to the shared store; rejects with a `StoreUnavailable` (the session is then ended). */
@@ -91,7 +100,7 @@ export interface HttpSessions {
   readonly changed: (entry: HttpSession) => Promise<void>
   /** Ends a session (eviction, idle time) here. */
   readonly end: (id: string) => boolean
-  /** Ends a session everywhere (DELETE): here, in the shared store, and on the other replicas; false when it was unknown here. */
+  /** Ends a session everywhere (DELETE): in the shared store, then here and on the other replicas; false when it was unknown here; rejects with a `StoreUnavailable` (the session then goes on). */
   readonly endEverywhere: (id: string) => Promise<boolean>
   /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`); a GET (`standalone`) past `maxGetStreams` is refused; rejects when the event log cannot be read. */
   readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => Promise<SseStream | 'unknown-event' | 'too-many-streams'>
@@ -129,7 +138,9 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const delivery = sessionDelivery(options.eventStore !== undefined ? localLog(options.eventStore) : sharedLog(server.store.events))
   const { forget, deliver } = delivery
   // a session evicted for room ends everywhere (an idle one ends here only: its record's TTL, kept alive by the replicas that use it, is the shared idle time)
-  const { entries, end, admit, get } = sessionTable(server, { maxSessions, maxSessionsPerCaller }, forget, (id) => void sharing.ended(id))
+  const { entries, end, admit, get } = sessionTable(server, { maxSessions, maxSessionsPerCaller }, forget, (id) => void sharing.ended(id).catch(report))
+  // a store the user gave may be shared by other processes: what this replica holds may have been deleted there
+  const confirming = server.options.store !== undefined
   const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>()
   // a client's answers to our requests reach this replica's entry whatever replica they came to
   const settleHere = (id: string, response: Response): void => {
@@ -143,7 +154,6 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   }
   const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere, onMoved: movedAway })
   const own = new WeakMap<HttpSession, Outbound>()
-  const taking = new Map<string, Promise<HttpSession | undefined>>()
 
   const made = (protocolVersion: ProtocolVersion, from: { readonly identity?: Identity; readonly address?: string }, fixed?: Fixed): HttpSession => {
     const entry = newEntry(protocolVersion, from, current, deliver, fixed)
@@ -156,22 +166,29 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   }
   const open: HttpSessions['open'] = (protocolVersion, from = {}) => made(protocolVersion, from)
 
-  /** A session another replica admitted, rebuilt here from its record (once, however many requests ask at the same time). */
-  const takeOver = (id: string): Promise<HttpSession | undefined> => {
-    const known = taking.get(id)
-    if (known !== undefined) return known
-    const p = sharing
-      .lookup(id)
-      .then((record) => (record === undefined || entries.has(id) ? entries.get(id) : rebuilt(server, id, record, made, admit)))
-      .finally(() => taking.delete(id))
-    taking.set(id, p)
-    return p
-  }
+  /**
+   * The session as the store has it now: the entry held here once its record is confirmed
+   * (ended here when the record is gone), else one rebuilt from the record another replica
+   * wrote. Shared by the requests that ask before it begins, never by a later one (whose
+   * DELETE elsewhere may have been answered meanwhile).
+   */
+  const fresh = freshRuns(async (id: string): Promise<HttpSession | undefined> => {
+    const held = entries.get(id)
+    if (held === undefined) {
+      const record = await sharing.lookup(id)
+      return record === undefined || entries.has(id) ? entries.get(id) : rebuilt(server, id, record, made, admit)
+    }
+    const exists = await sharing.confirm(held)
+    // ended meanwhile (the bus, idle time, eviction): as unknown
+    if (entries.get(id) !== held) return undefined
+    if (!exists) end(id)
+    return exists ? held : undefined
+  })
 
   const find = (id: string): Promise<HttpSession | undefined> => {
     const entry = get(id)
-    if (entry === undefined) return takeOver(id)
-    sharing.touch(entry)
+    if (entry === undefined || confirming) return fresh(id)
+    sharing.keep(entry)?.catch(report)
     return Promise.resolve(entry)
   }
 
@@ -188,7 +205,12 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     limits: { ...options, maxGetStreams, maxResumable: options.maxResumableStreams ?? 100 },
   }
 
-  const sweep = sweeper(entries, idleMs, end)
+  // a session held busy here (an open stream) keeps its record alive for the others, and ends here once the record is gone
+  const keepBusy = (e: HttpSession): void =>
+    void sharing.keep(e)?.then((exists) => {
+      if (!exists && entries.get(e.id) === e) end(e.id)
+    }, report)
+  const sweep = sweeper(entries, idleMs, end, confirming ? keepBusy : undefined)
 
   return {
     open,
@@ -199,9 +221,11 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     changed: sharing.changed,
     end,
     endEverywhere: async (id) => {
-      const here = end(id)
+      if (!entries.has(id)) return false
+      // the record first: a replica asked after the answer finds it gone; a failure leaves the session whole
       await sharing.ended(id)
-      return here
+      end(id)
+      return true
     },
     stream: (entry, kind, resumeAfter) => sessionStream(streams, entry, kind, resumeAfter),
     deferred: (entry, opened) => deferredStream(streams, entry, opened),
@@ -300,14 +324,21 @@ const rebuilt = (
   return entry
 }
 
-/** Ends, every so often, the sessions idle for longer than `idleMs`; the timer does not keep the process alive. */
-const sweeper = (entries: ReadonlyMap<string, HttpSession>, idleMs: number, end: (id: string) => boolean): NodeJS.Timeout => {
+/**
+ * Ends, every so often, the sessions idle for longer than `idleMs`, and hands the busy ones to
+ * `keepBusy` (which keeps a shared record alive: often enough for a record whose TTL is
+ * `idleMs`); the timer does not keep the process alive.
+ */
+const sweeper = (entries: ReadonlyMap<string, HttpSession>, idleMs: number, end: (id: string) => boolean, keepBusy?: (e: HttpSession) => void): NodeJS.Timeout => {
   const sweep = setInterval(
     () => {
       const now = Date.now()
-      for (const e of [...entries.values()]) if (isIdle(e) && now - e.lastSeen > idleMs) end(e.id)
+      for (const e of [...entries.values()]) {
+        if (!isIdle(e)) keepBusy?.(e)
+        else if (now - e.lastSeen > idleMs) end(e.id)
+      }
     },
-    Math.min(idleMs, 60_000),
+    Math.min(idleMs / 4, 60_000),
   )
   sweep.unref()
   return sweep

@@ -2,14 +2,18 @@
  * A stateful HTTP session across replicas, through the server's shared store: its record is
  * written when it is admitted and whenever what a replica needs of it changes (initialized,
  * log level, identity), read by a replica that gets a request for a session it does not hold,
- * kept alive while used, and deleted everywhere by DELETE. A client's answer to a
- * server-to-client request that reaches a replica whose call does not wait for it goes on the
- * bus to the replica whose call does.
+ * kept alive while used, and deleted by DELETE before DELETE is answered. The record is the
+ * truth: the bus message that tells the replicas a session ended arrives when it arrives (or
+ * not at all), so a replica that holds a session confirms its record before it serves a
+ * request (`confirm`: one store call, which keeps the record alive when that is due). A
+ * client's answer to a server-to-client request that reaches a replica whose call does not
+ * wait for it goes on the bus to the replica whose call does.
  *
  * @example
  * import { sessionSharing } from './shared-sessions.js'
  * const sharing = sessionSharing(server.store, { idleMs: 600_000, onEnded: (id) => registry.end(id), onAnswer: (id, r) => settleHere(id, r) })
  * await sharing.share(entry) // after admitting it
+ * await sharing.confirm(entry) // false once the session was deleted anywhere
  */
 import { randomUUID } from 'node:crypto'
 import type { Response } from '../../protocol/jsonrpc.js'
@@ -28,9 +32,15 @@ export interface SessionSharing {
   readonly changed: (entry: Shared) => Promise<void>
   /** The record of a session another replica admitted. Rejects with a `StoreUnavailable`. */
   readonly lookup: (id: string) => Promise<SessionRecord | undefined>
-  /** Keeps the record alive while the session is used (at most a few writes per idle time). */
-  readonly touch: (entry: Shared) => void
-  /** Deletes the record and tells every replica the session ended. */
+  /**
+   * Keeps the record alive while the session is used: undefined when that is not due yet (at
+   * most four writes per idle time), else true, or false when the record is gone. Rejects
+   * with a `StoreUnavailable`.
+   */
+  readonly keep: (entry: Shared) => Promise<boolean> | undefined
+  /** True while the record exists, read from the store now (a `keep` when one is due, else a read). Rejects with a `StoreUnavailable`. */
+  readonly confirm: (entry: Shared) => Promise<boolean>
+  /** Deletes the record, then tells every replica the session ended. Rejects with a `StoreUnavailable` when the record could not be deleted. */
   readonly ended: (id: string) => Promise<void>
   /** Tells the other replicas that a stream of the session was resumed here: they stop writing to it. */
   readonly moved: (id: string, streamId: string) => void
@@ -80,21 +90,30 @@ export const sessionSharing = (
     else if (isObject(m.response)) options.onAnswer(m.session, m.response as unknown as Response)
   }
   for (const channel of [channels.sessions, channels.answers]) store.bus.subscribe(channel, heard(channel)).catch(report)
+  const lookup = (id: string): Promise<SessionRecord | undefined> => storeCall('sessions: read the session', () => store.sessions.get(id))
+  const keep = (entry: Shared): Promise<boolean> | undefined => {
+    const now = Date.now()
+    const before = entry.sharedAt
+    if (before !== undefined && now - before < idleMs / 4) return undefined
+    // marked before the write, so that the requests meanwhile do not write too; put back when it fails
+    entry.sharedAt = now
+    return storeCall('sessions: keep the session alive', () => store.sessions.touch(entry.id, idleMs)).catch((e: unknown) => {
+      if (entry.sharedAt === now) entry.sharedAt = before
+      throw e
+    })
+  }
   return {
     share: put,
     changed: (entry) => (entry.sharedKey === keyOf(entry.session) ? Promise.resolve() : put(entry).catch(report)),
-    lookup: (id) => storeCall('sessions: read the session', () => store.sessions.get(id)),
-    touch: (entry) => {
-      const now = Date.now()
-      if (entry.sharedAt !== undefined && now - entry.sharedAt < idleMs / 4) return
-      entry.sharedAt = now
-      storeCall('sessions: keep the session alive', () => store.sessions.touch(entry.id, idleMs)).catch(report)
+    lookup,
+    keep,
+    // a touch answers whether the record exists as a read does: one store call either way
+    confirm: (entry) => keep(entry) ?? lookup(entry.id).then((record) => record !== undefined),
+    // the record goes first: once DELETE is answered no replica finds it; the bus only hurries the replicas that hold the session
+    ended: async (id) => {
+      await storeCall('sessions: delete the session', () => store.sessions.delete(id))
+      storeCall('sessions: tell the replicas', () => store.bus.publish(channels.sessions, { origin, session: id })).catch(report)
     },
-    ended: (id) =>
-      Promise.all([
-        storeCall('sessions: delete the session', () => store.sessions.delete(id)),
-        storeCall('sessions: tell the replicas', () => store.bus.publish(channels.sessions, { origin, session: id })),
-      ]).then(() => undefined, report),
     moved: (id, streamId) => {
       storeCall('sessions: tell the replicas', () => store.bus.publish(channels.sessions, { origin, session: id, stream: streamId })).catch(report)
     },
@@ -134,14 +153,14 @@ export const restore = (session: Session, record: SessionRecord): void => {
   session.resourceSubscriptions = record.subscriptions.length === 0 ? undefined : new Set(record.subscriptions)
 }
 
+/** Reports a store failure that costs other replicas a fresh view, when the request at hand has its answer already. */
+export const report = (e: unknown): void => {
+  console.error(`emcp: ${e instanceof Error ? e.message : String(e)}`)
+}
+
 // ---------------------------------------------------------------------------------------
 // internals
 
 /** The fields that change after initialize; the identity by subject and roles (a request with auth brings a fresh object each time); the resource subscriptions. */
 const keyOf = (s: Session): string =>
   `${s.initialized ? 1 : 0}|${s.logLevel ?? ''}|${s.identity === undefined ? '' : JSON.stringify([s.identity.subject, s.identity.roles])}|${JSON.stringify([...(s.resourceSubscriptions ?? [])])}`
-
-/** A failure that costs other replicas a fresh view; the request at hand has its answer already. */
-const report = (e: unknown): void => {
-  console.error(`emcp: ${e instanceof Error ? e.message : String(e)}`)
-}
