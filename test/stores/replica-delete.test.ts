@@ -5,7 +5,8 @@
  * wrapper of this test that holds back the bus's "session ended" messages until released and
  * counts the session calls. A session DELETEd on A is answered 404 on B, which holds it, at
  * once after A's answer, though B has heard nothing of the end. A DELETE whose store delete
- * fails is a 503 and the session goes on everywhere. A session held busy on B (its GET stream
+ * fails is a 503 and the session goes on everywhere; a replica that cannot read the store
+ * answers 503 for a session it holds. A session held busy on B (its GET stream
  * open) keeps its record alive past the idle time, and ends on B once its record is gone. On
  * its own default store a server makes no store call for a request.
  */
@@ -76,7 +77,7 @@ const watched = (inner: SharedStore) => {
   const held: Array<() => void> = []
   const calls: string[] = []
   const touches: Array<() => void> = []
-  const state = { holding: true, failDeletes: false }
+  const state = { holding: true, failDeletes: false, failReads: false }
   const count = <A>(what: string, f: () => Promise<A>): Promise<A> => {
     calls.push(what)
     return f()
@@ -85,9 +86,9 @@ const watched = (inner: SharedStore) => {
     ...inner,
     sessions: {
       put: (record, ttlMs) => count('put', () => inner.sessions.put(record, ttlMs)),
-      get: (id) => count('get', () => inner.sessions.get(id)),
+      get: (id) => count('get', () => (state.failReads ? Promise.reject(new Error('the test fails reads')) : inner.sessions.get(id))),
       touch: (id, ttlMs) =>
-        count('touch', () => inner.sessions.touch(id, ttlMs)).finally(() => {
+        count('touch', () => (state.failReads ? Promise.reject(new Error('the test fails reads')) : inner.sessions.touch(id, ttlMs))).finally(() => {
           for (const f of touches.splice(0)) f()
         }),
       delete: (id) => count('delete', () => (state.failDeletes ? Promise.reject(new Error('the test fails deletes')) : inner.sessions.delete(id))),
@@ -174,6 +175,23 @@ const replicaDelete = (name: string, makeStores: () => Promise<[SharedStore, Sha
       // tried again, it ends the session everywhere
       expect(await deleteStatus(httpA.url, sid)).toBe(200)
       expect(await listStatus(httpB.url, sid)).toBe(404)
+    })
+
+    it('a replica that cannot read the store answers 503 for a session it holds (it cannot tell whether the session was deleted elsewhere)', async () => {
+      const sid = await initialize(httpA.url)
+      expect(await listStatus(httpB.url, sid)).toBe(200)
+      b.state.failReads = true
+      try {
+        const r = await fetch(httpB.url, { method: 'POST', headers: headers(sid), body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) })
+        expect(r.status).toBe(503)
+        expect(r.headers.get('retry-after')).toBe('1')
+        expect(await r.json()).toMatchObject({ error: { code: -32004, message: expect.stringMatching(/the test fails reads/) } })
+      } finally {
+        b.state.failReads = false
+      }
+      // the store back: served again, the session whole
+      expect(await listStatus(httpB.url, sid)).toBe(200)
+      expect(await deleteStatus(httpB.url, sid)).toBe(200)
     })
 
     it('B keeps the record of a session it holds busy alive past the idle time, and ends the session once the record is gone', async () => {
