@@ -1,17 +1,19 @@
 /**
  * DELETE across replicas, without a race: two servers over one shared store (one memory store
  * in this process; two Redis or two PostgreSQL store values, as two processes would have,
- * when EMCP_TEST_REDIS_URL / EMCP_TEST_DATABASE_URL are set), each store seen through a
- * wrapper of this test that holds back the bus's "session ended" messages until released and
- * counts the session calls. A session DELETEd on A is answered 404 on B, which holds it, at
- * once after A's answer, though B has heard nothing of the end. A DELETE whose store delete
- * fails is a 503 and the session goes on everywhere; a replica that cannot read the store
- * answers 503 for a session it holds. A session held busy on B (its GET stream
- * open) keeps its record alive past the idle time, and ends on B once its record is gone. On
- * its own default store a server makes no store call for a request.
+ * when EMCP_TEST_REDIS_URL / EMCP_TEST_DATABASE_URL are set), with the default lease and with
+ * none, each store seen through a wrapper of this test that holds back the bus's "session
+ * ended" messages until released and counts the session calls. A session DELETEd on A is
+ * answered 404 on B, which holds it, at once after A's answer, though B has heard nothing of
+ * the end. A change written on B after A deleted the session does not make it again. A DELETE
+ * whose store delete fails is a 503 and the session goes on everywhere; without a lease, a
+ * replica that cannot read the store answers 503 for a session it holds. A session held busy
+ * on B (its GET stream open) keeps its record alive past the idle time, and ends on B once
+ * its record is gone. The store calls a request costs: none on a server's own default store,
+ * one on a given store without a lease, none within one.
  */
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { channels, emcp, mcpServer, memoryStore, type BusMessage, type Server, type SharedStore } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { postgres } from '../../src/sources/postgres/database.js'
@@ -69,26 +71,45 @@ const openGet = async (url: string, sid: string) => {
   return { status: r.status, ended, cut: () => reader?.cancel() }
 }
 
+/** A promise and its resolver. */
+const deferred = () => {
+  let resolve: () => void = () => undefined
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
 /**
  * `inner` as one replica sees it: the session calls counted, the bus's messages on the
- * sessions channel held until `release`, and the session deletes made to fail on demand.
+ * sessions channel held until `release`, session deletes and reads made to fail on demand, and
+ * record writes made to wait at a gate.
  */
 const watched = (inner: SharedStore) => {
   const held: Array<() => void> = []
   const calls: string[] = []
   const touches: Array<() => void> = []
-  const state = { holding: true, failDeletes: false, failReads: false }
+  const state = { holding: true, failDeletes: false, failReads: false, gate: undefined as { reached: () => void; open: Promise<void> } | undefined }
   const count = <A>(what: string, f: () => Promise<A>): Promise<A> => {
     calls.push(what)
+    return f()
+  }
+  const reading = <A>(f: () => Promise<A>) => (): Promise<A> => (state.failReads ? Promise.reject(new Error('the test fails reads')) : f())
+  /** Waits at the gate, when one is set, then writes. */
+  const writing = <A>(f: () => Promise<A>) => async (): Promise<A> => {
+    const gate = state.gate
+    if (gate !== undefined) {
+      gate.reached()
+      await gate.open
+    }
     return f()
   }
   const store: SharedStore = {
     ...inner,
     sessions: {
-      put: (record, ttlMs) => count('put', () => inner.sessions.put(record, ttlMs)),
-      get: (id) => count('get', () => (state.failReads ? Promise.reject(new Error('the test fails reads')) : inner.sessions.get(id))),
+      put: (record, ttlMs) => count('put', writing(() => inner.sessions.put(record, ttlMs))),
+      replace: (record, ttlMs) => count('replace', writing(() => inner.sessions.replace(record, ttlMs))),
+      get: (id) => count('get', reading(() => inner.sessions.get(id))),
       touch: (id, ttlMs) =>
-        count('touch', () => (state.failReads ? Promise.reject(new Error('the test fails reads')) : inner.sessions.touch(id, ttlMs))).finally(() => {
+        count('touch', reading(() => inner.sessions.touch(id, ttlMs))).finally(() => {
           for (const f of touches.splice(0)) f()
         }),
       delete: (id) => count('delete', () => (state.failDeletes ? Promise.reject(new Error('the test fails deletes')) : inner.sessions.delete(id))),
@@ -118,21 +139,22 @@ const watched = (inner: SharedStore) => {
   }
 }
 
-/** The tests, over two stores that share state (the same value for memory). */
-const replicaDelete = (name: string, makeStores: () => Promise<[SharedStore, SharedStore]>, cleanUp: () => Promise<void> = async () => {}) =>
-  describe(`DELETE across replicas (${name})`, () => {
+/** The tests, over two stores that share state (the same value for memory), with the servers' `leaseMs` (undefined: the default). */
+const replicaDelete = (name: string, leaseMs: number | undefined, makeStores: () => Promise<[SharedStore, SharedStore]>, cleanUp: () => Promise<void> = async () => {}) =>
+  describe(`DELETE across replicas (${name}, leaseMs ${leaseMs ?? 'default'})`, () => {
     let inner: [SharedStore, SharedStore]
     let a: ReturnType<typeof watched>
     let b: ReturnType<typeof watched>
     let httpA: RunningHttp
     let httpB: RunningHttp
     const idleMs = 2_000
+    const sessions = { idleMs, ...(leaseMs === undefined ? {} : { leaseMs }) }
     beforeAll(async () => {
       inner = await makeStores()
       a = watched(inner[0])
       b = watched(inner[1])
-      httpA = await serveHttp(newServer(a.store), { port: 0, handleSignals: false, sessions: { idleMs } })
-      httpB = await serveHttp(newServer(b.store), { port: 0, handleSignals: false, sessions: { idleMs } })
+      httpA = await serveHttp(newServer(a.store), { port: 0, handleSignals: false, sessions })
+      httpB = await serveHttp(newServer(b.store), { port: 0, handleSignals: false, sessions })
     })
     afterAll(async () => {
       await httpA.close()
@@ -150,13 +172,35 @@ const replicaDelete = (name: string, makeStores: () => Promise<[SharedStore, Sha
       const heldBefore = b.held.length
       expect(await deleteStatus(httpA.url, sid)).toBe(200)
       expect(await listStatus(httpB.url, sid)).toBe(404)
-      // the end came from the store, not the bus: B's copy of the bus message is still held
-      if (name === 'one memory store') expect(b.held.length).toBeGreaterThan(heldBefore)
+      // the end came from the store, not the bus: B's copy of the bus message reaches the wrapper, which holds it
+      await vi.waitFor(() => expect(b.held.length).toBeGreaterThan(heldBefore), { timeout: 10_000, interval: 10 })
       // B ended its copy: the GET stream it held is closed, and the session is unknown to every request
       await stream.ended
       expect((await openGet(httpB.url, sid)).status).toBe(404)
       expect(await deleteStatus(httpB.url, sid)).toBe(404)
       expect(await listStatus(httpA.url, sid)).toBe(404)
+    })
+
+    it('a change written on B after A deleted the session does not bring it back', async () => {
+      const sid = await initialize(httpA.url)
+      expect(await listStatus(httpB.url, sid)).toBe(200)
+      // B's write of the changed log level waits at the gate while A deletes the session
+      const reached = deferred()
+      const open = deferred()
+      b.state.gate = { reached: reached.resolve, open: open.promise }
+      const setLevel = fetch(httpB.url, { method: 'POST', headers: headers(sid), body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'logging/setLevel', params: { level: 'debug' } }) })
+      try {
+        await reached.promise
+        expect(await deleteStatus(httpA.url, sid)).toBe(200)
+      } finally {
+        b.state.gate = undefined
+        open.resolve()
+      }
+      // the level was set while the session lived: answered; its write found no record, and made none
+      expect((await setLevel).status).toBe(200)
+      expect(await inner[0].sessions.get(sid)).toBeUndefined()
+      expect(await listStatus(httpA.url, sid)).toBe(404)
+      expect(await listStatus(httpB.url, sid)).toBe(404)
     })
 
     it('a DELETE whose store delete fails is a 503, and the session goes on on both replicas', async () => {
@@ -177,7 +221,8 @@ const replicaDelete = (name: string, makeStores: () => Promise<[SharedStore, Sha
       expect(await listStatus(httpB.url, sid)).toBe(404)
     })
 
-    it('a replica that cannot read the store answers 503 for a session it holds (it cannot tell whether the session was deleted elsewhere)', async () => {
+    // within a lease B serves what it holds without asking the store: with none it asks every time
+    it.runIf(leaseMs === 0)('a replica that cannot read the store answers 503 for a session it holds (it cannot tell whether the session was deleted elsewhere)', async () => {
       const sid = await initialize(httpA.url)
       expect(await listStatus(httpB.url, sid)).toBe(200)
       b.state.failReads = true
@@ -194,7 +239,7 @@ const replicaDelete = (name: string, makeStores: () => Promise<[SharedStore, Sha
       expect(await deleteStatus(httpB.url, sid)).toBe(200)
     })
 
-    it('B keeps the record of a session it holds busy alive past the idle time, and ends the session once the record is gone', async () => {
+    it.runIf(leaseMs === undefined)('B keeps the record of a session it holds busy alive past the idle time, and ends the session once the record is gone', async () => {
       const sid = await initialize(httpA.url)
       const stream = await openGet(httpB.url, sid)
       expect(stream.status).toBe(200)
@@ -219,7 +264,13 @@ const replicaDelete = (name: string, makeStores: () => Promise<[SharedStore, Sha
     })
   })
 
-replicaDelete('one memory store', async () => {
+/** Both the default lease and none, over the stores `makeStores` gives. */
+const onBackend = (name: string, makeStores: () => Promise<[SharedStore, SharedStore]>, cleanUp?: () => Promise<void>) => {
+  replicaDelete(name, undefined, makeStores, cleanUp)
+  replicaDelete(name, 0, makeStores, cleanUp)
+}
+
+onBackend('one memory store', async () => {
   const s = memoryStore()
   return [s, s]
 })
@@ -227,13 +278,13 @@ replicaDelete('one memory store', async () => {
 const redisUrl = process.env.EMCP_TEST_REDIS_URL
 if (redisUrl !== undefined) {
   const prefix = `emcp-test:${randomUUID()}:`
-  replicaDelete('two Redis store values', async () => [await redisStore({ url: redisUrl, prefix }), await redisStore({ url: redisUrl, prefix })])
+  onBackend('two Redis store values', async () => [await redisStore({ url: redisUrl, prefix }), await redisStore({ url: redisUrl, prefix })])
 } else console.warn('replica DELETE tests on Redis SKIPPED: set EMCP_TEST_REDIS_URL')
 
 const databaseUrl = process.env.EMCP_TEST_DATABASE_URL
 if (databaseUrl !== undefined) {
   const schema = `emcp_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
-  replicaDelete(
+  onBackend(
     'two PostgreSQL store values',
     async () => {
       // the first creates the schema; the second finds it
@@ -250,15 +301,15 @@ if (databaseUrl !== undefined) {
 
 describe('store calls a request costs', () => {
   /** A server on `store` (its own default when undefined) over HTTP, the session calls of its store counted. */
-  const served = async (store?: SharedStore) => {
+  const served = async (store?: SharedStore, leaseMs?: number) => {
     const server = newServer(store)
     const calls: string[] = []
     const sessions = server.store.sessions as { -readonly [K in keyof SharedStore['sessions']]: SharedStore['sessions'][K] }
-    for (const k of ['put', 'get', 'touch', 'delete'] as const) {
+    for (const k of ['put', 'replace', 'get', 'touch', 'delete'] as const) {
       const f = sessions[k] as (...args: unknown[]) => Promise<unknown>
       ;(sessions as Record<string, unknown>)[k] = (...args: unknown[]) => (calls.push(k), f(...args))
     }
-    const http = await serveHttp(server, { port: 0, handleSignals: false, sessions: true })
+    const http = await serveHttp(server, { port: 0, handleSignals: false, sessions: leaseMs === undefined ? true : { leaseMs } })
     return { http, calls }
   }
 
@@ -276,9 +327,9 @@ describe('store calls a request costs', () => {
     }
   })
 
-  it('on a store given to it, which other replicas may share: one read for each request (a touch when one is due), the delete for DELETE', async () => {
+  it('on a store given to it, with no lease: one read for each request (a touch when one is due), a read and the delete for DELETE', async () => {
     const store = memoryStore()
-    const { http, calls } = await served(store)
+    const { http, calls } = await served(store, 0)
     try {
       const sid = await initialize(http.url)
       const before = calls.length
@@ -286,6 +337,22 @@ describe('store calls a request costs', () => {
       expect(calls.slice(before)).toEqual(['get', 'get', 'get', 'get', 'get'])
       expect(await deleteStatus(http.url, sid)).toBe(200)
       expect(calls.slice(before + 5)).toEqual(['get', 'delete'])
+    } finally {
+      await http.close()
+      await store.close()
+    }
+  })
+
+  it('on a store given to it, within the lease: none for the requests that follow a store call that found the record', async () => {
+    const store = memoryStore()
+    // a lease long enough that no request of this test outlives it (no DELETE here: it would wait the lease out)
+    const { http, calls } = await served(store, 600_000)
+    try {
+      const sid = await initialize(http.url)
+      // initialize wrote the record, notifications/initialized replaced it: each showed it exists
+      expect(calls).toEqual(['put', 'replace'])
+      for (let i = 0; i < 5; i++) expect(await listStatus(http.url, sid)).toBe(200)
+      expect(calls).toEqual(['put', 'replace'])
     } finally {
       await http.close()
       await store.close()

@@ -11,11 +11,16 @@
  * every stream of an ended session, is forgotten at once, here and in the event store.
  *
  * Replicas: a session DELETEd on one replica is never served by another once the DELETE is
- * answered. DELETE answers after the session's record is gone from the store, and a replica
- * that holds the session confirms the record before each request (one store call, shared by
- * the requests that arrive while none is in flight; see util/fresh-runs.ts), for the bus that
- * tells it of the end may come late. A server on its own default store (`options.store`
- * unset) has no other replica: it serves what it holds with no store call.
+ * answered, though the bus that tells the others of the end may come late or not at all. A
+ * replica that holds a session asks the store whether its record exists before it serves a
+ * request (one call, shared by the requests that arrive before it begins: util/fresh-runs.ts),
+ * unless the store showed the record less than `leaseMs` ago (default 100); DELETE answers
+ * `leaseMs` (and 5%) after the record is deleted. A read per request alone would close the
+ * race too, but costs a store round trip on every request: the lease makes that at most one
+ * per `leaseMs` per busy session, for a DELETE slower by `leaseMs`. It needs only that clocks
+ * run at about the same rate (it compares durations, each measured in one process), and the
+ * same `leaseMs` on every replica. A server on its own default store (`options.store` unset)
+ * has no other replica: it serves what it holds with no store call, and DELETE does not wait.
  *
  * @example
  * import { emcp, mcpServer } from 'emcp'
@@ -25,7 +30,6 @@
  * await serveHttp(server, { port: 3000, sessions: { maxSessions: 100, maxSessionsPerCaller: 10, idleMs: 600_000 } })
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { randomUUID } from 'node:crypto'
 import type { Outbound } from '../../server/outbound.js'
 import type { Response } from '../../protocol/jsonrpc.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
@@ -33,14 +37,13 @@ import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
 import { isIdle, room, type Admission } from './admission.js'
 import type { EventStore } from '../../stores/event-store.js'
-import type { SessionRecord } from '../../stores/store.js'
 import type { SseStream } from './sse.js'
 import { newEntry, ours, type Fixed, type HttpSession } from './session-entry.js'
 import { deferredStream, sessionStream, type DeferredStream } from './session-stream.js'
 import { sessionDelivery } from './session-delivery.js'
 import { localLog, sharedLog } from './stream-log.js'
-import { report, restore, sessionSharing, type SessionSharing } from './shared-sessions.js'
-import { freshRuns } from '../../util/fresh-runs.js'
+import { report, sessionSharing, type SessionSharing } from './shared-sessions.js'
+import { storeSide } from './session-lookup.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -57,6 +60,14 @@ export interface SessionOptions {
   readonly maxResumableStreams?: number
   /** A session unused for this long ends (default 30 minutes). */
   readonly idleMs?: number
+  /**
+   * On a store given to the server (which other replicas may share): how long, in
+   * milliseconds, a replica serves a session it holds after the store last showed its record,
+   * before it asks again (default 100). DELETE is answered this long (and 5%) after the record
+   * is deleted, so that no replica serves the session after the answer: give every replica the
+   * same value. 0: one store call before every request, and DELETE answers at once.
+   */
+  readonly leaseMs?: number
   /**
    * Where SSE events are kept for `Last-Event-ID` resumption, in this process only (default:
    * the server's shared store's `events`, so that a stream cut on one replica resumes on
@@ -96,7 +107,7 @@ export interface HttpSessions {
   readonly find: (id: string) => Promise<HttpSession | undefined>
   /** Writes an admitted session's record to the shared store; rejects with a `StoreUnavailable` (the session is then ended). */
   readonly share: (entry: HttpSession) => Promise<void>
-  /** Writes the record again if what other replicas need of it changed (initialized, log level, identity). */
+  /** Writes the record again if what other replicas need of it changed (initialized, log level, identity); ends the session here when its record is gone. */
   readonly changed: (entry: HttpSession) => Promise<void>
   /** Ends a session (eviction, idle time) here. */
   readonly end: (id: string) => boolean
@@ -121,6 +132,7 @@ export interface HttpSessions {
 }
 
 export { isIdle, type Admission } from './admission.js'
+export { SessionsFull } from './session-lookup.js'
 export type { HttpSession, StreamState } from './session-entry.js'
 export type { DeferredStream } from './session-stream.js'
 
@@ -134,6 +146,8 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const maxGetStreams = options.maxGetStreams ?? 16
   const idleMs = options.idleMs ?? 30 * 60_000
   const jsonWithinMs = options.jsonWithinMs ?? 5
+  const leaseMs = options.leaseMs ?? 100
+  if (!(Number.isFinite(leaseMs) && leaseMs >= 0)) throw new RangeError(`emcp: sessions.leaseMs must be a number of milliseconds, 0 or more, got ${String(leaseMs)}`)
   // the user's own event store, as before; else the shared store's log, which other replicas read
   const delivery = sessionDelivery(options.eventStore !== undefined ? localLog(options.eventStore) : sharedLog(server.store.events))
   const { forget, deliver } = delivery
@@ -152,7 +166,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const entry = entries.get(id)
     if (entry !== undefined) delivery.letGo(entry, streamId)
   }
-  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere, onMoved: movedAway })
+  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, leaseMs, others: confirming, onEnded: (id) => void end(id), onAnswer: settleHere, onMoved: movedAway })
   const own = new WeakMap<HttpSession, Outbound>()
 
   const made = (protocolVersion: ProtocolVersion, from: { readonly identity?: Identity; readonly address?: string }, fixed?: Fixed): HttpSession => {
@@ -166,31 +180,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   }
   const open: HttpSessions['open'] = (protocolVersion, from = {}) => made(protocolVersion, from)
 
-  /**
-   * The session as the store has it now: the entry held here once its record is confirmed
-   * (ended here when the record is gone), else one rebuilt from the record another replica
-   * wrote. Shared by the requests that ask before it begins, never by a later one (whose
-   * DELETE elsewhere may have been answered meanwhile).
-   */
-  const fresh = freshRuns(async (id: string): Promise<HttpSession | undefined> => {
-    const held = entries.get(id)
-    if (held === undefined) {
-      const record = await sharing.lookup(id)
-      return record === undefined || entries.has(id) ? entries.get(id) : rebuilt(server, id, record, made, admit)
-    }
-    const exists = await sharing.confirm(held)
-    // ended meanwhile (the bus, idle time, eviction): as unknown
-    if (entries.get(id) !== held) return undefined
-    if (!exists) end(id)
-    return exists ? held : undefined
-  })
-
-  const find = (id: string): Promise<HttpSession | undefined> => {
-    const entry = get(id)
-    if (entry === undefined || confirming) return fresh(id)
-    sharing.keep(entry)?.catch(report)
-    return Promise.resolve(entry)
-  }
+  const { find, keepAlive, changed, endEverywhere } = storeSide(server, sharing, { entries, get, end, admit }, made, confirming)
 
   const share = (entry: HttpSession): Promise<void> =>
     sharing.share(entry).catch((e: unknown) => {
@@ -205,12 +195,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     limits: { ...options, maxGetStreams, maxResumable: options.maxResumableStreams ?? 100 },
   }
 
-  // a session held busy here (an open stream) keeps its record alive for the others, and ends here once the record is gone
-  const keepBusy = (e: HttpSession): void =>
-    void sharing.keep(e)?.then((exists) => {
-      if (!exists && entries.get(e.id) === e) end(e.id)
-    }, report)
-  const sweep = sweeper(entries, idleMs, end, confirming ? keepBusy : undefined)
+  const sweep = sweeper(entries, idleMs, end, confirming ? keepAlive : undefined)
 
   return {
     open,
@@ -218,15 +203,9 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     get,
     find,
     share,
-    changed: sharing.changed,
+    changed,
     end,
-    endEverywhere: async (id) => {
-      if (!entries.has(id)) return false
-      // the record first: a replica asked after the answer finds it gone; a failure leaves the session whole
-      await sharing.ended(id)
-      end(id)
-      return true
-    },
+    endEverywhere,
     stream: (entry, kind, resumeAfter) => sessionStream(streams, entry, kind, resumeAfter),
     deferred: (entry, opened) => deferredStream(streams, entry, opened),
     deliver,
@@ -238,14 +217,6 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
       clearInterval(sweep)
       for (const id of [...entries.keys()]) end(id)
     },
-  }
-}
-
-/** A session another replica admitted that this one has no room to take over: 503, the client may try again (or reach another replica). */
-export class SessionsFull extends Error {
-  constructor(readonly limit: Exclude<Admission, 'admitted'>) {
-    super(`Service Unavailable: this replica has no room to take the session over (${limit === 'full' ? 'too many sessions are open' : 'its caller has too many sessions'}); try again later`)
-    this.name = 'SessionsFull'
   }
 }
 
@@ -304,24 +275,6 @@ const closeEntry = (server: Server, entry: HttpSession, forget: (entry: HttpSess
   for (const streamId of [...entry.known.keys()]) forget(entry, streamId)
   entry.session.outbound?.close('the HTTP session ended')
   server.release(entry.session)
-}
-
-/** A session rebuilt from another replica's record and admitted here; a replica at its limits cannot take it over, but the session exists: 503 (`SessionsFull`), not 404. */
-const rebuilt = (
-  server: Server,
-  id: string,
-  record: SessionRecord,
-  made: (protocolVersion: ProtocolVersion, from: { readonly identity?: Identity }, fixed: Fixed) => HttpSession,
-  admit: (entry: HttpSession) => Admission,
-): HttpSession => {
-  const entry = made(record.protocolVersion as ProtocolVersion, { identity: record.identity }, { id, owner: record.owner, idPrefix: `emcp-${randomUUID().slice(0, 8)}-` })
-  restore(entry.session, record)
-  entry.sharedKey = undefined
-  entry.sharedAt = Date.now()
-  const admitted = admit(entry)
-  if (admitted !== 'admitted') throw new SessionsFull(admitted)
-  if (entry.session.initialized || entry.session.clientCapabilities !== undefined) server.hub.add(entry.session)
-  return entry
 }
 
 /**
