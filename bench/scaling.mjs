@@ -5,6 +5,8 @@
  *   stateless             one process, each POST stands alone: the baseline
  *   stateful SSE          2025-11-25 sessions, every call on an SSE stream (`jsonWithinMs: 0`, as before the fast path)
  *   stateful              sessions, a call that sends nothing along the way answered as JSON (the default)
+ *   stateful + memory     the same with a `memoryStore()` given as the shared store: each request confirms its
+ *                         session's record there (one in-process store call), as on Redis or PostgreSQL
  *   stateful + Redis      the same with the shared store on Redis (EMCP_BENCH_REDIS_URL, else EMCP_TEST_REDIS_URL)
  *   stateful + PostgreSQL the same on PostgreSQL (EMCP_BENCH_DATABASE_URL, else EMCP_TEST_DATABASE_URL)
  *   cluster 1 / 2         stateless under `node:cluster` with 1 and 2 workers sharing the port
@@ -30,6 +32,7 @@ const cellsOf = () => {
     { id: 'stateless', label: 'stateless', env: {} },
     { id: 'statefulSse', label: 'stateful, every call on SSE', env: { SESSIONS: '1', JSON_WITHIN_MS: '0' }, sessions: true },
     { id: 'stateful', label: 'stateful (JSON when nothing streams)', env: { SESSIONS: '1' }, sessions: true },
+    { id: 'memoryGiven', label: 'stateful + memory store given', env: { SESSIONS: '1', EMCP_STORE: 'memory' }, sessions: true },
     { id: 'redis', label: 'stateful + Redis store', env: { SESSIONS: '1', EMCP_STORE: redis }, sessions: true, skip: redis === undefined ? 'no EMCP_BENCH_REDIS_URL or EMCP_TEST_REDIS_URL' : undefined },
     { id: 'postgres', label: 'stateful + PostgreSQL store', env: { SESSIONS: '1', EMCP_STORE: pg }, sessions: true, skip: pg === undefined ? 'no EMCP_BENCH_DATABASE_URL or EMCP_TEST_DATABASE_URL' : undefined },
     { id: 'cluster1', label: 'stateless, node:cluster 1 worker', env: { WORKERS: '1' } },
@@ -213,6 +216,7 @@ export const measureScaling = async (driver, { quick, rounds, root, log }) => {
       statefulSseVsStateless: ratio('statefulSse', 'stateless'),
       statefulVsStateless: ratio('stateful', 'stateless'),
       statefulVsStatefulSse: ratio('stateful', 'statefulSse'),
+      memoryGivenVsMemory: ratio('memoryGiven', 'stateful'),
       redisVsMemory: ratio('redis', 'stateful'),
       postgresVsMemory: ratio('postgres', 'stateful'),
       cluster2VsCluster1: ratio('cluster2', 'cluster1'),
@@ -222,6 +226,7 @@ export const measureScaling = async (driver, { quick, rounds, root, log }) => {
       note: 'server CPU a call, base over cell: above 1 means the cell costs less CPU a call than its base',
       statefulSseVsStateless: cpuRatio('statefulSse', 'stateless'),
       statefulVsStateless: cpuRatio('stateful', 'stateless'),
+      memoryGivenVsMemory: cpuRatio('memoryGiven', 'stateful'),
       redisVsMemory: cpuRatio('redis', 'stateful'),
       postgresVsMemory: cpuRatio('postgres', 'stateful'),
     },

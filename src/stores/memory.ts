@@ -68,6 +68,7 @@ export const memoryStore = (options: MemoryStoreOptions = {}): MemoryStore => {
     kind: 'memory',
     sessions: {
       put: (record, ttlMs) => open(() => sessions.put(record.id, record, ttlMs)),
+      replace: (record, ttlMs) => open(() => sessions.replace(record.id, record, ttlMs)),
       get: (id) => open(() => sessions.get(id)),
       touch: (id, ttlMs) => open(() => sessions.touch(id, ttlMs)),
       delete: (id) => open(() => sessions.delete(id)),
@@ -128,6 +129,11 @@ const expiring = <A>(what: string, max: number, now: () => number) => {
       if ((!records.has(key) && records.size >= max) || now() - swept > sweepEveryMs) sweep()
       if (!records.has(key) && records.size >= max) throw new Error(`the memory store holds ${max} ${what} records already (maxRecords); try again later`)
       records.set(key, { text: JSON.stringify(value), expires })
+    },
+    replace: (key: string, value: A, ttlMs: number): boolean => {
+      if (live(key) === undefined) return false
+      records.set(key, { text: JSON.stringify(value), expires: expiry(ttlMs) })
+      return true
     },
     get: (key: string): A | undefined => {
       const r = live(key)

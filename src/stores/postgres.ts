@@ -90,6 +90,8 @@ export const postgresStore = async (options: PostgresStoreOptions): Promise<Shar
       const row = await one(`select record from ${s}.${table} where id = $1 and (expires_at is null or expires_at > now())`, [id])
       return row === undefined ? undefined : (row['record'] as A)
     },
+    replace: async (id: string, value: A, ttl: number): Promise<boolean> =>
+      ((await pool.query(`update ${s}.${table} set record = $2, expires_at = $3 where id = $1 and expires_at > now()`, [id, JSON.stringify(value), new Date(Date.now() + positiveTtl(ttl, table)).toISOString()])).rowCount ?? 0) === 1,
     touch: async (id: string, ttl: number): Promise<boolean> =>
       ((await pool.query(`update ${s}.${table} set expires_at = $2 where id = $1 and expires_at > now()`, [id, new Date(Date.now() + positiveTtl(ttl, table)).toISOString()])).rowCount ?? 0) === 1,
     delete: async (id: string): Promise<boolean> => ((await pool.query(`delete from ${s}.${table} where id = $1 and (expires_at is null or expires_at > now()) returning id`, [id])).rowCount ?? 0) === 1,
@@ -101,7 +103,7 @@ export const postgresStore = async (options: PostgresStoreOptions): Promise<Shar
   sweeper.unref()
   return {
     kind: 'postgres',
-    sessions: { put: (record, ttl) => sessions.put(record.id, record, ttl), get: sessions.get, touch: sessions.touch, delete: sessions.delete },
+    sessions: { put: (record, ttl) => sessions.put(record.id, record, ttl), replace: (record, ttl) => sessions.replace(record.id, record, ttl), get: sessions.get, touch: sessions.touch, delete: sessions.delete },
     events: log,
     bus,
     tasks: { put: (task, ttl) => tasks.put(task.taskId, task, ttl), get: tasks.get, delete: tasks.delete },

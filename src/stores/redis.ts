@@ -103,6 +103,9 @@ export const redisStore = async (options: RedisStoreOptions): Promise<SharedStor
       return text === null ? undefined : (JSON.parse(text) as A)
     },
     touch: async (key: string, ttl: number): Promise<boolean> => Number(await client.pExpire(`${prefix}${kind}:${key}`, positiveTtl(ttl, kind))) === 1,
+    // XX: only a key that exists is written
+    replace: async (key: string, value: A, ttl: number): Promise<boolean> =>
+      (await client.set(`${prefix}${kind}:${key}`, JSON.stringify(value), { condition: 'XX', expiration: { type: 'PX', value: positiveTtl(ttl, kind) } })) !== null,
     delete: async (key: string): Promise<boolean> => (await client.del(`${prefix}${kind}:${key}`)) === 1,
   })
   const sessions = records<SessionRecord>('s')
@@ -112,6 +115,7 @@ export const redisStore = async (options: RedisStoreOptions): Promise<SharedStor
     kind: 'redis',
     sessions: {
       put: (record, ttl) => sessions.put(record.id, record, ttl),
+      replace: (record, ttl) => sessions.replace(record.id, record, ttl),
       get: sessions.get,
       touch: sessions.touch,
       delete: sessions.delete,

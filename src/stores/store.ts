@@ -56,6 +56,11 @@ export interface SessionRecord {
 export interface SessionRecords {
   /** Keeps (or replaces) a record for `ttlMs` milliseconds. */
   readonly put: (record: SessionRecord, ttlMs: number) => Promise<void>
+  /**
+   * Replaces a record that exists and keeps it `ttlMs` more; false, and nothing written, when
+   * there is none (deleted or expired): a late write never brings a deleted session back.
+   */
+  readonly replace: (record: SessionRecord, ttlMs: number) => Promise<boolean>
   /** The record, unless unknown, deleted or expired. */
   readonly get: (id: string) => Promise<SessionRecord | undefined>
   /** Keeps a record `ttlMs` more milliseconds from now; false when there is none. */

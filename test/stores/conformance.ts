@@ -77,6 +77,18 @@ export const storeConformance = (name: string, factory: StoreFactory): void => {
       expect(await s.sessions.touch('s2', 60_000)).toBe(false)
     })
 
+    it('replaces only a record that exists: one deleted is not made again', async () => {
+      const s = await fresh()
+      await s.sessions.put(record('s5'), 60_000)
+      expect(await s.sessions.replace({ ...record('s5'), logLevel: 'error' }, 60_000)).toBe(true)
+      expect(await s.sessions.get('s5')).toMatchObject({ id: 's5', logLevel: 'error' })
+      expect(await s.sessions.delete('s5')).toBe(true)
+      expect(await s.sessions.replace({ ...record('s5'), logLevel: 'debug' }, 60_000)).toBe(false)
+      expect(await s.sessions.get('s5')).toBeUndefined()
+      expect(await s.sessions.replace(record('never'), 60_000)).toBe(false)
+      expect(await s.sessions.get('never')).toBeUndefined()
+    })
+
     it('forgets a record once its TTL has passed', async () => {
       const s = await fresh()
       await s.sessions.put(record('s3'), 30)

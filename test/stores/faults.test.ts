@@ -17,7 +17,7 @@ const brokenStore = (mode: 'down' | 'hung') => {
   }
   const store: SharedStore = {
     kind: `broken-${mode}`,
-    sessions: { put: fail, get: fail, touch: fail, delete: fail },
+    sessions: { put: fail, replace: fail, get: fail, touch: fail, delete: fail },
     events: { prime: fail, append: fail, after: fail, forget: fail },
     bus: { publish: fail, subscribe: fail },
     tasks: { put: fail, get: fail, delete: fail },

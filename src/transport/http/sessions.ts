@@ -10,6 +10,18 @@
  * per session, and an idle time after which a session ends. A stream read to its end, and
  * every stream of an ended session, is forgotten at once, here and in the event store.
  *
+ * Replicas: a session DELETEd on one replica is never served by another once the DELETE is
+ * answered, though the bus that tells the others of the end may come late or not at all. A
+ * replica that holds a session asks the store whether its record exists before it serves a
+ * request (one call, shared by the requests that arrive before it begins: util/fresh-runs.ts),
+ * unless the store showed the record less than `leaseMs` ago (default 100); DELETE answers
+ * `leaseMs` (and 5%) after the record is deleted. A read per request alone would close the
+ * race too, but costs a store round trip on every request: the lease makes that at most one
+ * per `leaseMs` per busy session, for a DELETE slower by `leaseMs`. It needs only that clocks
+ * run at about the same rate (it compares durations, each measured in one process), and the
+ * same `leaseMs` on every replica. A server on its own default store (`options.store` unset)
+ * has no other replica: it serves what it holds with no store call, and DELETE does not wait.
+ *
  * @example
  * import { emcp, mcpServer } from 'emcp'
  * import { serveHttp } from 'emcp/http'
@@ -18,7 +30,6 @@
  * await serveHttp(server, { port: 3000, sessions: { maxSessions: 100, maxSessionsPerCaller: 10, idleMs: 600_000 } })
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { randomUUID } from 'node:crypto'
 import type { Outbound } from '../../server/outbound.js'
 import type { Response } from '../../protocol/jsonrpc.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
@@ -26,13 +37,13 @@ import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
 import { isIdle, room, type Admission } from './admission.js'
 import type { EventStore } from '../../stores/event-store.js'
-import type { SessionRecord } from '../../stores/store.js'
 import type { SseStream } from './sse.js'
 import { newEntry, ours, type Fixed, type HttpSession } from './session-entry.js'
 import { deferredStream, sessionStream, type DeferredStream } from './session-stream.js'
 import { sessionDelivery } from './session-delivery.js'
 import { localLog, sharedLog } from './stream-log.js'
-import { restore, sessionSharing, type SessionSharing } from './shared-sessions.js'
+import { report, sessionSharing, type SessionSharing } from './shared-sessions.js'
+import { storeSide } from './session-lookup.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -49,6 +60,14 @@ export interface SessionOptions {
   readonly maxResumableStreams?: number
   /** A session unused for this long ends (default 30 minutes). */
   readonly idleMs?: number
+  /**
+   * On a store given to the server (which other replicas may share): how long, in
+   * milliseconds, a replica serves a session it holds after the store last showed its record,
+   * before it asks again (default 100). DELETE is answered this long (and 5%) after the record
+   * is deleted, so that no replica serves the session after the answer: give every replica the
+   * same value. 0: one store call before every request, and DELETE answers at once.
+   */
+  readonly leaseMs?: number
   /**
    * Where SSE events are kept for `Last-Event-ID` resumption, in this process only (default:
    * the server's shared store's `events`, so that a stream cut on one replica resumes on
@@ -82,16 +101,17 @@ export interface HttpSessions {
   readonly get: (id: string) => HttpSession | undefined
   /**
    * The session of an id, held here or, when another replica admitted it, taken over from the
-   * shared store; rejects with a `StoreUnavailable` when the store fails.
+   * shared store; undefined once it was deleted anywhere (a store that other replicas may use
+   * is asked, read after this call); rejects with a `StoreUnavailable` when the store fails.
    */
   readonly find: (id: string) => Promise<HttpSession | undefined>
   /** Writes an admitted session's record to the shared store; rejects with a `StoreUnavailable` (the session is then ended). */
   readonly share: (entry: HttpSession) => Promise<void>
-  /** Writes the record again if what other replicas need of it changed (initialized, log level, identity). */
+  /** Writes the record again if what other replicas need of it changed (initialized, log level, identity); ends the session here when its record is gone. */
   readonly changed: (entry: HttpSession) => Promise<void>
   /** Ends a session (eviction, idle time) here. */
   readonly end: (id: string) => boolean
-  /** Ends a session everywhere (DELETE): here, in the shared store, and on the other replicas; false when it was unknown here. */
+  /** Ends a session everywhere (DELETE): in the shared store, then here and on the other replicas; false when it was unknown here; rejects with a `StoreUnavailable` (the session then goes on). */
   readonly endEverywhere: (id: string) => Promise<boolean>
   /** A new SSE stream of a session, or a resumed one (`Last-Event-ID`); a GET (`standalone`) past `maxGetStreams` is refused; rejects when the event log cannot be read. */
   readonly stream: (entry: HttpSession, kind: 'request' | 'standalone', resumeAfter?: string) => Promise<SseStream | 'unknown-event' | 'too-many-streams'>
@@ -112,6 +132,7 @@ export interface HttpSessions {
 }
 
 export { isIdle, type Admission } from './admission.js'
+export { SessionsFull } from './session-lookup.js'
 export type { HttpSession, StreamState } from './session-entry.js'
 export type { DeferredStream } from './session-stream.js'
 
@@ -125,11 +146,15 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const maxGetStreams = options.maxGetStreams ?? 16
   const idleMs = options.idleMs ?? 30 * 60_000
   const jsonWithinMs = options.jsonWithinMs ?? 5
+  const leaseMs = options.leaseMs ?? 100
+  if (!(Number.isFinite(leaseMs) && leaseMs >= 0)) throw new RangeError(`emcp: sessions.leaseMs must be a number of milliseconds, 0 or more, got ${String(leaseMs)}`)
   // the user's own event store, as before; else the shared store's log, which other replicas read
   const delivery = sessionDelivery(options.eventStore !== undefined ? localLog(options.eventStore) : sharedLog(server.store.events))
   const { forget, deliver } = delivery
   // a session evicted for room ends everywhere (an idle one ends here only: its record's TTL, kept alive by the replicas that use it, is the shared idle time)
-  const { entries, end, admit, get } = sessionTable(server, { maxSessions, maxSessionsPerCaller }, forget, (id) => void sharing.ended(id))
+  const { entries, end, admit, get } = sessionTable(server, { maxSessions, maxSessionsPerCaller }, forget, (id) => void sharing.ended(id).catch(report))
+  // a store the user gave may be shared by other processes: what this replica holds may have been deleted there
+  const confirming = server.options.store !== undefined
   const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>()
   // a client's answers to our requests reach this replica's entry whatever replica they came to
   const settleHere = (id: string, response: Response): void => {
@@ -141,9 +166,8 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     const entry = entries.get(id)
     if (entry !== undefined) delivery.letGo(entry, streamId)
   }
-  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, onEnded: (id) => void end(id), onAnswer: settleHere, onMoved: movedAway })
+  const sharing: SessionSharing = sessionSharing(server.store, { idleMs, leaseMs, others: confirming, onEnded: (id) => void end(id), onAnswer: settleHere, onMoved: movedAway })
   const own = new WeakMap<HttpSession, Outbound>()
-  const taking = new Map<string, Promise<HttpSession | undefined>>()
 
   const made = (protocolVersion: ProtocolVersion, from: { readonly identity?: Identity; readonly address?: string }, fixed?: Fixed): HttpSession => {
     const entry = newEntry(protocolVersion, from, current, deliver, fixed)
@@ -156,24 +180,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   }
   const open: HttpSessions['open'] = (protocolVersion, from = {}) => made(protocolVersion, from)
 
-  /** A session another replica admitted, rebuilt here from its record (once, however many requests ask at the same time). */
-  const takeOver = (id: string): Promise<HttpSession | undefined> => {
-    const known = taking.get(id)
-    if (known !== undefined) return known
-    const p = sharing
-      .lookup(id)
-      .then((record) => (record === undefined || entries.has(id) ? entries.get(id) : rebuilt(server, id, record, made, admit)))
-      .finally(() => taking.delete(id))
-    taking.set(id, p)
-    return p
-  }
-
-  const find = (id: string): Promise<HttpSession | undefined> => {
-    const entry = get(id)
-    if (entry === undefined) return takeOver(id)
-    sharing.touch(entry)
-    return Promise.resolve(entry)
-  }
+  const { find, keepAlive, changed, endEverywhere } = storeSide(server, sharing, { entries, get, end, admit }, made, confirming)
 
   const share = (entry: HttpSession): Promise<void> =>
     sharing.share(entry).catch((e: unknown) => {
@@ -188,7 +195,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     limits: { ...options, maxGetStreams, maxResumable: options.maxResumableStreams ?? 100 },
   }
 
-  const sweep = sweeper(entries, idleMs, end)
+  const sweep = sweeper(entries, idleMs, end, confirming ? keepAlive : undefined)
 
   return {
     open,
@@ -196,13 +203,9 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     get,
     find,
     share,
-    changed: sharing.changed,
+    changed,
     end,
-    endEverywhere: async (id) => {
-      const here = end(id)
-      await sharing.ended(id)
-      return here
-    },
+    endEverywhere,
     stream: (entry, kind, resumeAfter) => sessionStream(streams, entry, kind, resumeAfter),
     deferred: (entry, opened) => deferredStream(streams, entry, opened),
     deliver,
@@ -214,14 +217,6 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
       clearInterval(sweep)
       for (const id of [...entries.keys()]) end(id)
     },
-  }
-}
-
-/** A session another replica admitted that this one has no room to take over: 503, the client may try again (or reach another replica). */
-export class SessionsFull extends Error {
-  constructor(readonly limit: Exclude<Admission, 'admitted'>) {
-    super(`Service Unavailable: this replica has no room to take the session over (${limit === 'full' ? 'too many sessions are open' : 'its caller has too many sessions'}); try again later`)
-    this.name = 'SessionsFull'
   }
 }
 
@@ -282,32 +277,21 @@ const closeEntry = (server: Server, entry: HttpSession, forget: (entry: HttpSess
   server.release(entry.session)
 }
 
-/** A session rebuilt from another replica's record and admitted here; a replica at its limits cannot take it over, but the session exists: 503 (`SessionsFull`), not 404. */
-const rebuilt = (
-  server: Server,
-  id: string,
-  record: SessionRecord,
-  made: (protocolVersion: ProtocolVersion, from: { readonly identity?: Identity }, fixed: Fixed) => HttpSession,
-  admit: (entry: HttpSession) => Admission,
-): HttpSession => {
-  const entry = made(record.protocolVersion as ProtocolVersion, { identity: record.identity }, { id, owner: record.owner, idPrefix: `emcp-${randomUUID().slice(0, 8)}-` })
-  restore(entry.session, record)
-  entry.sharedKey = undefined
-  entry.sharedAt = Date.now()
-  const admitted = admit(entry)
-  if (admitted !== 'admitted') throw new SessionsFull(admitted)
-  if (entry.session.initialized || entry.session.clientCapabilities !== undefined) server.hub.add(entry.session)
-  return entry
-}
-
-/** Ends, every so often, the sessions idle for longer than `idleMs`; the timer does not keep the process alive. */
-const sweeper = (entries: ReadonlyMap<string, HttpSession>, idleMs: number, end: (id: string) => boolean): NodeJS.Timeout => {
+/**
+ * Ends, every so often, the sessions idle for longer than `idleMs`, and hands the busy ones to
+ * `keepBusy` (which keeps a shared record alive: often enough for a record whose TTL is
+ * `idleMs`); the timer does not keep the process alive.
+ */
+const sweeper = (entries: ReadonlyMap<string, HttpSession>, idleMs: number, end: (id: string) => boolean, keepBusy?: (e: HttpSession) => void): NodeJS.Timeout => {
   const sweep = setInterval(
     () => {
       const now = Date.now()
-      for (const e of [...entries.values()]) if (isIdle(e) && now - e.lastSeen > idleMs) end(e.id)
+      for (const e of [...entries.values()]) {
+        if (!isIdle(e)) keepBusy?.(e)
+        else if (now - e.lastSeen > idleMs) end(e.id)
+      }
     },
-    Math.min(idleMs, 60_000),
+    Math.min(idleMs / 4, 60_000),
   )
   sweep.unref()
   return sweep

@@ -41,7 +41,10 @@ export const streams = (registry: HttpSessions, options: { readonly auth: boolea
   const endSession = async (req: HttpRequest): Promise<HttpReply> => {
     const sid = req.header('mcp-session-id')
     if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
-    return (await registry.endEverywhere(sid)) ? { status: 200, headers: {}, body: '' } : refuse(404, 'Not Found: this session does not exist or has ended')
+    // answered once the record is gone from the shared store: 503 when it could not be deleted (the session goes on; the client may try again)
+    const ended = await registry.endEverywhere(sid).catch(storeRefusal)
+    if (typeof ended === 'object') return ended
+    return ended ? { status: 200, headers: {}, body: '' } : refuse(404, 'Not Found: this session does not exist or has ended')
   }
   return async (req, next) => {
     if (req.method !== 'GET' && req.method !== 'DELETE') return next(req)
