@@ -16,9 +16,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { channels, emcp, mcpServer, memoryStore, type BusMessage, type Server, type SharedStore } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
-import { postgres } from '../../src/sources/postgres/database.js'
-import { postgresStore } from '../../src/stores/postgres.js'
-import { redisStore } from '../../src/stores/redis.js'
+import { onReplicaBackends } from '../support/replica-backends.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const newServer = (store?: SharedStore): Server => mcpServer([noop], { name: 'replica', version: '1' }, store === undefined ? {} : { store }).implement({ noop: () => 'ok' }) as unknown as Server
@@ -270,34 +268,7 @@ const onBackend = (name: string, makeStores: () => Promise<[SharedStore, SharedS
   replicaDelete(name, 0, makeStores, cleanUp)
 }
 
-onBackend('one memory store', async () => {
-  const s = memoryStore()
-  return [s, s]
-})
-
-const redisUrl = process.env.EMCP_TEST_REDIS_URL
-if (redisUrl !== undefined) {
-  const prefix = `emcp-test:${randomUUID()}:`
-  onBackend('two Redis store values', async () => [await redisStore({ url: redisUrl, prefix }), await redisStore({ url: redisUrl, prefix })])
-} else console.warn('replica DELETE tests on Redis SKIPPED: set EMCP_TEST_REDIS_URL')
-
-const databaseUrl = process.env.EMCP_TEST_DATABASE_URL
-if (databaseUrl !== undefined) {
-  const schema = `emcp_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
-  onBackend(
-    'two PostgreSQL store values',
-    async () => {
-      // the first creates the schema; the second finds it
-      const first = await postgresStore({ url: databaseUrl, schema })
-      return [first, await postgresStore({ url: databaseUrl, schema })]
-    },
-    async () => {
-      const db = await postgres(databaseUrl)
-      await db.query(`drop schema if exists "${schema}" cascade`)
-      await db.close()
-    },
-  )
-} else console.warn('replica DELETE tests on PostgreSQL SKIPPED: set EMCP_TEST_DATABASE_URL')
+onReplicaBackends('replica DELETE tests', onBackend)
 
 describe('store calls a request costs', () => {
   /** A server on `store` (its own default when undefined) over HTTP, the session calls of its store counted. */

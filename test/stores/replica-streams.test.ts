@@ -12,11 +12,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import { emcp, mcpServer, memoryStore, resource, resources, type ResourcesFeature, type Server, type SharedStore } from '../../src/index.js'
+import { emcp, mcpServer, resource, resources, type ResourcesFeature, type Server, type SharedStore } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
-import { postgres } from '../../src/sources/postgres/database.js'
-import { postgresStore } from '../../src/stores/postgres.js'
-import { redisStore } from '../../src/stores/redis.js'
+import { onReplicaBackends } from '../support/replica-backends.js'
 import { parseSse } from '../support/sse.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
@@ -222,31 +220,4 @@ const replicaStreams = (name: string, makeStores: () => Promise<[SharedStore, Sh
     })
   })
 
-replicaStreams('one memory store', async () => {
-  const s = memoryStore()
-  return [s, s]
-})
-
-const redisUrl = process.env.EMCP_TEST_REDIS_URL
-if (redisUrl !== undefined) {
-  const prefix = `emcp-test:${randomUUID()}:`
-  replicaStreams('two Redis store values', async () => [await redisStore({ url: redisUrl, prefix }), await redisStore({ url: redisUrl, prefix })])
-} else console.warn('replica stream tests on Redis SKIPPED: set EMCP_TEST_REDIS_URL')
-
-const databaseUrl = process.env.EMCP_TEST_DATABASE_URL
-if (databaseUrl !== undefined) {
-  const schema = `emcp_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`
-  replicaStreams(
-    'two PostgreSQL store values',
-    async () => {
-      // the first creates the schema; the second finds it
-      const first = await postgresStore({ url: databaseUrl, schema })
-      return [first, await postgresStore({ url: databaseUrl, schema })]
-    },
-    async () => {
-      const db = await postgres(databaseUrl)
-      await db.query(`drop schema if exists "${schema}" cascade`)
-      await db.close()
-    },
-  )
-} else console.warn('replica stream tests on PostgreSQL SKIPPED: set EMCP_TEST_DATABASE_URL')
+onReplicaBackends('replica stream tests', replicaStreams)
