@@ -17,32 +17,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { channels, emcp, mcpServer, memoryStore, type BusMessage, type Server, type SharedStore } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { onReplicaBackends } from '../support/replica-backends.js'
+import { headers, initialize, V } from '../support/raw-session.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const newServer = (store?: SharedStore): Server => mcpServer([noop], { name: 'replica', version: '1' }, store === undefined ? {} : { store }).implement({ noop: () => 'ok' }) as unknown as Server
 
-const V = '2025-11-25'
-const headers = (sid?: string): Record<string, string> => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': V,
-  ...(sid === undefined ? {} : { 'mcp-session-id': sid }),
-})
 
-/** Initializes a session on `url`, sends `notifications/initialized`; its id. */
-const initialize = async (url: string): Promise<string> => {
-  const r = await fetch(url, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
-  })
-  expect(r.status).toBe(200)
-  const sid = r.headers.get('mcp-session-id') as string
-  await r.text()
-  const n = await fetch(url, { method: 'POST', headers: headers(sid), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
-  expect(n.status).toBe(202)
-  return sid
-}
 
 /** The HTTP status of a tools/list in the session (its body read). */
 const listStatus = async (url: string, sid: string): Promise<number> => {

@@ -15,6 +15,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { emcp, mcpServer, resource, resources, type ResourcesFeature, type Server, type SharedStore } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { onReplicaBackends } from '../support/replica-backends.js'
+import { headers, initialize, V } from '../support/raw-session.js'
 import { parseSse } from '../support/sse.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
@@ -29,29 +30,7 @@ const replica = (store: SharedStore) => {
   return { server, docs }
 }
 
-const V = '2025-11-25'
-const headers = (sid?: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': V,
-  ...(sid === undefined ? {} : { 'mcp-session-id': sid }),
-  ...extra,
-})
 
-/** Initializes a session on `url`, sends `notifications/initialized`; its id. */
-const initialize = async (url: string): Promise<string> => {
-  const r = await fetch(url, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
-  })
-  expect(r.status).toBe(200)
-  const sid = r.headers.get('mcp-session-id') as string
-  await r.text()
-  const n = await fetch(url, { method: 'POST', headers: headers(sid), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
-  expect(n.status).toBe(202)
-  return sid
-}
 
 /** One JSON-RPC request in a session; its status and response. */
 const post = async (url: string, sid: string, method: string, params: Record<string, unknown>): Promise<{ status: number; body: any }> => {
