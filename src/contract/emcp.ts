@@ -42,8 +42,18 @@ export interface Icon {
   readonly theme?: 'light' | 'dark'
 }
 
+/**
+ * A JSON Schema literal of an object. An interface rather than `SchemaShape & { type: 'object' }`:
+ * the compiler relates each input literal to this once, and an intersection made it relate the
+ * literal to each part and build the pair's merged properties, about 5% of the whole check of a
+ * 300-tool server (counted in the compiler's function calls; instantiations do not change).
+ */
+export interface InputShape extends SchemaShape {
+  readonly type: 'object'
+}
+
 /** An input slot: a JSON Schema literal of an object, or an io-ts codec. */
-export type InputSpec = (SchemaShape & { readonly type: 'object' }) | Codec
+export type InputSpec = InputShape | Codec
 
 /** An output slot: a JSON Schema literal (any JSON value since 2026-07-28; objects for 2025-11-25 clients are made by wrapping), or an io-ts codec. */
 export type OutputSpec = SchemaShape | Codec
