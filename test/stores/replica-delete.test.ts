@@ -22,8 +22,6 @@ import { headers, initialize, V } from '../support/raw-session.js'
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const newServer = (store?: SharedStore): Server => mcpServer([noop], { name: 'replica', version: '1' }, store === undefined ? {} : { store }).implement({ noop: () => 'ok' }) as unknown as Server
 
-
-
 /** The HTTP status of a tools/list in the session (its body read). */
 const listStatus = async (url: string, sid: string): Promise<number> => {
   const r = await fetch(url, { method: 'POST', headers: headers(sid), body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'tools/list', params: {} }) })

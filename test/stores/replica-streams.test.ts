@@ -30,8 +30,6 @@ const replica = (store: SharedStore) => {
   return { server, docs }
 }
 
-
-
 /** One JSON-RPC request in a session; its status and response. */
 const post = async (url: string, sid: string, method: string, params: Record<string, unknown>): Promise<{ status: number; body: any }> => {
   const r = await fetch(url, { method: 'POST', headers: headers(sid), body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }) })
