@@ -36,7 +36,7 @@ export const bearer = (auth: BearerAuth): HttpMiddleware => {
       if (checked._tag === 'Right') return checked.right
       return checked.left.error === 'temporarily_unavailable'
         ? // what failed on the way to the issuer is the operator's business, not the client's
-          refuse(503, 'Service Unavailable: the authorization server could not be consulted to check the token; try again later', { 'retry-after': '5' })
+          refuse(503, 'Service Unavailable: the authorization server could not be consulted to check the token; try again later', { 'retry-after': String(checked.left.retryAfterSec ?? 5) })
         : challenge('invalid_token')
     } catch {
       return challenge('invalid_token')
