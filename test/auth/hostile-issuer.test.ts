@@ -51,6 +51,7 @@ const mcpHeaders = (bearer: string, extra: Record<string, string> = {}): Record<
   ...extra,
 })
 const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+const call = (name: string): string => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: {} } })
 
 /** A POST with fetch. */
 const viaFetch = async (url: string, bearer: string, body = ping): Promise<Seen> => {
@@ -201,5 +202,19 @@ describe('answers of the identity provider are bounded in size and time', () => 
       expectUnavailable(await viaNode(url, token), 30)
       expectUnavailable(await viaFetch(url, token), 30)
     })
+  })
+})
+
+describe('the step-up challenge', () => {
+  test('names every scope still needed, however long the scopes already held', async () => {
+    const url = await serve({ scopesSupported: ['calc:read', 'calc:write'] })
+    const held = ['calc:read', ...Array.from({ length: 40 }, (_, i) => `calc:extra-permission-${i}`)]
+    const token = await iss.sign(key, { sub: 'alice', aud: resource, scope: held.join(' ') })
+    for (const seen of [await viaFetch(url, token, call('clear')), await viaNode(url, token, call('clear'))]) {
+      expect(seen.status).toBe(403)
+      const scope = /scope="([^"]*)"/.exec(seen.challenge ?? '')?.[1]?.split(' ')
+      expect(scope).toContain('calc:write')
+      expect(scope).toEqual(expect.arrayContaining(held))
+    }
   })
 })
