@@ -5,7 +5,9 @@
  * an HTTP 500, a timeout or garbage, at most one fetch starts per cool-down, and concurrent
  * requests share the fetch in flight: a down or rate-limiting identity provider is not hit once
  * per request. While no usable keys are known, a token is not refused as invalid: the answer
- * is `temporarily_unavailable` with the seconds until the next fetch may start.
+ * is `temporarily_unavailable` with the seconds until the next fetch may start. Only the first
+ * 100 keys of a set are used: real sets hold a handful, and each candidate may cost a
+ * signature check.
  *
  * @example
  * import * as jose from 'jose'
@@ -56,6 +58,9 @@ interface KeySet {
   readonly fetchedAt: number
 }
 
+/** Keys of a set used at most. */
+const maxKeys = 100
+
 // ---------------------------------------------------------------------------------------
 // functions
 
@@ -103,9 +108,10 @@ const fetchKeys = async (jose: Jose, o: JwksOptions): Promise<E.Either<string, O
   if (r.right.status !== 200) return E.left(`${o.uri} answered HTTP ${r.right.status}`)
   const body = r.right.body as { keys?: unknown }
   if (typeof body !== 'object' || body === null || !Array.isArray(body.keys)) return E.left(`${o.uri} answered something that is not a JWKS`)
+  const keys = (body.keys as unknown[]).slice(0, maxKeys)
   try {
-    const getKey = jose.createLocalJWKSet(body as JSONWebKeySet)
-    const kids = new Set((body.keys as unknown[]).flatMap((k) => (typeof k === 'object' && k !== null && typeof (k as { kid?: unknown }).kid === 'string' ? [(k as { kid: string }).kid] : [])))
+    const getKey = jose.createLocalJWKSet({ keys } as JSONWebKeySet)
+    const kids = new Set(keys.flatMap((k) => (typeof k === 'object' && k !== null && typeof (k as { kid?: unknown }).kid === 'string' ? [(k as { kid: string }).kid] : [])))
     return E.right({ getKey, kids })
   } catch (e) {
     return E.left(`${o.uri} answered a JWKS jose refuses: ${e instanceof Error ? e.message : String(e)}`)

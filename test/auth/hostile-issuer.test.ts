@@ -1,4 +1,5 @@
 import { request } from 'node:http'
+import { gzipSync } from 'node:zlib'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
@@ -170,6 +171,13 @@ describe('answers of the identity provider are bounded in size and time', () => 
     expect(r).toMatchObject({ _tag: 'Left', left: { error: 'temporarily_unavailable', description: expect.stringContaining('answered more than 1048576 bytes') } })
     // what the server managed to write before the reader let go: the limit plus socket buffers, far from the 64 MiB offered
     expect(written).toBeLessThan(16 * 1024 * 1024)
+  })
+
+  test('a compressed JWKS is bounded by what it inflates to', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 })
+    iss.routes.set('/jwks', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb))
+    const r = await oauth({ issuer: iss.issuer, audience: resource }).check(await iss.sign(key, { sub: 'alice', aud: resource }))
+    expect(r).toMatchObject({ _tag: 'Left', left: { error: 'temporarily_unavailable', description: expect.stringContaining('answered more than 1048576 bytes') } })
   })
 
   test('a metadata answer that stalls mid-body is a 503 at the time limit, and the process lives on', async () => {
