@@ -85,12 +85,13 @@ const expectUnavailable = (seen: Seen, maxSec: number): void => {
 describe('a failing JWKS endpoint', () => {
   test('is fetched once per cool-down, not once per request; valid-looking tokens get 503 with Retry-After, with fetch and Node http', async () => {
     iss.routes.set('/jwks', (_req, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}'))
-    const url = await serve()
+    // a cool-down far longer than the 50 requests take, however loaded the machine
+    const url = await serve({ jwksCooldownMs: 600_000 })
     const token = await iss.sign(key, { sub: 'alice', aud: resource, scope: 'calc:read' })
     const before = iss.hits.get('/jwks') ?? 0
     for (let i = 0; i < 25; i++) {
-      expectUnavailable(await viaFetch(url, token), 30)
-      expectUnavailable(await viaNode(url, token), 30)
+      expectUnavailable(await viaFetch(url, token), 600)
+      expectUnavailable(await viaNode(url, token), 600)
     }
     expect((iss.hits.get('/jwks') ?? 0) - before).toBe(1)
   })
@@ -151,7 +152,7 @@ const nothingEscapes = async (run: () => Promise<void>): Promise<void> => {
 
 describe('answers of the identity provider are bounded in size and time', () => {
   test('an endless JWKS is cut at the size limit (default 1 MiB), not read whole', async () => {
-    const total = 64 * 1024 * 1024
+    const total = 128 * 1024 * 1024
     const chunk = Buffer.alloc(64 * 1024, 0x20)
     let written = 0
     iss.routes.set('/jwks', (_req, res) => {
@@ -169,8 +170,8 @@ describe('answers of the identity provider are bounded in size and time', () => 
     const auth = oauth({ issuer: iss.issuer, audience: resource })
     const r = await auth.check(await iss.sign(key, { sub: 'alice', aud: resource }))
     expect(r).toMatchObject({ _tag: 'Left', left: { error: 'temporarily_unavailable', description: expect.stringContaining('answered more than 1048576 bytes') } })
-    // what the server managed to write before the reader let go: the limit plus socket buffers, far from the 64 MiB offered
-    expect(written).toBeLessThan(16 * 1024 * 1024)
+    // what the server managed to write before the reader let go: the limit plus the sockets' buffers (a few MiB), far from the 128 MiB offered
+    expect(written).toBeLessThan(40 * 1024 * 1024)
   })
 
   test('a compressed JWKS is bounded by what it inflates to', async () => {
