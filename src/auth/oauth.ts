@@ -186,9 +186,10 @@ const looksLikeJwt = (jose: Jose, token: string): boolean => {
 }
 
 /**
- * The refusal a JWT earns from its claims alone (another issuer, another resource, expired),
- * read before its signature is checked: refusing costs nothing, and such a token never makes
- * the server fetch keys. Anything accepted here is checked again after the signature.
+ * The refusal a JWT earns from the claims it states (another issuer, another resource,
+ * expired), read before its signature is checked: refusing costs nothing, and such a token
+ * never makes the server fetch keys. A claim it leaves out is not judged here: that waits
+ * for the verified check, which requires them, as does everything accepted here.
  */
 const unverifiedRefusal = (jose: Jose, token: string, issuer: string, audience: ReadonlyArray<string>, toleranceSec: number): TokenRefusal | undefined => {
   const invalid = (description: string): TokenRefusal => ({ error: 'invalid_token', description })
@@ -198,8 +199,8 @@ const unverifiedRefusal = (jose: Jose, token: string, issuer: string, audience: 
   } catch {
     return invalid('the token is not a valid JWT')
   }
-  if (claims['iss'] !== issuer) return invalid('the token was issued by another issuer')
-  if (!audienceIncludes(claims['aud'], audience)) return invalid('the token was issued for another resource')
+  if (claims['iss'] !== undefined && claims['iss'] !== issuer) return invalid('the token was issued by another issuer')
+  if (claims['aud'] !== undefined && !audienceIncludes(claims['aud'], audience)) return invalid('the token was issued for another resource')
   if (typeof claims['exp'] === 'number' && claims['exp'] + toleranceSec < Date.now() / 1000) return invalid('the token has expired')
   return undefined
 }
@@ -225,9 +226,9 @@ interface Bounds {
 }
 
 /** Time after a failed discovery before it is tried again. */
-const rediscoverAfterMs = 10_000
+const rediscoverAfterMs = 5000
 
-/** The issuer's metadata, discovered once; a failure is kept for 10 s, then discovery runs again. */
+/** The issuer's metadata, discovered once; a failure is kept for 5 s, then discovery runs again. */
 const metadataOnce = (issuer: string, bounds: Bounds, jwksUri: string | undefined) => {
   const state: { result?: Promise<E.Either<string, AuthServerMetadata>>; failedAt?: number } = {}
   const discoverNow = async (): Promise<E.Either<string, AuthServerMetadata>> => {

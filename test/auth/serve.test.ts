@@ -133,16 +133,15 @@ test('when the issuer cannot be reached, a token is not refused as invalid: 503 
   const unreachable = await serveHttp(server, { port: 0, auth: oauth({ issuer: 'http://127.0.0.1:9', audience: 'http://127.0.0.1:9/mcp', timeoutMs: 2000 }) })
   try {
     const b64 = (x: object): string => Buffer.from(JSON.stringify(x)).toString('base64url')
-    // a token that looks valid (its issuer, this resource, not expired) whose signature cannot be checked
-    const jwt = `${b64({ alg: 'ES256', kid: 'k' })}.${b64({ sub: 'a', iss: 'http://127.0.0.1:9', aud: 'http://127.0.0.1:9/mcp', exp: Math.floor(Date.now() / 1000) + 600 })}.c2ln`
+    const jwt = `${b64({ alg: 'ES256', kid: 'k' })}.${b64({ sub: 'a' })}.c2ln`
     const r = await fetch(unreachable.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${jwt}` },
       body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
     })
     expect(r.status).toBe(503)
-    // when discovery is tried again (every 10 s after a failure)
-    expect(r.headers.get('retry-after')).toMatch(/^([1-9]|10)$/)
+    // when discovery is tried again: 5 s after a failure
+    expect(r.headers.get('retry-after')).toMatch(/^[1-5]$/)
     expect(((await r.json()) as { error: { message: string } }).error.message).toBe('Service Unavailable: the authorization server could not be consulted to check the token; try again later')
   } finally {
     await unreachable.close()
