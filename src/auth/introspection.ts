@@ -91,7 +91,9 @@ export const introspector = (o: IntrospectionOptions): ((token: string) => Promi
     const shared = pending.get(key)
     if (shared !== undefined) return shared
     if (pending.size >= maxInFlight) return E.left(`introspection busy: ${maxInFlight} checks already in flight`)
-    const p = ask(token).then((answer) => {
+    const p = ask(token)
+      .catch((e: unknown) => E.left<string, Claims>(`the introspection endpoint could not be consulted: ${e instanceof Error ? e.message : String(e)}`))
+      .then((answer) => {
       pending.delete(key)
       remember(key, answer)
       return answer
