@@ -94,10 +94,10 @@ export const introspector = (o: IntrospectionOptions): ((token: string) => Promi
     const p = ask(token)
       .catch((e: unknown) => E.left<string, Claims>(`the introspection endpoint could not be consulted: ${e instanceof Error ? e.message : String(e)}`))
       .then((answer) => {
-      pending.delete(key)
-      remember(key, answer)
-      return answer
-    })
+        pending.delete(key)
+        remember(key, answer)
+        return answer
+      })
     pending.set(key, p)
     return p
   }

@@ -80,12 +80,12 @@ export const jwksCache = (o: JwksOptions): KeySource => {
     const run = fetchKeys(jose, o)
       .catch((e: unknown) => E.left(`${o.uri} could not be read: ${e instanceof Error ? e.message : String(e)}`))
       .then((r) => {
-      if (E.isLeft(r)) state.failure = r.left
-      else {
-        delete state.failure
-        state.set = { ...r.right, fetchedAt: now() }
-      }
-    })
+        if (E.isLeft(r)) state.failure = r.left
+        else {
+          delete state.failure
+          state.set = { ...r.right, fetchedAt: now() }
+        }
+      })
     state.inFlight = run.finally(() => delete state.inFlight)
     return state.inFlight
   }
