@@ -18,8 +18,10 @@ import type { ToolContent, ToolError } from './content.js'
 import type { ToolContext } from '../server/context.js'
 import { schemaProblems } from '../schema/schema-check.js'
 import type { DefaultedOf, FastFromSchema, WithPlainProperties } from '../schema/fast-schema.js'
-import { jsonSchemaOf, type Codec, type JsonSchema } from '../schema/schema.js'
+import type { Codec, JsonSchema } from '../schema/schema.js'
+import { slotSchema, type KeywordRule } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
+import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
@@ -52,11 +54,30 @@ export interface InputShape extends SchemaShape {
   readonly type: 'object'
 }
 
-/** An input slot: a JSON Schema literal of an object, or an io-ts codec. */
-export type InputSpec = InputShape | Codec
+/** An input slot: a JSON Schema literal of an object, an io-ts codec, or a Standard Schema (zod, valibot, arktype, effect) with a JSON Schema form. */
+export type InputSpec = InputShape | Codec | StandardSchemaV1
 
-/** An output slot: a JSON Schema literal (any JSON value since 2026-07-28; objects for 2025-11-25 clients are made by wrapping), or an io-ts codec. */
-export type OutputSpec = SchemaShape | Codec
+/** An output slot: a JSON Schema literal (any JSON value since 2026-07-28; objects for 2025-11-25 clients are made by wrapping), an io-ts codec, or a Standard Schema. */
+export type OutputSpec = SchemaShape | Codec | StandardSchemaV1
+
+/** A marker in `StandardWire`: the slot is not a Standard Schema, callers see the handler's type. */
+export declare const sameAsHandler: unique symbol
+
+/**
+ * What callers see of a tool whose slots include a Standard Schema, where it differs from the
+ * handler's view: they send the input schema's input type (before transforms and defaults),
+ * and get the output schema's output type. `typeof sameAsHandler` for a slot that is not one.
+ */
+export interface StandardWire<A, R> {
+  readonly args: A
+  readonly result: R
+}
+
+/** `StandardWire` of the slots `IS` and `OS`, for a tool with at least one Standard Schema. */
+type WireOf<IS, OS> = StandardWire<
+  IS extends StandardTypedV1 ? InferInput<IS> : typeof sameAsHandler,
+  OS extends StandardTypedV1 ? InferOutput<OS> : typeof sameAsHandler
+>
 
 /** What describes a tool to people and models, besides its name and schemas. */
 export interface ToolMeta {
@@ -116,6 +137,7 @@ export interface Tool<
   out D extends string = string,
   out C extends string = string,
   out A extends string = string,
+  out W = unknown,
 > extends ListedTool {
   readonly name: N
   /** The input slot as given (a schema literal or a codec). */
@@ -165,6 +187,8 @@ export interface Tool<
    * (a test per tool cost about 7 instantiations per tool). Never present at run time.
    */
   readonly _app: A
+  /** Phantom: what callers see when a slot is a Standard Schema (`StandardWire`), else `unknown`. Never present at run time. */
+  readonly _W: W
 }
 
 /**
@@ -234,6 +258,9 @@ export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid t
  */
 type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the common path
 
+/** A slot that is not a Standard Schema (one relation test for both slots of a literal contract). */
+type NotStandard = { readonly '~standard'?: undefined } | undefined
+
 // ---------------------------------------------------------------------------------------
 // constructors
 
@@ -247,7 +274,7 @@ export function emcp<
   OS extends OutputSpec | undefined = undefined,
   const CL extends ClaimMap = {},
   I = SpecType<IS>,
-  O = OS extends undefined ? ToolContent : SpecType<OS>,
+  O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
   D extends string = IS extends WithPlainProperties ? never : DefaultedOf<IS>, // the test inline: one alias fewer per tool
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
@@ -275,7 +302,9 @@ export function emcp<
   // `linkApp(emcp({...}), app)`) would otherwise take its name and types from that call's
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
-): NoInfer<Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never>>
+): NoInfer<
+  Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never, (IS | OS) extends NotStandard ? unknown : WireOf<IS, OS>>
+>
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
   const { input, output, claims, ...rest } = def
@@ -299,8 +328,8 @@ export function emcp(def: ToolMeta & { readonly name: string; readonly input: un
  * protocol/legacy-output.ts). Both are checked for dialect, references and size. (Shared
  * with `runtimeTool`, whose schemas are plain JSON objects.)
  */
-export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: InputSpec | OutputSpec | JsonSchema): JsonSchema => {
-  const given = jsonSchemaOf(spec)
+export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule = 'error'): JsonSchema => {
+  const given = slotSchema(name, slot, spec, keywords)
   const problems = schemaProblems(given)
   if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)
   if (given.type === 'object') return given

@@ -15,6 +15,7 @@
 import { objectRoot, type AnyTool, type TaskSupport, type Tool, type ToolMeta } from './emcp.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
+import type { KeywordRule } from '../schema/slot-schema.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -52,11 +53,14 @@ export interface RuntimeToolDef extends ToolMeta {
  * Defines a tool whose schemas are known only at run time. Throws a TypeError, naming the
  * tool, for a schema that cannot be served (as `emcp` does).
  */
-export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => {
+export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => runtimeToolOf(def, 'error')
+
+/** `runtimeTool`, with unknown keywords allowed (`'allow'`: manifests, whose reader warns about them). Internal. */
+export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): RuntimeTool => {
   const { input, output, claims, ...rest } = def
-  const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input))
-  const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output)
+  const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input, keywords))
+  const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
   const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
-  // the phantom types (_I, _O, _S, _D, _C, _H, _X, _app) are never present at run time, as with `emcp`
-  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app'> as RuntimeTool
+  // the phantom types (_I, _O, _S, _D, _C, _H, _X, _app, _W) are never present at run time, as with `emcp`
+  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app' | '_W'> as RuntimeTool
 }

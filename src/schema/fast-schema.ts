@@ -40,6 +40,7 @@
  */
 import type * as t from 'io-ts'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import type { StandardTypedV1 } from './standard/spec.js'
 
 /**
  * The general (and costly) path; an io-ts codec (which no schema test above matches) is typed
@@ -56,6 +57,7 @@ type Codec = t.Type<any, any, unknown>
 
 /** Keywords that change a node's type beyond its `type` (json-schema-to-ts reads them). */
 interface Plain {
+  readonly '~standard'?: never // a Standard Schema (valibot's objects have `type: 'object'`) is never a literal
   readonly $ref?: never
   readonly allOf?: never
   readonly anyOf?: never
@@ -141,14 +143,20 @@ type Combined = { readonly $ref: unknown } | { readonly allOf: unknown } | { rea
 /** What may not accompany `anyOf`/`oneOf` on the fast path. */
 type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { readonly allOf: unknown } | { readonly properties: unknown }
 
-/** The static type of schema `S` (or of an io-ts codec: what it decodes to). */
-export type FastFromSchema<S> = S extends RootClosedRequired
+/**
+ * The static type of schema `S` (or of an io-ts codec: what it decodes to; or of a Standard
+ * Schema: its type `K`, the output for arguments and the input for results). The Standard
+ * test comes after the two commonest literal roots, which never reach it.
+ */
+export type FastFromSchema<S, K extends 'input' | 'output' = 'output'> = S extends RootClosedRequired
   ? ClosedOf<S['properties'], S['required'][number]>
   : S extends RootObject
     ? ObjectOf<S>
-    : S extends WithDefs
-      ? Slow<AnchorFree<S>>
-      : Node<S>
+    : S extends StandardTypedV1
+      ? NonNullable<S['~standard']['types']>[K]
+      : S extends WithDefs
+        ? Slow<AnchorFree<S>>
+        : Node<S>
 
 /**
  * `$ref`s to an `$anchor` (`"#name"`) dropped: json-schema-to-ts cannot follow them (it

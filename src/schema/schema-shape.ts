@@ -43,6 +43,8 @@ type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array'
 
 /** A JSON Schema literal, as a contract's input or output slot takes it (the keywords of json-schema-to-ts's `JSONSchema`, plus 2020-12's `prefixItems` and `$defs`). */
 export interface SchemaShape {
+  /** Never: a value with `~standard` is a Standard Schema (zod, valibot, arktype), taken as one, never as a literal. */
+  readonly '~standard'?: never
   readonly $id?: string
   readonly $ref?: LiteralString
   readonly $schema?: string

@@ -81,7 +81,9 @@ export const DateFromISOString: t.Type<Date, string, unknown> = withSchema(
 
 /** True when a schema slot holds an io-ts codec rather than a JSON Schema literal. */
 export const isCodec = (s: unknown): s is Codec =>
-  s instanceof t.Type || (typeof s === 'object' && s !== null && typeof (s as Codec).decode === 'function' && typeof (s as Codec).encode === 'function')
+  s instanceof t.Type ||
+  // a Standard Schema may have decode and encode too (zod 4): it is never taken for a codec
+  (typeof s === 'object' && s !== null && typeof (s as Codec).decode === 'function' && typeof (s as Codec).encode === 'function' && !('~standard' in s))
 
 /** The JSON Schema of a slot: the literal itself, or the one derived from a codec. */
 export const jsonSchemaOf = (s: SchemaSpec | JsonSchema): JsonSchema => (isCodec(s) ? codecToJsonSchema(s) : (s as JsonSchema))

@@ -22,9 +22,11 @@ import {
 } from '../contract/content.js'
 import type { ToolContext } from './context.js'
 import type { AnyTool, HandlerOf, Tool } from '../contract/emcp.js'
-import { isThenable, type Eventually } from '../util/eventually.js'
+import { isThenable, map, type Eventually } from '../util/eventually.js'
 import { MissingClientCapability } from '../protocol/2026-07-28/input-required.js'
-import { formatIssues, validatorOf, type SchemaSpec, type Validator } from '../schema/schema.js'
+import { formatIssues, validatorOf, type Issue, type JsonSchema, type SchemaSpec } from '../schema/schema.js'
+import { isStandardSchema } from '../schema/standard/detect.js'
+import { standardValidator, type SlotValidator } from '../schema/standard/validator.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -51,8 +53,8 @@ export type Handlers<U extends AnyTool> = { readonly [T in U as T['name']]: T['_
 export interface Callable {
   readonly tool: AnyTool
   readonly handler: (args: unknown, ctx: ToolContext) => unknown
-  readonly input: Validator
-  readonly output: Validator | undefined
+  readonly input: SlotValidator
+  readonly output: SlotValidator | undefined
 }
 
 // ---------------------------------------------------------------------------------------
@@ -64,8 +66,8 @@ export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) 
   handler,
   // validate against the schemas clients are shown, which may add to a derived one (the
   // whole input schema when some arguments are bound to token claims: they are filled by then)
-  input: validatorOf(tool.input as SchemaSpec, tool.wholeInputSchema ?? tool.inputSchema),
-  output: tool.output === undefined ? undefined : validatorOf(tool.output as SchemaSpec, tool.outputSchema),
+  input: slotValidator(tool.input, tool.wholeInputSchema ?? tool.inputSchema),
+  output: tool.output === undefined ? undefined : outputValidator(tool.output, tool.outputSchema as JsonSchema),
 })
 
 // ---------------------------------------------------------------------------------------
@@ -77,6 +79,12 @@ export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) 
  */
 export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventually<CallToolResult> => {
   const decoded = c.input.decode(args)
+  // a Standard Schema may validate asynchronously; every other slot answers now
+  return isThenable(decoded) ? decoded.then((d) => runDecoded(c, d, ctx), failureResult) : runDecoded(c, decoded, ctx)
+}
+
+/** The call once its arguments are validated: the handler, then its result. */
+const runDecoded = (c: Callable, decoded: E.Either<ReadonlyArray<Issue>, unknown>, ctx: ToolContext): Eventually<CallToolResult> => {
   if (E.isLeft(decoded))
     return errorMessage(`Invalid arguments for tool ${c.tool.name}: ${formatIssues(decoded.left)}`)
   let returned: unknown
@@ -106,6 +114,22 @@ export const failureResult = (failure: unknown): CallToolResult => {
 // ---------------------------------------------------------------------------------------
 // internals
 
+/** A slot's validator: its Standard Schema's own, or the JSON Schema (and codec) one. */
+const slotValidator = (spec: unknown, schema: JsonSchema): SlotValidator =>
+  isStandardSchema(spec) ? standardValidator(spec, schema) : validatorOf(spec as SchemaSpec, schema)
+
+/**
+ * An output slot's validator. A Standard Schema's result is checked by its library, then
+ * against the JSON Schema clients were shown, which they check it against: a library whose
+ * conversion is looser or stricter than its validation never sends what the schema refuses.
+ */
+const outputValidator = (spec: unknown, schema: JsonSchema): SlotValidator => {
+  if (!isStandardSchema(spec)) return validatorOf(spec as SchemaSpec, schema)
+  const own = standardValidator(spec, schema)
+  const wire = validatorOf(schema)
+  return { schema, decode: own.decode, encode: (a) => map(own.encode(a), (r) => (E.isLeft(r) ? r : wire.encode(r.right))) }
+}
+
 const isMissingCapability = (u: unknown): boolean => {
   try {
     return u instanceof MissingClientCapability
@@ -123,7 +147,7 @@ const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
 const later = async (r: unknown): Promise<unknown> => (typeof r === 'function' ? (r as () => unknown)() : r)
 
 /** Turns whatever the handler finally produced (value, Either, tool error) into a result. */
-const complete = (c: Callable, value: unknown): CallToolResult => {
+const complete = (c: Callable, value: unknown): Eventually<CallToolResult> => {
   if (isEither(value)) {
     if (E.isLeft(value)) return failureResult(value.left)
     value = value.right
@@ -154,8 +178,20 @@ export const describe = (failure: unknown): string => {
   }
 }
 
-const structuredResult = (c: Callable, value: unknown): CallToolResult => {
-  const encoded = (c.output as Validator).encode(value)
+const structuredResult = (c: Callable, value: unknown): Eventually<CallToolResult> => {
+  const encoded = (c.output as SlotValidator).encode(value)
+  return isThenable(encoded) ? encoded.then((e) => structured(c, e), failureResult) : structured(c, encoded)
+}
+
+const structured = (c: Callable, encoded: E.Either<ReadonlyArray<Issue>, unknown>): CallToolResult => {
+  try {
+    return structuredOf(c, encoded)
+  } catch (e) {
+    return errorMessage(`Tool ${c.tool.name} returned a result that cannot be serialised: ${describe(e)}`)
+  }
+}
+
+const structuredOf = (c: Callable, encoded: E.Either<ReadonlyArray<Issue>, unknown>): CallToolResult => {
   if (E.isLeft(encoded))
     return errorMessage(`Tool ${c.tool.name} returned a result that does not match its output schema: ${formatIssues(encoded.left)}`)
   const structured = encoded.right

@@ -17,7 +17,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { CallToolResult } from '../contract/content.js'
-import type { AnyTool, ListedTool } from '../contract/emcp.js'
+import type { AnyTool, ListedTool, sameAsHandler, StandardWire } from '../contract/emcp.js'
 import { unwrap, type Outgoing, type RpcErrorObject } from '../protocol/jsonrpc.js'
 import { wrapsOutput } from '../protocol/2025-11-25/legacy-output.js'
 import { isModernVersion, latestVersion } from '../protocol/versions.js'
@@ -30,7 +30,7 @@ import type { ToolNamed } from '../contract/sum.js'
 // model
 
 /** What `call` resolves to: the typed structured output, or the whole result for plain tools. */
-export type ResultOf<T extends AnyTool> = T['_S'] extends true ? T['_O'] : CallToolResult
+export type ResultOf<T extends AnyTool> = T['_S'] extends true ? (T['_W'] extends StandardWire<unknown, infer R> ? ([R] extends [typeof sameAsHandler] ? T['_O'] : R) : T['_O']) : CallToolResult
 
 /**
  * The arguments a caller passes to tool `T`: its handler's argument type, with the arguments
@@ -40,7 +40,12 @@ export type ResultOf<T extends AnyTool> = T['_S'] extends true ? T['_O'] : CallT
  */
 export type ArgsOf<T extends AnyTool> = 0 extends 1 & T['_I']
   ? { readonly [argument: string]: unknown }
-  : Unclaimed<[T['_D']] extends [never] ? T['_I'] : string extends T['_D'] ? T['_I'] : WithOptional<T['_I'], T['_D']>, T['_C']>
+  : T['_W'] extends StandardWire<infer A, unknown> // a Standard Schema's input type, before its transforms and defaults
+    ? [A] extends [typeof sameAsHandler] ? ArgsOfHandler<T> : Unclaimed<A, T['_C']>
+    : ArgsOfHandler<T>
+
+/** The caller's arguments read from the handler's: the defaulted ones optional, the claim-bound ones absent. */
+type ArgsOfHandler<T extends AnyTool> = Unclaimed<[T['_D']] extends [never] ? T['_I'] : string extends T['_D'] ? T['_I'] : WithOptional<T['_I'], T['_D']>, T['_C']>
 
 /** `A` without the claim-bound arguments `C` (the server fills them from the caller's token). */
 type Unclaimed<A, C extends string> = [C] extends [never]

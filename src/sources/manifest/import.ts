@@ -25,7 +25,8 @@ import type { ToolContext } from '../../server/context.js'
 import type { Tool } from '../../contract/emcp.js'
 import type { DefaultedOf } from '../../schema/fast-schema.js'
 import { isObject } from '../../util/json-object.js'
-import { runtimeTool, type RuntimeTool } from '../../contract/runtime-tool.js'
+import { runtimeToolOf, type RuntimeTool } from '../../contract/runtime-tool.js'
+import { keywordProblems } from './validate.js'
 import { formatIssues, validatorOf, type SchemaSpec, type TypeOfSpec, type Validator } from '../../schema/schema.js'
 import { mcpServer, type NoExtraHandlers, type Server, type ServerInfo, type ServerOptions } from '../../server/server.js'
 import type { RepeatedNames } from '../../contract/sum.js'
@@ -146,6 +147,10 @@ export interface FromManifestOptions extends ServerOptions {
   readonly review?: Review
   /** A yes/no decision instead of a review (a policy engine, an audit log): the arguments run unchanged when it says yes. */
   readonly confirm?: Confirm
+  /** Refuse a schema with an unknown keyword (`requird`) rather than warn (default false: manifests are edited by hand and made elsewhere). */
+  readonly strict?: boolean
+  /** Where warnings go (an unknown keyword, when not `strict`); by default `process.emitWarning`. */
+  readonly onWarning?: (message: string) => void
 }
 
 // ---------------------------------------------------------------------------------------
@@ -206,6 +211,9 @@ export const serverOfManifest = (
       problems.push(...invalid)
       continue
     }
+    const typos = keywordProblems(entry)
+    if (options.strict === true) problems.push(...typos)
+    else for (const t of typos) (options.onWarning ?? warnProcess)(`emcp: tool ${t.tool}: ${t.path}: ${t.message}`)
     problems.push(...argumentMismatches(entry, given, declared.get(key)))
     const slots = slotsOf(entry, options.codecs ?? {}, problems)
     tools.push(contractOf(entry, slots))
@@ -213,7 +221,7 @@ export const serverOfManifest = (
   }
   problems.push(...missingAppLinks(tools, options.apps ?? []).map(({ tool, message }) => ({ tool, path: '/_meta/ui/resourceUri', message })))
   if (problems.length > 0) return E.left(problems)
-  const { info, codecs: _codecs, confirm: _confirm, review: _review, ...serverOptions } = options
+  const { info, codecs: _codecs, confirm: _confirm, review: _review, strict: _strict, onWarning: _onWarning, ...serverOptions } = options
   const server: Server = mcpServer(tools, info ?? infoOf(m), serverOptions).implement(wrapped)
   server.batch(() => {
     for (const entry of m.tools) if (policyOf(entry) === 'disabled') server.disableTool(entry.name)
@@ -238,8 +246,10 @@ const infoOf = (m: Manifest): ServerInfo => {
 const contractOf = (entry: ManifestTool, slots: Slots): RuntimeTool => {
   const { inputSchema: _input, outputSchema: _output, _meta, ...rest } = entry
   const meta = withSemossApp(_meta)
-  return runtimeTool({ ...rest, ...(meta === undefined ? {} : { _meta: meta }), input: slots.input, ...(slots.output === undefined ? {} : { output: slots.output }) })
+  return runtimeToolOf({ ...rest, ...(meta === undefined ? {} : { _meta: meta }), input: slots.input, ...(slots.output === undefined ? {} : { output: slots.output }) }, 'allow')
 }
+
+const warnProcess = (message: string): void => process.emitWarning(message, 'EmcpSchemaWarning')
 
 /** A handler given in a record built at run time: any function (its arguments are checked by the tool's schema). */
 const isHandler = (u: unknown): u is Handler<RuntimeTool> => typeof u === 'function'

@@ -12,6 +12,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { isObject } from '../../util/json-object.js'
 import { validatorOf, type JsonSchema } from '../../schema/schema.js'
+import { unknownKeywords } from '../../schema/keywords.js'
 import { fingerprint } from './canonical.js'
 import { meosProblems } from './dispatch.js'
 import { toolFingerprint } from './export.js'
@@ -101,6 +102,8 @@ export const validateManifest = (u: unknown, options: ValidateOptions = {}): Val
       const compiled = compiles(schema)
       if (compiled !== undefined) errors.push({ tool: tool.name, path: `/${slot}`, message: `does not compile as JSON Schema 2020-12: ${compiled}` })
     }
+    // a typo validates nothing: a warning here, an error under --strict
+    warnings.push(...keywordProblems(tool))
     for (const issue of lintTool(tool)) (issue.severity === 'error' ? errors : warnings).push({ tool: issue.tool, path: issue.path, message: issue.message })
     warnings.push(...semossWarnings(tool))
     const stored = tool._meta?.[metaKeys.fingerprint]
@@ -116,6 +119,13 @@ export const validateManifest = (u: unknown, options: ValidateOptions = {}): Val
   }
   return { tools: total, errors, warnings }
 }
+
+/** The unknown keywords of an entry's schemas (`requird`, another library's `kind`), each at its pointer in the entry. */
+export const keywordProblems = (tool: { readonly name: string; readonly inputSchema?: unknown; readonly outputSchema?: unknown }): ReadonlyArray<ManifestProblem> =>
+  (['inputSchema', 'outputSchema'] as const).flatMap((slot) => {
+    const schema = tool[slot]
+    return isObject(schema) ? unknownKeywords(schema).map((p) => ({ tool: tool.name, path: `/${slot}${p.path}`, message: p.message })) : []
+  })
 
 // ---------------------------------------------------------------------------------------
 // internals

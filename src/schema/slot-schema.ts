@@ -1,0 +1,35 @@
+/**
+ * The JSON Schema of a contract's slot, whichever kind it holds: a Standard Schema (converted
+ * by its own library, in the slot's direction), an io-ts codec (derived), or a JSON Schema
+ * literal, which must be one: another library's schema object, or an unknown keyword, is
+ * refused rather than served as a schema that validates nothing.
+ *
+ * @example
+ * import { slotSchema } from './slot-schema.js'
+ * slotSchema('add', 'input', { type: 'object', requird: ['a'] }, 'error')
+ * // throws: emcp: tool add: the input schema: unknown JSON Schema keyword "requird" (did you mean "required"?) (at /requird)
+ */
+import { isObject } from '../util/json-object.js'
+import { unknownKeywords } from './keywords.js'
+import { codecToJsonSchema } from './codec-schema.js'
+import { isCodec, type JsonSchema } from './schema.js'
+import { isStandardSchema, notALiteral } from './standard/detect.js'
+import { standardJsonSchema } from './standard/json-schema.js'
+
+/** What an unknown keyword in a literal does: refuse the contract (code), or let it through for the caller to warn about (manifests). */
+export type KeywordRule = 'error' | 'allow'
+
+/** The JSON Schema slot `slot` of tool `name` publishes; throws a TypeError naming the tool for anything that is not a schema. */
+export const slotSchema = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule): JsonSchema => {
+  if (isStandardSchema(spec)) return standardJsonSchema(name, slot, spec)
+  if (isCodec(spec)) return codecToJsonSchema(spec)
+  const where = `emcp: tool ${String(name)}: the ${slot} schema`
+  if (!isObject(spec)) throw new TypeError(`${where} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
+  const foreign = notALiteral(spec)
+  if (foreign !== undefined) throw new TypeError(`${where} is not a JSON Schema literal: ${foreign}`)
+  if (keywords === 'error') {
+    const unknown = unknownKeywords(spec)
+    if (unknown.length > 0) throw new TypeError(`${where}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
+  }
+  return spec
+}

@@ -1,0 +1,30 @@
+/**
+ * Telling a Standard Schema (or another library's schema object) from a JSON Schema literal
+ * at run time. A valibot `v.object(...)` has `type: 'object'` and would otherwise pass for a
+ * literal: validated by nothing, its internals listed as its schema. So an object carrying
+ * `~standard`, zod's `_def`/`_zod` or valibot's `kind`/`expects` is never a literal.
+ *
+ * @example
+ * import { isStandardSchema, notALiteral } from './detect.js'
+ * isStandardSchema({ '~standard': { version: 1, vendor: 'x', validate: () => ({ value: 1 }) } }) // true
+ * notALiteral({ _def: {} }) // 'it is a zod schema without ~standard (zod 3 before 3.24?): ...'
+ */
+import type { StandardSchemaV1 } from './spec.js'
+
+/** True when `u` is a Standard Schema v1 (a `~standard` object with version 1 and a `validate` function). */
+export const isStandardSchema = (u: unknown): u is StandardSchemaV1 => {
+  if ((typeof u !== 'object' && typeof u !== 'function') || u === null) return false
+  const props = (u as { readonly '~standard'?: unknown })['~standard']
+  return typeof props === 'object' && props !== null && (props as { version?: unknown }).version === 1 && typeof (props as { validate?: unknown }).validate === 'function'
+}
+
+/**
+ * Why a slot value that is not a Standard Schema is not a JSON Schema literal either, or
+ * undefined when nothing says it is another library's schema. (`in` tests run no getter.)
+ */
+export const notALiteral = (u: object): string | undefined => {
+  if ('~standard' in u) return 'it carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function): pass the schema itself, as the library made it'
+  if ('_zod' in u || '_def' in u) return 'it is a zod schema without "~standard": use zod 3.24 or later (zod 4.2 or later for its JSON Schema), or write the JSON Schema literal'
+  if ('kind' in u && 'expects' in u) return 'it is a valibot schema without "~standard": use valibot 1 and wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
+  return undefined
+}

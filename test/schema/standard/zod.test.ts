@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { emcp, inMemoryClient, mcpServer } from '../../../src/index.js'
+
+const shout = emcp({
+  name: 'shout',
+  description: 'Shout a word, n times.',
+  input: z.object({ word: z.string().min(1, 'say something'), times: z.number().int().positive().default(2) }),
+  output: z.object({ text: z.string(), length: z.number() }),
+})
+const lengthOf = emcp({
+  name: 'length_of',
+  description: 'The length of a string, after a transform.',
+  input: z.object({ s: z.string().transform((s) => s.length) }),
+  output: z.object({ n: z.number() }),
+})
+
+const server = () =>
+  mcpServer([shout, lengthOf], { name: 'z', version: '1' }).implement({
+    shout: ({ word, times }) => {
+      const text = Array.from({ length: times }, () => word.toUpperCase()).join(' ')
+      return { text, length: text.length }
+    },
+    length_of: ({ s }) => ({ n: s }),
+  })
+
+describe('zod 4 schemas in a contract', () => {
+  it('publishes the JSON Schema zod writes: input direction, root object', async () => {
+    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+      const tools = await inMemoryClient(server(), { protocolVersion: era }).list()
+      const listed = tools.find((t) => t.name === 'shout')
+      expect(listed?.inputSchema).toMatchObject({ type: 'object', properties: { word: { type: 'string', minLength: 1 }, times: { type: 'integer', default: 2 } }, required: ['word'] })
+      expect(listed?.outputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text', 'length'] })
+      expect(JSON.stringify(tools)).not.toContain('_zod')
+    }
+  })
+
+  it('validates through zod: defaults and transforms reach the handler', async () => {
+    const c = inMemoryClient(server())
+    await expect(c.call('shout', { word: 'hi' })).resolves.toEqual({ text: 'HI HI', length: 5 })
+    await expect(c.call('length_of', { s: 'abcd' })).resolves.toEqual({ n: 4 })
+  })
+
+  it('answers zod issues as invalid arguments, path and message, in both eras', async () => {
+    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+      const c = inMemoryClient(server(), { protocolVersion: era })
+      const r = await c.callResult('shout', { word: '', times: -1 } as never)
+      expect(r.isError).toBe(true)
+      expect(r.content).toEqual([{ type: 'text', text: 'Invalid arguments for tool shout: /word: say something; /times: Too small: expected number to be >0' }])
+    }
+  })
+
+  it('never sends a result zod refuses', async () => {
+    const bad = emcp({ name: 'bad', description: 'Wrong result.', input: z.object({}), output: z.object({ n: z.number() }) })
+    const s = mcpServer([bad], { name: 'z', version: '1' }).implement({ bad: () => ({ n: 'x' }) as never })
+    const r = await inMemoryClient(s).callResult('bad', {})
+    expect(r.isError).toBe(true)
+    expect(r.structuredContent).toBeUndefined()
+    expect(JSON.stringify(r.content)).toContain('does not match its output schema: /n: Invalid input: expected number, received string')
+  })
+
+  it('runs an async refinement', async () => {
+    const taken = emcp({ name: 'taken', description: 'Async check.', input: z.object({ user: z.string().refine(async (u) => u !== 'root', 'is taken') }) })
+    const s = mcpServer([taken], { name: 'z', version: '1' }).implement({ taken: ({ user }) => `hello ${user}` })
+    const c = inMemoryClient(s)
+    expect((await c.callResult('taken', { user: 'root' })).content).toEqual([{ type: 'text', text: 'Invalid arguments for tool taken: /user: is taken' }])
+    expect((await c.callResult('taken', { user: 'ann' })).content).toEqual([{ type: 'text', text: 'hello ann' }])
+  })
+
+  it('refuses at definition a schema with no JSON Schema form, naming tool and path', () => {
+    expect(() => emcp({ name: 'when', description: 'A date.', input: z.object({ at: z.date() }) })).toThrow(
+      /emcp: tool when: the input schema \(zod\) cannot be written as JSON Schema at \/properties\/at: Date cannot be represented in JSON Schema/,
+    )
+    expect(() => emcp({ name: 'out', description: 'A transform out.', input: z.object({}), output: z.object({ n: z.string().transform((s) => s.length) }) })).toThrow(
+      /emcp: tool out: the output schema \(zod\) cannot be written as JSON Schema/,
+    )
+  })
+
+  it('computes the JSON Schema once, when the contract is made', async () => {
+    let conversions = 0
+    const schema = z.object({ a: z.string() })
+    const convert = schema['~standard'].jsonSchema.input
+    Object.defineProperty(schema['~standard'].jsonSchema, 'input', { value: (o: never) => (conversions++, convert(o)) })
+    const t = emcp({ name: 'once', description: 'Once.', input: schema })
+    const c = inMemoryClient(mcpServer([t], { name: 'z', version: '1' }).implement({ once: ({ a }) => a }))
+    for (let i = 0; i < 3; i++) {
+      await c.list()
+      await c.call('once', { a: 'x' })
+    }
+    expect(conversions).toBe(1)
+  })
+})
