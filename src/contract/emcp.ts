@@ -258,9 +258,6 @@ export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid t
  */
 type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the common path
 
-/** A slot that is not a Standard Schema (one relation test for both slots of a literal contract). */
-type NotStandard = { readonly '~standard'?: undefined } | undefined
-
 // ---------------------------------------------------------------------------------------
 // constructors
 
@@ -303,7 +300,7 @@ export function emcp<
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
 ): NoInfer<
-  Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never, (IS | OS) extends NotStandard ? unknown : WireOf<IS, OS>>
+  Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never, IS extends StandardTypedV1 ? WireOf<IS, OS> : OS extends StandardTypedV1 ? WireOf<IS, OS> : unknown>
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
