@@ -9,6 +9,7 @@
  * isStandardSchema({ '~standard': { version: 1, vendor: 'x', validate: () => ({ value: 1 }) } }) // true
  * notALiteral({ _def: {} }) // 'it is a zod schema without ~standard (zod 3 before 3.24?): ...'
  */
+import { clip } from '../../util/clip.js'
 import type { StandardSchemaV1 } from './spec.js'
 
 /** True when `u` is a Standard Schema v1 (a `~standard` object with version 1 and a `validate` function). */
@@ -26,5 +27,7 @@ export const notALiteral = (u: object): string | undefined => {
   if ('~standard' in u) return 'it carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function): pass the schema itself, as the library made it'
   if ('_zod' in u || '_def' in u) return 'it is a zod schema without "~standard": use zod 3.24 or later (zod 4.2 or later for its JSON Schema), or write the JSON Schema literal'
   if ('kind' in u && 'expects' in u) return 'it is a valibot schema without "~standard": use valibot 1 and wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
+  const shaped = Object.keys(u).find((k) => isStandardSchema((u as Record<string, unknown>)[k]))
+  if (shaped !== undefined) return `its property ${JSON.stringify(clip(shaped, 64))} is a schema of its own: a shape of schemas (as the official SDK takes) goes into an object schema, z.object({ ... })`
   return undefined
 }

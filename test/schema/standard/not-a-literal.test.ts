@@ -32,6 +32,12 @@ describe('another library\'s schema is never taken for a literal', () => {
     expect(() => runtimeTool({ name: 'c', input: broken })).toThrow(/carries "~standard" but is not a Standard Schema v1/)
   })
 
+  it('a raw zod shape (as the official SDK takes) is refused, saying to wrap it in an object schema', () => {
+    expect(() => runtimeTool({ name: 'raw', input: { a: z.string(), b: z.number() } as never })).toThrow(
+      'emcp: tool raw: the input schema is not a JSON Schema literal: its property "a" is a schema of its own: a shape of schemas (as the official SDK takes) goes into an object schema, z.object({ ... })',
+    )
+  })
+
   it('a zod schema is validated by zod even though it has encode and decode (never taken for an io-ts codec)', async () => {
     const t = emcp({ name: 'n', description: 'N.', input: z.object({ n: z.coerce.number() }), output: z.object({ twice: z.number() }) })
     const c = inMemoryClient(mcpServer([t], { name: 's', version: '1' }).implement({ n: ({ n }) => ({ twice: 2 * n }) }))
