@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { emcp, inMemoryClient, mcpServer } from '../../../src/index.js'
+import { toManifest } from '../../../src/sources/manifest/index.js'
 
 const shout = emcp({
   name: 'shout',
@@ -88,5 +89,13 @@ describe('zod 4 schemas in a contract', () => {
       await c.call('once', { a: 'x' })
     }
     expect(conversions).toBe(1)
+  })
+
+  it('writes the JSON Schema zod derives into a manifest, with no dispatch codecs', () => {
+    const m = toManifest(server())
+    const entry = m.tools.find((t) => t.name === 'shout')
+    expect(entry?.inputSchema).toMatchObject({ type: 'object', properties: { word: { type: 'string', minLength: 1 }, times: { type: 'integer', default: 2 } } })
+    expect(entry?.outputSchema).toMatchObject({ type: 'object', required: ['text', 'length'] })
+    expect(JSON.stringify(m)).not.toMatch(/_zod|~standard|emcp\/dispatch/)
   })
 })
