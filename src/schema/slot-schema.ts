@@ -24,9 +24,9 @@ export const slotSchema = (name: unknown, slot: 'input' | 'output', spec: unknow
   if (isStandardSchema(spec)) return standardJsonSchema(name, slot, spec)
   if (isCodec(spec)) return codecToJsonSchema(spec)
   const where = `emcp: tool ${String(name)}: the ${slot} schema`
-  if (!isObject(spec)) throw new TypeError(`${where} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
-  const foreign = notALiteral(spec)
+  const foreign = (typeof spec === 'object' || typeof spec === 'function') && spec !== null ? notALiteral(spec) : undefined
   if (foreign !== undefined) throw new TypeError(`${where} is not a JSON Schema literal: ${foreign}`)
+  if (!isObject(spec)) throw new TypeError(`${where} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
   if (keywords === 'error') {
     const unknown = unknownKeywords(spec)
     if (unknown.length > 0) throw new TypeError(`${where}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)

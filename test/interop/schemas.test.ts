@@ -1,6 +1,6 @@
 /**
- * Tools whose schemas come from zod 4, valibot 1 (through @valibot/to-json-schema), arktype 2
- * and TypeBox, served over HTTP to the official clients of both eras (1.x: 2025-11-25, 2.x:
+ * Tools whose schemas come from zod 4, valibot 1 (through @valibot/to-json-schema), arktype 2,
+ * effect 4 and TypeBox, served over HTTP to the official clients of both eras (1.x: 2025-11-25, 2.x:
  * 2026-07-28) and to Node's own `http` client: the JSON Schema each library writes is listed,
  * arguments are validated by the library with its own messages, and results are checked by
  * the client against the listed output schema.
@@ -13,6 +13,7 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Type } from '@sinclair/typebox'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { type } from 'arktype'
+import { Schema } from 'effect'
 import * as v from 'valibot'
 import { z } from 'zod'
 import { emcp, mcpServer } from '../../src/index.js'
@@ -43,11 +44,19 @@ const search = emcp({
   output: Type.Object({ hits: Type.Array(Type.String()) }),
 })
 
-const server = mcpServer([post, shout, greet, search], { name: 'schemas', version: '1.0.0' }).implement({
+const person = emcp({
+  name: 'person',
+  description: 'Describe a person (effect).',
+  input: Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(Schema.Struct({ name: Schema.String, age: Schema.optional(Schema.Number) }))),
+  output: Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(Schema.Struct({ line: Schema.String }))),
+})
+
+const server = mcpServer([post, shout, greet, search, person], { name: 'schemas', version: '1.0.0' }).implement({
   post: ({ title, tags }) => ({ id: title.length + tags.length }),
   shout: ({ word, times }) => ({ text: Array.from({ length: times }, () => word.toUpperCase()).join(' ') }),
   greet: ({ name, age }) => ({ hello: age === undefined ? name : `${name} (${age})` }),
   search: ({ q, n }) => ({ hits: [q.repeat(n ?? 1)] }),
+  person: ({ name, age }) => ({ line: age === undefined ? name : `${name}, ${age}` }),
 })
 
 interface Driver {
@@ -94,6 +103,7 @@ describe.each(clients)('Standard Schema tools, %s over HTTP', (_, open) => {
       expect(byName.post?.outputSchema).toMatchObject({ type: 'object', properties: { id: { type: 'number' } }, required: ['id'] })
       expect(byName.shout?.inputSchema).toMatchObject({ type: 'object', properties: { word: { type: 'string', minLength: 1 }, times: { type: 'integer', exclusiveMinimum: 0, default: 2 } }, required: ['word'] })
       expect(byName.greet?.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } }, required: ['name'] })
+      expect(byName.person?.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] })
       expect(byName.search?.inputSchema).toMatchObject({ type: 'object', properties: { q: { type: 'string', minLength: 1 }, n: { type: 'integer' } }, required: ['q'] })
       // nothing of the libraries' internals
       expect(JSON.stringify(tools)).not.toMatch(/"kind"|"expects"|~standard|_zod|"~run"/)
@@ -113,6 +123,7 @@ describe.each(clients)('Standard Schema tools, %s over HTTP', (_, open) => {
       expect(await refused('post', { title: 42 })).toBe('Invalid arguments for tool post: /title: Invalid type: Expected string but received 42')
       expect(await refused('shout', { word: '' })).toBe('Invalid arguments for tool shout: /word: Too small: expected string to have >=1 characters')
       expect(await refused('greet', { name: 1, age: -1 })).toBe('Invalid arguments for tool greet: /name: name must be a string (was a number); /age: age must be non-negative (was -1)')
+      expect(await refused('person', { name: 1 })).toBe('Invalid arguments for tool person: /name: Expected string')
       expect(await refused('search', { q: '', n: 1.5 })).toBe('Invalid arguments for tool search: /q: must NOT have fewer than 1 characters; /n: must be integer')
     } finally {
       await c.close()
@@ -126,6 +137,7 @@ describe.each(clients)('Standard Schema tools, %s over HTTP', (_, open) => {
       expect((await c.callTool('shout', { word: 'hi' })).structuredContent).toEqual({ text: 'HI HI' })
       expect((await c.callTool('greet', { name: 'Ada', age: 36 })).structuredContent).toEqual({ hello: 'Ada (36)' })
       expect((await c.callTool('search', { q: 'ab', n: 2 })).structuredContent).toEqual({ hits: ['abab'] })
+      expect((await c.callTool('person', { name: 'Ada', age: 36 })).structuredContent).toEqual({ line: 'Ada, 36' })
     } finally {
       await c.close()
     }

@@ -9,6 +9,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { type } from 'arktype'
 import * as v from 'valibot'
+import { Schema } from 'effect'
 import { z } from 'zod'
 import { expectAssignable, expectError, expectType } from 'tsd'
 import { emcp, inMemoryClient, mcpServer, type AnyTool, type ArgsOf, type InputOf, type ResultOf } from 'emcp'
@@ -40,6 +41,15 @@ expectType<{ title: string; tags?: string[] | undefined }>({} as ArgsOf<typeof p
 // arktype
 const greet = emcp({ name: 'greet', description: 'Greet.', input: type({ name: 'string', 'age?': 'number' }), output: type({ hello: 'string' }) })
 expectType<{ name: string; age?: number }>(greet._I)
+
+// effect: its Standard Schema and Standard JSON Schema forms together
+const person = emcp({
+  name: 'person',
+  description: 'Person.',
+  input: Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(Schema.Struct({ name: Schema.String, age: Schema.optional(Schema.Number) }))),
+})
+expectType<{ readonly name: string; readonly age?: number }>(person._I)
+expectError(mcpServer([person], { name: 's', version: '1' }).implement({ person: ({ name }) => name.length }))
 
 // TypeBox: a JSON Schema literal already; its Static type is the handler's
 const SearchInput = Type.Object({ q: Type.String(), n: Type.Optional(Type.Integer()) })

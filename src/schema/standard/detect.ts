@@ -1,13 +1,13 @@
 /**
  * Telling a Standard Schema (or another library's schema object) from a JSON Schema literal
- * at run time. A valibot `v.object(...)` has `type: 'object'` and would otherwise pass for a
+ * at run time (and from effect's, which are functions). A valibot `v.object(...)` has `type: 'object'` and would otherwise pass for a
  * literal: validated by nothing, its internals listed as its schema. So an object carrying
- * `~standard`, zod's `_def`/`_zod` or valibot's `kind`/`expects` is never a literal.
+ * `~standard`, zod's `_def`/`_zod`, valibot's `kind`/`expects` or effect's `ast` is never a literal.
  *
  * @example
  * import { isStandardSchema, notALiteral } from './detect.js'
  * isStandardSchema({ '~standard': { version: 1, vendor: 'x', validate: () => ({ value: 1 }) } }) // true
- * notALiteral({ _def: {} }) // 'it is a zod schema without ~standard (zod 3 before 3.24?): ...'
+ * notALiteral({ _def: {} }) // 'it is a zod schema without "~standard": use zod 3.24 or later ...'
  */
 import { clip } from '../../util/clip.js'
 import type { StandardSchemaV1 } from './spec.js'
@@ -27,6 +27,7 @@ export const notALiteral = (u: object): string | undefined => {
   if ('~standard' in u) return 'it carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function): pass the schema itself, as the library made it'
   if ('_zod' in u || '_def' in u) return 'it is a zod schema without "~standard": use zod 3.24 or later (zod 4.2 or later for its JSON Schema), or write the JSON Schema literal'
   if ('kind' in u && 'expects' in u) return 'it is a valibot schema without "~standard": use valibot 1 and wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
+  if (typeof u === 'function' && 'ast' in u) return 'it is an effect schema without "~standard": wrap it with Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(schema))'
   const shaped = Object.keys(u).find((k) => isStandardSchema((u as Record<string, unknown>)[k]))
   if (shaped !== undefined) return `its property ${JSON.stringify(clip(shaped, 64))} is a schema of its own: a shape of schemas (as the official SDK takes) goes into an object schema, z.object({ ... })`
   return undefined
