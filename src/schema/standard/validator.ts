@@ -45,15 +45,16 @@ export const standardValidator = (spec: StandardSchemaV1, schema: JsonSchema): S
   return { schema, decode: run, encode: run }
 }
 
-/** Standard issues as emcp's: the path as a JSON pointer, the message clipped (a library may quote the input). */
+/**
+ * Standard issues as emcp's: the path as a JSON pointer, the message clipped (a library may
+ * quote the input). All of them are kept, so that the count `formatIssues` gives is true;
+ * the library made them all already, and one more small object each is linear.
+ */
 export const standardIssues = (issues: ReadonlyArray<StandardIssue>): ReadonlyArray<Issue> =>
-  issues.slice(0, maxIssues).map((i) => ({ path: pointerOf(i.path), message: clip(typeof i.message === 'string' ? i.message : 'is invalid', maxMessage) }))
+  issues.map((i) => ({ path: pointerOf(i.path), message: clip(typeof i.message === 'string' ? i.message : 'is invalid', maxMessage) }))
 
 // ---------------------------------------------------------------------------------------
 // internals
-
-/** The most issues kept from one validation (formatIssues names 20, and counts the rest). */
-const maxIssues = 1_000
 
 /** The longest message kept from a library (its messages may quote a client's value). */
 const maxMessage = 512
