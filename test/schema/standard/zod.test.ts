@@ -98,4 +98,16 @@ describe('zod 4 schemas in a contract', () => {
     expect(entry?.outputSchema).toMatchObject({ type: 'object', required: ['text', 'length'] })
     expect(JSON.stringify(m)).not.toMatch(/_zod|~standard|emcp\/dispatch/)
   })
+
+  it('serves a result that is not an object: as it is since 2026-07-28, wrapped for 2025-11-25 clients', async () => {
+    const evens = emcp({ name: 'evens', description: 'Evens below n.', input: z.object({ n: z.number().int() }), output: z.array(z.number().int()) })
+    const s = mcpServer([evens], { name: 'z', version: '1' }).implement({ evens: ({ n }) => Array.from({ length: n }, (_, i) => 2 * i) })
+    const modern = inMemoryClient(s, { protocolVersion: '2026-07-28' })
+    expect((await modern.list())[0]?.outputSchema).toMatchObject({ type: 'array', items: { type: 'integer' } })
+    expect((await modern.callResult('evens', { n: 3 })).structuredContent).toEqual([0, 2, 4])
+    const legacy = inMemoryClient(s, { protocolVersion: '2025-11-25' })
+    expect((await legacy.list())[0]?.outputSchema).toMatchObject({ type: 'object', properties: { result: { type: 'array' } }, required: ['result'] })
+    expect((await legacy.callResult('evens', { n: 3 })).structuredContent).toEqual({ result: [0, 2, 4] })
+    await expect(legacy.call('evens', { n: 2 })).resolves.toEqual([0, 2])
+  })
 })
