@@ -15,7 +15,7 @@
  * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 })
  */
 export { emcp } from './contract/emcp.js'
-export type { AnyTool, Icon, InputOf, InputShape, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './contract/emcp.js'
+export type { AnyTool, Icon, InputOf, InputShape, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, StandardWire, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './contract/emcp.js'
 export { runtimeTool } from './contract/runtime-tool.js'
 export type { RuntimeArgs, RuntimeTool, RuntimeToolDef } from './contract/runtime-tool.js'
 export { pure } from './contract/annotations.js'
@@ -45,6 +45,7 @@ export type {
 } from './contract/content.js'
 export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema/schema.js'
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema/schema.js'
+export type { InferInput, InferOutput, StandardJsonConverter, StandardSchemaV1, StandardTypedV1 } from './schema/standard/spec.js'
 export { anyEncoding, dispatchOf, wireCodec, wireNameOf } from './schema/wire-codec.js'
 export type { AnyEncodingDef, Dispatch, WireCodecDef, WireForm } from './schema/wire-codec.js'
 export { fromManifest, manifestText, toManifest, validateManifest } from './sources/manifest/index.js'
