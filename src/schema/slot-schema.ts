@@ -16,7 +16,7 @@ import { isCodec, type JsonSchema } from './schema.js'
 import { isStandardSchema, notALiteral } from './standard/detect.js'
 import { standardJsonSchema } from './standard/json-schema.js'
 
-/** What an unknown keyword in a literal does: refuse the contract (code), or let it through for the caller to warn about (manifests). */
+/** What an unknown keyword (or another library's key) in a literal does: refuse the contract (code), or let it through for the caller to warn about (manifests). */
 export type KeywordRule = 'error' | 'allow'
 
 /** The JSON Schema slot `slot` of tool `name` publishes; throws a TypeError naming the tool for anything that is not a schema. */
@@ -24,7 +24,8 @@ export const slotSchema = (name: unknown, slot: 'input' | 'output', spec: unknow
   if (isStandardSchema(spec)) return standardJsonSchema(name, slot, spec)
   if (isCodec(spec)) return codecToJsonSchema(spec)
   const where = `emcp: tool ${String(name)}: the ${slot} schema`
-  const foreign = (typeof spec === 'object' || typeof spec === 'function') && spec !== null ? notALiteral(spec) : undefined
+  // a manifest's schema is JSON: keys such as `kind` or `~standard` there are unknown keywords, which its reader warns about
+  const foreign = keywords === 'error' && (typeof spec === 'object' || typeof spec === 'function') && spec !== null ? notALiteral(spec) : undefined
   if (foreign !== undefined) throw new TypeError(`${where} is not a JSON Schema literal: ${foreign}`)
   if (!isObject(spec)) throw new TypeError(`${where} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
   if (keywords === 'error') {

@@ -107,6 +107,16 @@ describe('an unknown keyword in a manifest', () => {
     expect((await inMemoryClient(s).callResult('echo' as never, { text: 'hi' } as never)).content).toEqual([{ type: 'text', text: 'hi' }])
   })
 
+  it('fromManifest warns about keys of another library\'s schema too: a manifest is JSON, they are unknown keywords there', () => {
+    const warnings: string[] = []
+    const odd = { tools: [{ name: 'odd', description: 'Odd.', inputSchema: { type: 'object', kind: 'schema', expects: 'Object' } }] }
+    fromManifest(odd as never, { odd: () => 'x' } as never, { onWarning: (m) => warnings.push(m) })
+    expect(warnings).toEqual([
+      'emcp: tool odd: /inputSchema/kind: unknown JSON Schema keyword "kind" (annotations start with "x-")',
+      'emcp: tool odd: /inputSchema/expects: unknown JSON Schema keyword "expects" (annotations start with "x-")',
+    ])
+  })
+
   it('fromManifest refuses it under strict', () => {
     expect(() => fromManifest(manifest as never, { echo: () => 'x' } as never, { strict: true })).toThrow(
       'tool echo: /inputSchema/properties/text/minLenght: unknown JSON Schema keyword "minLenght" (did you mean "minLength"?)',
