@@ -9,7 +9,7 @@
  * import { z } from 'zod'
  * import { standardJsonSchema } from './json-schema.js'
  * standardJsonSchema('add', 'input', z.object({ a: z.number() }))
- * // { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false }
+ * // { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'number' } }, required: ['a'] }
  */
 import { escapeToken } from '../../util/json-pointer.js'
 import { isObject } from '../../util/json-object.js'

@@ -110,4 +110,15 @@ describe('zod 4 schemas in a contract', () => {
     expect((await legacy.callResult('evens', { n: 3 })).structuredContent).toEqual({ result: [0, 2, 4] })
     await expect(legacy.call('evens', { n: 2 })).resolves.toEqual([0, 2])
   })
+
+  it('checks a result through an async refinement: a passing one is sent, a failing one never is', async () => {
+    const t = emcp({ name: 'score', description: 'Score.', input: z.object({ n: z.number() }), output: z.object({ score: z.number().refine(async (x) => x >= 0, 'must not be negative') }) })
+    const s = mcpServer([t], { name: 'z', version: '1' }).implement({ score: async ({ n }) => ({ score: n }) })
+    const c = inMemoryClient(s)
+    await expect(c.call('score', { n: 2 })).resolves.toEqual({ score: 2 })
+    const bad = await c.callResult('score', { n: -1 })
+    expect(bad.isError).toBe(true)
+    expect(bad.structuredContent).toBeUndefined()
+    expect(bad.content).toEqual([{ type: 'text', text: 'Tool score returned a result that does not match its output schema: /score: must not be negative' }])
+  })
 })
