@@ -127,7 +127,15 @@ const outputValidator = (spec: unknown, schema: JsonSchema): SlotValidator => {
   if (!isStandardSchema(spec)) return validatorOf(spec as SchemaSpec, schema)
   const own = standardValidator(spec, schema)
   const wire = validatorOf(schema)
-  return { schema, decode: own.decode, encode: (a) => map(own.encode(a), (r) => (E.isLeft(r) ? r : wire.encode(r.right))) }
+  const check = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
+    try {
+      return wire.encode(u)
+    } catch (e) {
+      // the library's JSON Schema compiled for the first time here (a pattern the validator does not take, say)
+      return E.left([{ path: '', message: `the listed output schema cannot be checked: ${describe(e)}` }])
+    }
+  }
+  return { schema, decode: own.decode, encode: (a) => map(own.encode(a), (r) => (E.isLeft(r) ? r : check(r.right))) }
 }
 
 const isMissingCapability = (u: unknown): boolean => {

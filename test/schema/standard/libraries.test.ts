@@ -99,6 +99,14 @@ describe('hostile input and misbehaving schemas on the Standard Schema path', ()
     expect((await one(pathOfObjects as never).callResult('one', {})).content).toEqual([{ type: 'text', text: 'Invalid arguments for tool one: /a~1b/0/Symbol(s): bad' }])
   })
 
+  it('answers a result whose listed schema the validator cannot compile with that reason, not as a success', async () => {
+    const odd = { '~standard': { version: 1, vendor: 'odd', validate: (u: unknown) => ({ value: u }), jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object', properties: { a: { type: 'string', pattern: '(' } } }) } } }
+    const t = emcp({ name: 'odd', description: 'Odd.', input: z.object({}), output: odd as StandardSchemaV1<{ a: string }> })
+    const r = await inMemoryClient(mcpServer([t], { name: 'h', version: '1' }).implement({ odd: () => ({ a: 'x' }) })).callResult('odd', {})
+    expect(r.isError).toBe(true)
+    expect((r.content[0] as { text: string }).text).toMatch(/^Tool odd returned a result that does not match its output schema: \(root\): the listed output schema cannot be checked: /)
+  })
+
   it('refuses a converter that gives no object, and a root that is not an object', () => {
     const notObject = { '~standard': { version: 1, vendor: 'odd', validate: () => ({ value: 1 }), jsonSchema: { input: () => 'x', output: () => 'x' } } }
     expect(() => emcp({ name: 'bad', input: notObject as never })).toThrow('emcp: tool bad: the input schema (odd): its library gave string rather than a JSON Schema object')
