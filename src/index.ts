@@ -59,7 +59,7 @@ export type { CacheableMethod, CacheHints, CacheOptions } from './protocol/2026-
 export { memoryStore } from './stores/memory.js'
 export type { MemoryStore, MemoryStoreOptions } from './stores/memory.js'
 export { channels, StoreUnavailable } from './stores/store.js'
-export type { Bus, BusMessage, EventLog, EventReplay, SessionRecord, SessionRecords, SharedStore, TaskRecords } from './stores/store.js'
+export type { Bus, BusMessage, EventLog, EventReplay, SessionRecord, SessionRecords, SharedStore, StoredTask, TaskRecords } from './stores/store.js'
 export { requestStateKeysFrom } from './protocol/2026-07-28/request-state.js'
 export type { RequestStateOptions } from './protocol/2026-07-28/request-state.js'
 export type { SubscriptionFilter } from './protocol/2026-07-28/subscriptions.js'
