@@ -28,6 +28,7 @@ import { rpcError, type Reply, type Request } from '../protocol/jsonrpc.js'
 import { isThenable } from '../util/eventually.js'
 import type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
+import { probeScreen } from './listen-probe.js'
 import { sharedHub } from './shared-hub.js'
 import { memoryStore } from '../stores/memory.js'
 import type { SharedStore } from '../stores/store.js'
@@ -302,7 +303,8 @@ const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, metho
         states: requestStates(stateKeys(options.requestState, store)),
         around,
         answer,
-        listen: listen(hub, capabilities, screens),
+        // the features screen what a stream hears; the request middleware judges its resource URIs as it would their reads
+        listen: listen(hub, capabilities, [...screens, probeScreen(() => chain.request)]),
       })
     : undefined
   return (req, session) =>

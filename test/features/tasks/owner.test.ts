@@ -160,6 +160,12 @@ const ownership = (name: string, makeStores: () => Promise<[SharedStore, SharedS
       })
     }
 
+    it('a stream names at most 1000 task ids: past it, -32602 naming the limit', async () => {
+      const many = Array.from({ length: 1001 }, () => randomUUID())
+      const refused = await modernClient(httpB.url, 'fetch', tokens.bob).rpc('subscriptions/listen', { notifications: { taskIds: many } })
+      expect(refused.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('at most 1000 per stream') })
+    })
+
     it('the shared store holds each task with its owner, not the subject in clear', async () => {
       const created = await modernClient(httpA.url, 'fetch', tokens.alice).rpc('tools/call', { name: 'slow', arguments: {} })
       const taskId = created.body.result.taskId as string
