@@ -27,7 +27,7 @@ import { runWithContext, type ToolContext } from '../server/context.js'
 import { all, map, type Eventually } from '../util/eventually.js'
 import type { Completion, CompletionRequest, Feature, FeatureFactory } from '../server/feature.js'
 import { hubsOf, type Hub } from '../server/hub.js'
-import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import { rpcError, type Params, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { checkPageSize, pageAt, pageIndex, pagesOf } from '../server/pages.js'
 import { registry } from '../server/registry.js'
 import type { Session } from '../server/session.js'
@@ -140,6 +140,17 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     return scopeRefusal(`resource template ${t.uriTemplate}`, t, session) ?? completeWith(t.complete, request)
   }
 
+  /** Whether a notification may reach `session`: an update of a resource it may not read may not. */
+  const mayHear =
+    (session: Session) =>
+    (method: string, params: Params | undefined): boolean => {
+      const uri = params?.uri
+      if (method !== 'notifications/resources/updated' || typeof uri !== 'string') return true
+      // a URI served by no resource here is no refusal of this feature's to make
+      const found = lookup(uri)
+      return O.isNone(found) || scopesHeld(found.value, session)
+    }
+
   const factory = (hub: Hub): Feature => {
     hubs.add(hub)
     return {
@@ -152,6 +163,8 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
       },
       release: subscriptions.release,
       complete,
+      // a listen stream hears of a resource only as its caller may read it (and subscribe to it)
+      screen: (_filter, session) => E.right(mayHear(session)),
     }
   }
 
