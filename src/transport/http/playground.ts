@@ -14,6 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { sandboxAnswer, sandboxPrefix } from './app-sandbox.js'
+import { hostCheck } from './hosts.js'
 import type { HttpMiddleware, HttpReply, HttpRequestHead } from './model.js'
 
 /** Options of the playground routes. */
@@ -68,9 +69,11 @@ export const playgroundAnswer = (setup: PlaygroundSetup = {}): ((req: HttpReques
 export const fromLoopback = (req: HttpRequestHead): boolean => {
   const address = req.remoteAddress
   const local = address === undefined || address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
-  const host = (req.header('host') ?? '').replace(/:\d+$/, '').toLowerCase()
-  return local && ['localhost', '127.0.0.1', '[::1]', ''].includes(host)
+  const host = req.header('host')
+  return local && (host === undefined || host === '' || loopbackHost(host))
 }
+
+const loopbackHost = hostCheck(undefined)
 
 const common = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }
 
