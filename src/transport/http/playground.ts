@@ -35,7 +35,7 @@ export interface PlaygroundSetup extends PlaygroundOptions {
 export const playgroundPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src data:; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-/** The middleware answering `/`, `/__emcp/playground.js`, `/__emcp/playground.css` and `/__emcp/sandbox/…`; other paths go on. */
+/** The middleware answering `/`, `/__emcp/playground.js`, `/__emcp/pattern-worker.js`, `/__emcp/playground.css` and `/__emcp/sandbox/…`; other paths go on. */
 export const playgroundRoutes = (setup: PlaygroundSetup = {}): HttpMiddleware => {
   const answer = playgroundAnswer(setup)
   return async (req, next) => answer(req) ?? next(req)
@@ -53,6 +53,7 @@ export const playgroundAnswer = (setup: PlaygroundSetup = {}): ((req: HttpReques
     '/': page,
     '/index.html': page,
     '/__emcp/playground.js': () => ({ status: 200, headers: { ...common, 'content-type': 'text/javascript; charset=utf-8' }, body: asset('playground.js') }),
+    '/__emcp/pattern-worker.js': () => ({ status: 200, headers: { ...common, 'content-type': 'text/javascript; charset=utf-8' }, body: asset('pattern-worker.js') }),
     '/__emcp/playground.css': () => ({ status: 200, headers: { ...common, 'content-type': 'text/css; charset=utf-8' }, body: asset('playground.css') }),
   }
   return (req) => {
