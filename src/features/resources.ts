@@ -168,7 +168,7 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     }
   }
 
-  return Object.assign(factory, {
+  const handle = Object.assign(factory, {
     updated: (uri: string): void => {
       hubs.broadcast('notifications/resources/updated', { uri }, (s) => subscriptions.has(s, uri))
     },
@@ -183,10 +183,19 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     listChanged: (): void => hubs.broadcast('notifications/resources/list_changed'),
     list: reg.list,
   })
+  // a mark no other feature carries: prompts(...) has the same add/list/batch shape
+  return Object.defineProperty(handle, resourcesMark, { value: true })
 }
+
+/** True when `f` was made by `resources(...)` (by any copy of emcp): the feature the server's apps join. */
+export const isResourcesFeature = (f: FeatureFactory): f is ResourcesFeature => (f as unknown as Readonly<Record<symbol, unknown>>)[resourcesMark] === true
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+// Symbol.for, not a private symbol: a server built by one copy of the package still finds
+// the resources feature another copy made
+const resourcesMark = Symbol.for('emcp.resourcesFeature')
 
 /** A resource by its URI, a template by its template. */
 const keyOf = (r: AnyResource): string => (r.kind === 'resource' ? r.uri : r.uriTemplate)
