@@ -91,28 +91,7 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     changed: () => hubs.broadcast('notifications/resources/list_changed'),
   })
 
-  const listResources = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
-    const page = pageIndex('resources/list', 'resources', req.params?.cursor)
-    if (E.isLeft(page)) return page
-    const view = reg.view()
-    // with scoped resources or templates each caller sees its own list, paged per request
-    const listing = view.scoped ? view.listing.filter((t) => scopesHeld(t, session)) : view.listing
-    const staticWire = view.scoped ? view.staticEntries.filter((x) => scopesHeld(x.r, session)).map((x) => x.wire) : view.staticWire
-    if (listing.length === 0)
-      return pageAt('resources/list', view.scoped ? pagesOf('resources', staticWire, options.pageSize) : view.staticPages, page.right, req.params?.cursor)
-    // templates that list their resources are asked on every request: their lists may change
-    const listOne = (t: ResourceTemplate, ctx: ToolContext) => map(t.list?.(ctx) ?? [], (rs) => rs.map((r) => listedResource(withMimeType(r, t))))
-    const lists = runWithContext(req, session, (ctx) => all(listing.map((t) => listOne(t, ctx))))
-    return map(lists, (ls) => pageAt('resources/list', pagesOf('resources', [...staticWire, ...ls.flat()], options.pageSize), page.right, req.params?.cursor))
-  }
-
-  const listTemplates = (req: Request, session: Session): E.Either<RpcError, unknown> => {
-    const page = pageIndex('resources/templates/list', 'resourceTemplates', req.params?.cursor)
-    if (E.isLeft(page)) return page
-    const { scoped, templates, templatePages } = reg.view()
-    const pages = scoped ? pagesOf('resourceTemplates', templates.filter((t) => scopesHeld(t, session)).map(listedTemplate), options.pageSize) : templatePages
-    return pageAt('resources/templates/list', pages, page.right, req.params?.cursor)
-  }
+  const { listResources, listTemplates } = listMethods(reg.view, options.pageSize)
 
   const lookup = (uri: string) => lookupIn(reg.view(), uri)
 
@@ -197,10 +176,39 @@ export const isResourcesFeature = (f: FeatureFactory): f is ResourcesFeature => 
 // the resources feature another copy made
 const resourcesMark = Symbol.for('emcp.resourcesFeature')
 
+/** `resources/list` and `resources/templates/list` over the registry's current view. */
+const listMethods = (current: () => Index, pageSize: number | undefined) => {
+  const listResources = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
+    const page = pageIndex('resources/list', 'resources', req.params?.cursor)
+    if (E.isLeft(page)) return page
+    const view = current()
+    // with scoped resources or templates each caller sees its own list, paged per request
+    const listing = view.scoped ? view.listing.filter((t) => scopesHeld(t, session)) : view.listing
+    const staticWire = view.scoped ? view.staticEntries.filter((x) => scopesHeld(x.r, session)).map((x) => x.wire) : view.staticWire
+    if (listing.length === 0)
+      return pageAt('resources/list', view.scoped ? pagesOf('resources', staticWire, pageSize) : view.staticPages, page.right, req.params?.cursor)
+    // templates that list their resources are asked on every request: their lists may change
+    const listOne = (t: ResourceTemplate, ctx: ToolContext) => map(t.list?.(ctx) ?? [], (rs) => rs.map((r) => listedResource(withMimeType(r, t))))
+    const lists = runWithContext(req, session, (ctx) => all(listing.map((t) => listOne(t, ctx))))
+    return map(lists, (ls) => pageAt('resources/list', pagesOf('resources', [...staticWire, ...ls.flat()], pageSize), page.right, req.params?.cursor))
+  }
+
+  const listTemplates = (req: Request, session: Session): E.Either<RpcError, unknown> => {
+    const page = pageIndex('resources/templates/list', 'resourceTemplates', req.params?.cursor)
+    if (E.isLeft(page)) return page
+    const { scoped, templates, templatePages } = current()
+    const pages = scoped ? pagesOf('resourceTemplates', templates.filter((t) => scopesHeld(t, session)).map(listedTemplate), pageSize) : templatePages
+    return pageAt('resources/templates/list', pages, page.right, req.params?.cursor)
+  }
+  return { listResources, listTemplates }
+}
+
 /** A resource by its URI, a template by its template. */
 const keyOf = (r: AnyResource): string => (r.kind === 'resource' ? r.uri : r.uriTemplate)
 
 /** What reads and lists look up: the static resources by URI, the templates, and the list pages. */
+type Index = ReturnType<typeof indexOf>
+
 const indexOf = (enabled: ReadonlyArray<AnyResource>, pageSize: number | undefined) => {
   const statics = new Map(enabled.flatMap((r) => (r.kind === 'resource' ? [[r.uri, r] as const] : [])))
   const templates = enabled.filter((r): r is ResourceTemplate => r.kind === 'template')
