@@ -16,7 +16,7 @@ import { dirname, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fromLoopback, playgroundAnswer } from '../transport/http/playground.js'
 import { lastOption, parseArgs } from './args.js'
-import { UsageError, type Command, type CommandIO } from './command.js'
+import { listenError, UsageError, type Command, type CommandIO } from './command.js'
 import { devEvents, type DevEvents } from './dev-events.js'
 import { generations } from './dev-generations.js'
 import { devWatch } from './dev-watch.js'
@@ -69,7 +69,7 @@ const devLoop = async (file: string, port: number, watched: ReadonlyArray<string
     server.once('error', fail)
     server.listen(port, '127.0.0.1', () => done())
   }).catch((e: unknown) => {
-    throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${e instanceof Error ? e.message : String(e)}`, 1)
+    throw listenError(e, '127.0.0.1', port)
   })
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
   const watching = devWatch(watched, (changed) => void load(`${changed} changed`), io.cwd)
