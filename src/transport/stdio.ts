@@ -23,6 +23,7 @@ import type { Server } from '../server/server.js'
 import { outbound, type ServerMessage } from '../server/outbound.js'
 import { abortCall, newSession, type Identity, type Session } from '../server/session.js'
 import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
+import { heldByLoader } from './loading.js'
 import { lineFramer } from './stdio/framer.js'
 import { outputQueue, type OutputQueue } from './stdio/output-queue.js'
 
@@ -78,7 +79,8 @@ export interface StdioServer {
 
 /** Serves `server` over stdio; resolves when input has ended and all answers are written. */
 export const serveStdio = <U extends AnyTool>(server: Server<U>, options: StdioOptions = {}): Promise<void> =>
-  startStdio(server, options).done
+  // a module loaded by the emcp command line serves through the command, not on its stdin
+  heldByLoader(server as Server) ?? startStdio(server, options).done
 
 /** Starts serving over stdio and returns a handle to stop it. */
 export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioOptions = {}): StdioServer => {
