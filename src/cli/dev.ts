@@ -76,7 +76,7 @@ const devLoop = async (file: string, port: number, watched: ReadonlyArray<string
   const load = async (why: string): Promise<void> => {
     const outcome = await gens.reload()
     // what the module imports now, wherever it lies (a failed load's files too: the fix may be in one of them)
-    if (outcome.files.length > 0) watching.follow(outcome.files)
+    watching.follow([file, ...outcome.files.filter((f) => f !== file)])
     if (outcome.ok) {
       io.err(`emcp dev: generation ${outcome.generation} serving (${why}); playground ${url}, endpoint ${url}mcp\n`)
       events.send('reload', `generation ${outcome.generation}: ${why}`)
