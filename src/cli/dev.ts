@@ -19,6 +19,7 @@ import { lastOption, parseArgs } from './args.js'
 import { listenError, UsageError, type Command, type CommandIO } from './command.js'
 import { devEvents, type DevEvents } from './dev-events.js'
 import { generations } from './dev-generations.js'
+import { compiledPath, isTypeScript } from './load.js'
 import { devWatch } from './dev-watch.js'
 
 const help = `Usage: emcp dev <module> [--port N] [--watch DIR]...
@@ -48,7 +49,8 @@ export const dev: Command = {
     const [modulePath, ...extra] = args.positionals
     if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
     if (modulePath === undefined) throw new UsageError('which module? Give the path of a JavaScript module that default-exports a server')
-    if (/\.(c|m)?tsx?$/.test(modulePath)) throw new UsageError(`${modulePath} is TypeScript: compile it (tsc --watch beside emcp dev) and give the .js module`)
+    if (isTypeScript(modulePath))
+      throw new UsageError(`${modulePath} is TypeScript: compile it (npx tsc --watch beside emcp dev) and give the .js module: ${compiledPath(modulePath, io.cwd)}`)
     const file = resolve(io.cwd, modulePath)
     if (!existsSync(file) || statSync(file).isDirectory()) throw new UsageError(`cannot find module ${modulePath}`)
     const rawPort = lastOption(args, 'port') ?? '3000'

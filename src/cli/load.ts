@@ -21,12 +21,27 @@ import { syntaxErrorAt } from './syntax.js'
 export const isServer = (u: unknown): u is Server =>
   typeof u === 'object' && u !== null && typeof (u as Server).dispatch === 'function' && Array.isArray((u as Server).tools)
 
+/** True for a TypeScript source path (.ts, .mts, .cts, .tsx). */
+export const isTypeScript = (path: string): boolean => /\.(c|m)?tsx?$/.test(path)
+
+/**
+ * The compiled module of a TypeScript source, as the getting-started tsconfig emits it
+ * (`rootDir: "src"`, `outDir: "dist"`: src/app.ts becomes dist/app.js); a candidate already
+ * on disk wins (dist/src/app.js from a tsconfig without rootDir, app.js beside the source).
+ */
+export const compiledPath = (path: string, cwd: string): string => {
+  const js = path.replace(/^\.\//, '').replace(/\.(c|m)?tsx?$/, (_m, k: string | undefined) => `.${k ?? ''}js`)
+  const flat = js.replace(/^src\//, '')
+  const candidates = [`dist/${flat}`, `dist/${js}`, js]
+  return candidates.find((c) => existsSync(resolve(cwd, c))) ?? candidates[0]!
+}
+
 /** Imports `path` (relative to `cwd`) and returns its default-exported server, or the server it serves at top level. */
 export const loadServer = async (path: string | undefined, cwd: string): Promise<Server> => {
   if (path === undefined) throw new UsageError('which module? Give the path of a JavaScript module that default-exports a server')
   const file = resolve(cwd, path)
   // a TypeScript source is refused before loading, on every Node version: what runs is the compiled module
-  if (/\.(c|m)?tsx?$/.test(path)) throw new UsageError(`${path} is TypeScript: compile it and give the .js module (e.g. ${path.replace(/^(\.\/)?/, 'dist/').replace(/\.(c|m)?tsx?$/, '.$1js')})`)
+  if (isTypeScript(path)) throw new UsageError(`${path} is TypeScript: compile it (npx tsc) and give the .js module: ${compiledPath(path, cwd)}`)
   if (!existsSync(file)) throw new UsageError(`cannot find module ${path}`)
   if (statSync(file).isDirectory()) throw new UsageError(`${path} is a directory; give the module file`)
   let loaded: Loaded<Record<string, unknown>>

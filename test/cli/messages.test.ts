@@ -107,6 +107,14 @@ describe('messages that say what to do', () => {
     expect(via.stderr).toBe(`emcp call: cannot load ${top}: ${bad}:3:8: SyntaxError: Unexpected token ','\n`)
   }, 60_000)
 
+  it('a TypeScript path names the module to give: where the docs\' tsconfig (rootDir src, outDir dist) emits it, or the one on disk', async () => {
+    expect((await cli(['serve', 'src/app.ts'])).err).toContain('src/app.ts is TypeScript: compile it (npx tsc) and give the .js module: dist/app.js\n')
+    expect((await cli(['list', './src/tool.mts'])).err).toContain('give the .js module: dist/tool.mjs\n')
+    // this package's tsconfig has no rootDir: examples/calculator.ts is built as dist/examples/calculator.js
+    expect((await cli(['call', 'examples/calculator.ts', 'add'])).err).toContain('give the .js module: dist/examples/calculator.js\n')
+    expect((await cli(['dev', 'src/app.ts'])).err).toContain('src/app.ts is TypeScript: compile it (npx tsc --watch beside emcp dev) and give the .js module: dist/app.js\n')
+  })
+
   it('`export default 42` is not a server, and the message says what it is', async () => {
     const r = await cli(['list', module('forty-two.js', 'export default 42\n')])
     expect(r.code).toBe(2)
