@@ -79,11 +79,13 @@ export interface StdioServer {
 
 /** Serves `server` over stdio; resolves when input has ended and all answers are written. */
 export const serveStdio = <U extends AnyTool>(server: Server<U>, options: StdioOptions = {}): Promise<void> =>
-  // a module loaded by the emcp command line serves through the command, not on its stdin
-  heldByLoader(server as Server) ?? startStdio(server, options).done
+  startStdio(server, options).done
 
 /** Starts serving over stdio and returns a handle to stop it. */
 export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioOptions = {}): StdioServer => {
+  // a module loaded by the emcp command line serves through the command, not on its stdin
+  const held = heldByLoader(server as Server)
+  if (held !== undefined) return { done: held, close: () => Promise.resolve(), drain: () => Promise.resolve() }
   const input = options.input ?? process.stdin
   const output = options.output ?? process.stdout
   const restoreConsole = (options.redirectConsole ?? output === process.stdout) ? redirectConsole() : () => {}
