@@ -10,7 +10,7 @@
  */
 import { existsSync, statSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { inspect } from 'node:util'
 import type { Server } from '../server/server.js'
 import { loadingServers, type Loaded } from '../transport/loading.js'
@@ -70,6 +70,10 @@ export const loadServer = async (path: string | undefined, cwd: string): Promise
 const loadFailure = (e: unknown, file: string, cwd: string): string => {
   const message = e instanceof Error ? e.message : String(e)
   if (!(e instanceof SyntaxError)) return message
+  // thrown while the module ran (JSON.parse, new Function, …): the stack already names the place
+  const ran = /\(?(file:\/\/[^\s)]+:\d+:\d+)\)?/.exec(e.stack ?? '')?.[1]
+  if (ran !== undefined) return `${relative(cwd, fileURLToPath(ran.replace(/:\d+:\d+$/, '')))}${/(:\d+:\d+)$/.exec(ran)?.[1] ?? ''}: SyntaxError: ${message}`
+  // a module that does not parse: nothing in its graph ran, and a fresh import elsewhere runs nothing either
   const at = syntaxErrorAt(file)
   return at === undefined ? `SyntaxError: ${message}` : `${relative(cwd, at)}: SyntaxError: ${message}`
 }

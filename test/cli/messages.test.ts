@@ -107,6 +107,13 @@ describe('messages that say what to do', () => {
     expect(via.stderr).toBe(`emcp call: cannot load ${top}: ${bad}:3:8: SyntaxError: Unexpected token ','\n`)
   }, 60_000)
 
+  it('a SyntaxError thrown while the module runs (JSON.parse) names its place from the stack, without loading it again', async () => {
+    const parses = module('parses.js', `export const n = 1\nexport default JSON.parse('{bad')\n`)
+    const r = await bin$(['list', parses])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(new RegExp(`^emcp list: cannot load ${parses.replace(/[.]/g, '\\.')}: ${parses.replace(/[.]/g, '\\.')}:2:\\d+: SyntaxError: .*JSON`))
+  }, 60_000)
+
   it('a TypeScript path names the module to give: where the docs\' tsconfig (rootDir src, outDir dist) emits it, or the one on disk', async () => {
     expect((await cli(['serve', 'src/app.ts'])).err).toContain('src/app.ts is TypeScript: compile it (npx tsc) and give the .js module: dist/app.js\n')
     expect((await cli(['list', './src/tool.mts'])).err).toContain('give the .js module: dist/tool.mjs\n')
