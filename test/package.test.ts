@@ -7,8 +7,8 @@
  * compiled server and drive it with the official SDK client over stdio, import every
  * subpath in `exports` with plain node, and run the `emcp` bin. A second consumer follows
  * docs/getting-started.md to the letter with TypeScript 7.0 (which, unlike 5.9, loads no
- * `@types` package unless something references it): the doc's tsconfig.json and server.ts
- * blocks, `tsc` with no arguments, no skipLibCheck.
+ * `@types` package unless something references it): the doc's tsconfig.json and src/server.ts
+ * blocks, `tsc` with no arguments, no skipLibCheck; then the `emcp` command on what it emits.
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
