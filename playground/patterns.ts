@@ -58,11 +58,25 @@ let current: Promise<Worker> | undefined
 const started = (): Promise<Worker> => {
   current ??= new Promise<Worker>((resolve, reject) => {
     const w = new Worker(new URL('pattern-worker.js', import.meta.url))
-    w.onmessage = () => resolve(w)
-    w.onerror = (e) => reject(new Error(e.message))
+    // a worker whose script never arrives must not hold the form forever
+    const timer = setTimeout(() => {
+      w.terminate()
+      reject(new Error('the pattern worker did not start'))
+    }, startTimeMs)
+    w.onmessage = () => {
+      clearTimeout(timer)
+      resolve(w)
+    }
+    w.onerror = (e) => {
+      clearTimeout(timer)
+      reject(new Error(e.message))
+    }
   })
   return current
 }
+
+/** How long the worker may take to start before the patterns go unchecked (the server checks them). */
+const startTimeMs = 10_000
 
 /** One test: the verdict, null for a pattern the browser cannot compile, or why there is none. */
 const test = async (c: PatternCheck): Promise<boolean | null | 'slow' | 'no-worker'> => {

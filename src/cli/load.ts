@@ -71,11 +71,22 @@ const loadFailure = (e: unknown, file: string, cwd: string): string => {
   const message = e instanceof Error ? e.message : String(e)
   if (!(e instanceof SyntaxError)) return message
   // thrown while the module ran (JSON.parse, new Function, …): the stack already names the place
-  const ran = /\(?(file:\/\/[^\s)]+:\d+:\d+)\)?/.exec(e.stack ?? '')?.[1]
+  const ran = firstFileFrame(e.stack ?? '')
   if (ran !== undefined) return `${relative(cwd, fileURLToPath(ran.replace(/:\d+:\d+$/, '')))}${/(:\d+:\d+)$/.exec(ran)?.[1] ?? ''}: SyntaxError: ${message}`
   // a module that does not parse: nothing in its graph ran, and a fresh import elsewhere runs nothing either
   const at = syntaxErrorAt(file)
   return at === undefined ? `SyntaxError: ${message}` : `${relative(cwd, at)}: SyntaxError: ${message}`
+}
+
+/** The first `file://…:line:column` of a stack, read line by line (one regular expression over the whole stack backtracked quadratically). */
+const firstFileFrame = (stack: string): string | undefined => {
+  for (const line of stack.split('\n')) {
+    const start = line.indexOf('file://')
+    if (start < 0) continue
+    const token = line.slice(start).split(/[\s)]/, 1)[0] ?? ''
+    if (/(:\d+:\d+)$/.test(token)) return token
+  }
+  return undefined
 }
 
 /** A value in a few words: its kind, and a short sample. */
