@@ -1,7 +1,7 @@
 /// <reference types="node" preserve="true" />
 /**
  * Bytes in and out of a Node request: the body read up to a limit (refused early when its
- * declared length is over it), and a reply written whole or, for an SSE stream, chunk by
+ * declared length is over it) and at a pace, reserving its bytes as they come, and a reply written whole or, for an SSE stream, chunk by
  * chunk, waiting for 'drain' when the client reads slowly.
  *
  * @example
@@ -10,7 +10,8 @@
  * send(res, { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' })
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { BodyRead, HttpReply } from './model.js'
+import { declaredLength, paceWatch } from './body-pace.js'
+import type { BodyPace, BodyRead, HttpReply } from './model.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -41,40 +42,54 @@ export const send = (res: ServerResponse, reply: HttpReply): void => {
   })()
 }
 
-/** The body of `req`, or 'too-large' past `limit` bytes. */
-export const readNodeBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
+/** The body of `req`, or 'too-large' past `limit` bytes, or 'too-slow' when it falls behind `pace`. */
+export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPace): Promise<BodyRead> =>
   new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'])
-    if (Number.isFinite(declared) && declared > limit) {
+    const declared = declaredLength(req.headers['content-length'])
+    if (declared !== undefined && declared > limit) {
       resolve('too-large')
       return
     }
     // a client gone before its body was read sends no more events: without this the read, and
     // the bytes it holds in the in-flight budget, would wait forever
-    const gone = (): void => reject(new Error('the client went away before its body was read'))
     if (req.destroyed || req.readableAborted) {
-      gone()
+      reject(new Error('the client went away before its body was read'))
       return
     }
-    req.once('close', () => {
-      if (!req.complete) gone()
-    })
     const chunks: Buffer[] = []
     let size = 0
+    let over = false
+    // given up (too large, too slow) or read: no more bytes are kept; the rest, if any, is the adapter's to throw away
+    const finish = (read: BodyRead | Error): void => {
+      if (over) return
+      over = true
+      watch?.stop()
+      req.off('data', onData)
+      req.off('end', onEnd)
+      if (read instanceof Error) reject(read)
+      else resolve(read)
+    }
+    const watch = pace === undefined ? undefined : paceWatch(pace, declared, () => finish('too-slow'))
+    req.once('close', () => {
+      if (!req.complete) finish(new Error('the client went away before its body was read'))
+    })
     const onData = (chunk: Buffer): void => {
       size += chunk.length
-      if (size > limit) {
-        req.off('data', onData)
-        req.off('end', onEnd)
-        resolve('too-large')
-        return
-      }
+      if (size > limit) return finish('too-large')
       chunks.push(chunk)
+      watch?.received(size)
+      const reservation = pace?.reserve?.(size)
+      if (reservation === undefined) return
+      // the rest waits unread in TCP until the budget has room for it
+      req.pause()
+      void (watch?.waiting(reservation) ?? reservation).then(() => {
+        if (!over) req.resume()
+      })
     }
-    const onEnd = (): void => resolve({ text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8') })
+    const onEnd = (): void => finish({ text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8') })
     req.on('data', onData)
     req.on('end', onEnd)
-    req.on('error', reject)
+    req.on('error', (e) => finish(e))
   })
 
 // ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
 import { pathOf } from './endpoint.js'
-import type { BodyRead, HttpOptions, HttpRequest } from './model.js'
+import type { BodyPace, BodyRead, HttpOptions, HttpRequest } from './model.js'
 import { readNodeBody, send } from './node-io.js'
 
 // ---------------------------------------------------------------------------------------
@@ -29,8 +29,8 @@ export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: Ht
     const request = new NodeRequest(req, res)
     void chain.handle(request).then((reply) => {
       send(res, reply)
-      // a body over the limit is not read to its end: the connection goes; one never read drains
-      if (reply.status === 413) req.destroy()
+      // a body over the limit, or too slow, is not read to its end: the connection goes; one never read drains
+      if (reply.status === 413 || reply.status === 408) req.destroy()
       else if (!request.bodyRead) req.resume()
     })
   }
@@ -74,9 +74,9 @@ class NodeRequest implements HttpRequest {
     const v = this.req.headers[name]
     return Array.isArray(v) ? v.join(', ') : v
   }
-  readBody(limit: number): Promise<BodyRead> {
+  readBody(limit: number, pace?: BodyPace): Promise<BodyRead> {
     this.bodyRead = true
-    return readNodeBody(this.req, limit)
+    return readNodeBody(this.req, limit, pace)
   }
   get signal(): AbortSignal {
     if (this.gone === undefined) {
