@@ -41,9 +41,9 @@ export const body = (options: HttpOptions): HttpMiddleware => {
       // parsed (or given up): its bytes go back, whatever the answer does afterwards
       shares.release()
     }
-    if (read === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`, { connection: 'close' })
-    if (read === 'too-slow')
-      return refuse(408, `Request Timeout: the body must arrive within ${timeoutMs} ms, at ${minBytesPerSecond} bytes per second or more`, { connection: 'close' })
+    // no `Connection: close`: the adapter reads the rest of the body away first (a reset would hide the answer)
+    if (read === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes (maxBodyBytes)`)
+    if (read === 'too-slow') return refuse(408, `Request Timeout: the body must arrive within ${timeoutMs} ms, at ${minBytesPerSecond} bytes per second or more`)
     if (E.isLeft(read)) return json(400, failure(null, read.left))
     req.message = read.right
     return next(req)

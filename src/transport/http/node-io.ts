@@ -2,7 +2,8 @@
 /**
  * Bytes in and out of a Node request: the body read up to a limit (refused early when its
  * declared length is over it) and at a pace, reserving its bytes as they come, and a reply written whole or, for an SSE stream, chunk by
- * chunk, waiting for 'drain' when the client reads slowly.
+ * chunk, waiting for 'drain' when the client reads slowly; after an early answer, the rest of
+ * the body read and thrown away for a bounded time (a lingering close).
  *
  * @example
  * import { readNodeBody, send } from './node-io.js'
@@ -91,6 +92,35 @@ export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPac
     req.on('end', onEnd)
     req.on('error', (e) => finish(e))
   })
+
+/**
+ * After an early answer (413, 408, a refusal before the body), reads what is left of the body
+ * and throws it away, for at most `bounds.ms` and `bounds.bytes`, as nginx's lingering close
+ * does: a client still writing its body would otherwise get a reset connection instead of the
+ * answer (closing a socket with unread bytes sends a TCP reset). A body read to its end leaves
+ * the connection open for the next request; past either bound, the connection is closed.
+ */
+export const linger = (req: IncomingMessage, bounds: { readonly ms: number; readonly bytes: number }): void => {
+  if (req.complete || req.destroyed) {
+    req.resume()
+    return
+  }
+  let seen = 0
+  const stop = (): void => {
+    clearTimeout(timer)
+    req.off('data', onData)
+    req.socket.destroy()
+  }
+  const onData = (chunk: Buffer): void => {
+    seen += chunk.length
+    if (seen > bounds.bytes) stop()
+  }
+  const timer = setTimeout(stop, bounds.ms)
+  timer.unref()
+  req.on('data', onData)
+  req.once('close', () => clearTimeout(timer))
+  req.resume()
+}
 
 // ---------------------------------------------------------------------------------------
 // internals

@@ -3,7 +3,8 @@
  * The Node adapter: a `node:http` request listener that runs the chain on a request object
  * made straight from the IncomingMessage (no Web Request is built, for speed), reads the
  * body only when the chain asks, and writes the reply: text whole, an SSE stream chunk by
- * chunk with backpressure.
+ * chunk with backpressure. A body the answer came before is read and thrown away for a
+ * bounded time (`lingerMs`, `maxLingerBytes`), so that every client reads its 413.
  *
  * @example
  * import { createServer } from 'node:http'
@@ -17,7 +18,7 @@ import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
 import { pathOf } from './endpoint.js'
 import type { BodyPace, BodyRead, HttpOptions, HttpRequest } from './model.js'
-import { readNodeBody, send } from './node-io.js'
+import { linger, readNodeBody, send } from './node-io.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -25,13 +26,13 @@ import { readNodeBody, send } from './node-io.js'
 /** A Node `http` request listener; with `path`, requests for other paths get 404. */
 export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: HttpOptions & { readonly path?: string } = {}) => {
   const chain = httpChain(server, options)
+  const bounds = { ms: options.lingerMs ?? 5_000, bytes: options.maxLingerBytes ?? 64 * 1024 * 1024 }
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const request = new NodeRequest(req, res)
     void chain.handle(request).then((reply) => {
       send(res, reply)
-      // a body over the limit, or too slow, is not read to its end: the connection goes; one never read drains
-      if (reply.status === 413 || reply.status === 408) req.destroy()
-      else if (!request.bodyRead) req.resume()
+      // a body refused before its end (413, 408, 401, 415 ...) is read and thrown away for a while, so the client reads the answer
+      linger(req, bounds)
     })
   }
   return Object.assign(listener, { sessions: chain.sessions, drain: chain.drain, endStreams: chain.endStreams })
