@@ -19,7 +19,7 @@
  * // ... read the body, answer ...
  * release()
  */
-import type { HttpReply, HttpRequestHead } from './model.js'
+import type { HttpRequestHead } from './model.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -136,34 +136,6 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
 export const shareOf = (req: HttpRequestHead, limit: number): number => {
   const declared = Number(req.header('content-length') ?? Number.NaN)
   return Number.isFinite(declared) && declared >= 0 ? (declared > limit ? 0 : declared) : limit
-}
-
-/** The reply, with `release` called once its body is out: now for text, at the end of a stream (read to its end or given up). */
-export const releasedAtEnd = (r: HttpReply, release: () => void): HttpReply => {
-  const body = r.body
-  if (typeof body === 'string') {
-    release()
-    return r
-  }
-  return {
-    ...r,
-    body: {
-      [Symbol.asyncIterator]: () => {
-        const chunks = body[Symbol.asyncIterator]()
-        return {
-          next: async (): Promise<IteratorResult<string>> => {
-            const next = await chunks.next()
-            if (next.done === true) release()
-            return next
-          },
-          return: async (): Promise<IteratorResult<string>> => {
-            release()
-            return (await chunks.return?.()) ?? { done: true, value: undefined }
-          },
-        }
-      },
-    },
-  }
 }
 
 // ---------------------------------------------------------------------------------------

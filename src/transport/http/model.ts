@@ -66,6 +66,13 @@ export interface HttpOptions {
    */
   readonly sessions?: boolean | SessionOptions
   /**
+   * The most long-lived streams open at once: 2026-07-28 `subscriptions/listen` streams and
+   * stateful GET streams (default 1000); past it, 429 naming the limit.
+   */
+  readonly maxStreams?: number
+  /** The same for one client: its verified identity, else its address, IPv6 by /64 (default 100, as many as its sessions; 0: no limit per client). */
+  readonly maxStreamsPerClient?: number
+  /**
    * 2026-07-28: how often a `subscriptions/listen` stream gets an SSE comment line while no
    * notification flows, so that intermediaries keep it open (default 15 000 ms; 0: never).
    */
