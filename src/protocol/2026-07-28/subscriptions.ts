@@ -50,9 +50,11 @@ export const listen =
     if (out === undefined)
       return E.left(rpcError('InvalidRequest', 'subscriptions/listen needs a transport that can stream notifications (stdio, or HTTP with an SSE answer)'))
     const honoured = honour(asked, capabilities)
+    // the closures below outlive the request by hours: they keep its id, not the request (its params may be megabytes)
+    const id = req.id
     const tag = (params: Params | undefined): Params => ({
       ...params,
-      _meta: { ...(isObject(params?._meta) ? params._meta : {}), [subscriptionIdKey]: req.id },
+      _meta: { ...(isObject(params?._meta) ? params._meta : {}), [subscriptionIdKey]: id },
     })
     const wanted = wants(honoured)
     const listener: Session = {
@@ -68,11 +70,11 @@ export const listen =
       const end = (): void => {
         out.closed?.removeEventListener('abort', end)
         hub.remove(listener)
-        session.inFlight.delete(req.id)
-        resolve(E.right({ _meta: { [subscriptionIdKey]: req.id } }))
+        session.inFlight.delete(id)
+        resolve(E.right({ _meta: { [subscriptionIdKey]: id } }))
       }
       // cancelled by the client: the dispatcher drops the answer; closed channel: a graceful end
-      session.inFlight.set(req.id, end)
+      session.inFlight.set(id, end)
       if (out.closed?.aborted === true) end()
       else out.closed?.addEventListener('abort', end, { once: true })
     })

@@ -28,7 +28,12 @@ export const modern = <U extends AnyTool>(typed: Server<U>, options: { readonly 
   const limits = options.slots === undefined || options.clientOf === undefined ? undefined : { slots: options.slots, clientOf: options.clientOf }
   const post = modernPost(server, options.keepAliveMs ?? 15_000, limits)
   const step: HttpMiddleware = (req, next) => {
-    if (claimsModern(req.message, serves2025)) return post(req, req.message, req.identity)
+    if (claimsModern(req.message, serves2025)) {
+      // handed over, and let go here: a listen stream lives as long as its client likes, and must not keep its body alive
+      const message = req.message
+      req.message = undefined
+      return post(req, message, req.identity)
+    }
     const version = req.header('mcp-protocol-version')
     if (version !== undefined && !isSupportedVersion(version)) return Promise.resolve(envelopeMissing(req.message, version, supported))
     return next(req)

@@ -65,15 +65,19 @@ export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPac
       if (over) return
       over = true
       watch?.stop()
+      // no listener may outlive the read: the request lives as long as its answer (a stream: hours), and would keep the body alive
       req.off('data', onData)
       req.off('end', onEnd)
+      req.off('error', finish)
+      req.off('close', onClose)
       if (read instanceof Error) reject(read)
       else resolve(read)
     }
     const watch = pace === undefined ? undefined : paceWatch(pace, declared, () => finish('too-slow'))
-    req.once('close', () => {
+    const onClose = (): void => {
       if (!req.complete) finish(new Error('the client went away before its body was read'))
-    })
+    }
+    req.once('close', onClose)
     const onData = (chunk: Buffer): void => {
       size += chunk.length
       if (size > limit) return finish('too-large')
@@ -90,7 +94,7 @@ export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPac
     const onEnd = (): void => finish({ text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8') })
     req.on('data', onData)
     req.on('end', onEnd)
-    req.on('error', (e) => finish(e))
+    req.on('error', finish)
   })
 
 /**
