@@ -39,6 +39,17 @@ describe('the in-flight budget and streamed answers', () => {
   })
 })
 
+describe('bodies read halfway', () => {
+  it('never wait for each other forever: three bodies of 150 KB at once in a budget of 200 KB are all answered', async () => {
+    // each takes its first 64 KiB, then all three want more than is left: the first of them goes on, then the others
+    running = await serveHttp(echoServer(), { port: 0, handleSignals: false, maxBytesInFlight: 200_000, maxBytesInFlightPerClient: 0 })
+    const text = 'x'.repeat(150_000)
+    const answers = await Promise.all(addresses.slice(0, 3).map((a) => callEcho(running!.url, a, text)))
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
+    for (const a of answers) expect(echoed(a.text)).toBe(text)
+  })
+})
+
 describe('slow bodies', () => {
   it('holds only what a slow body sent: 8 bodies declaring 4 MiB and sending a byte leave room for a fresh call', async () => {
     running = await serveHttp(echoServer(), { port: 0, handleSignals: false })
