@@ -53,7 +53,8 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
     const next = Math.min(pace.minBytesPerSecond > 0 ? 1000 : Number.POSITIVE_INFINITY, toDeadline)
     if (next === Number.POSITIVE_INFINITY) return
     timer = setTimeout(check, next)
-    timer.unref()
+    // a pending check must not keep a process alive; runtimes whose timers are numbers have nothing to unref
+    ;(timer as { unref?: () => void }).unref?.()
   }
   schedule()
   return {
