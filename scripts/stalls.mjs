@@ -1,6 +1,7 @@
 // No request stalls the server (heaps measured after full GCs): N `subscriptions/listen`
 // streams padded to 4 MiB (two per address, kept open) and S POSTs that declare 4 MiB and
-// send one byte (from other addresses) are opened against a server with the default limits;
+// send one byte (from other addresses) are opened against a server with the default limits
+// (but no body deadline or minimum rate, so that the slow bodies stay open meanwhile);
 // then a fresh client's `tools/call` is made with Node's `http` client and with `fetch`,
 // while all of them are still open.
 //
@@ -92,7 +93,9 @@ export const stalls = async ({ listens = 64, slow = 8 } = {}) => {
   const { serveHttp } = await import(`${root}dist/src/transport/http.js`)
   const echo = emcp({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
   const server = mcpServer([echo], { name: 'stalls', version: '1' }).implement({ echo: ({ text }) => text })
-  const running = await serveHttp(server, { port: 0, handleSignals: false })
+  // the default limits, but for the pace of bodies: the slow ones must stay open for as long as the measure takes
+  // (what is measured is that they hold almost nothing meanwhile; their 408 is tested on its own)
+  const running = await serveHttp(server, { port: 0, handleSignals: false, bodyTimeoutMs: 0, minBodyBytesPerSecond: 0 })
   const held = { requests: [] }
   try {
     const heapBeforeMB = heapMB()
