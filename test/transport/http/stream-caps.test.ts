@@ -41,7 +41,7 @@ describe('subscriptions/listen streams', () => {
     // a stream that ends gives its slot back: once the server has seen it go, the address opens one again
     second.close()
     let again: Held | undefined
-    for (let i = 0; i < 500 && again?.status !== 200; i++) again = await held(url, '127.0.0.2')
+    for (let i = 0; i < 2000 && again?.status !== 200; i++) again = await held(url, '127.0.0.2')
     expect(again?.status).toBe(200)
   })
 
