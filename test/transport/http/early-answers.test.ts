@@ -87,6 +87,20 @@ describe('413 for an oversized body, read by every client', () => {
     expect(await res.text()).toMatch(/Payload Too Large/)
   })
 
+  it('fetch, chunked (a stream body): 413', async () => {
+    const { url } = await serve()
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull: (c) => {
+        if (sent === 20) return c.close()
+        c.enqueue(big.subarray(sent * 1_000_000, ++sent * 1_000_000))
+      },
+    })
+    const res = await fetch(url, { method: 'POST', headers: headers(), body, duplex: 'half' } as RequestInit)
+    expect(res.status).toBe(413)
+    expect(await res.text()).toMatch(/Payload Too Large/)
+  })
+
   it('curl, with Content-Length and chunked: 413', async () => {
     const { url } = await serve()
     const h = Object.entries(headers()).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
