@@ -102,9 +102,10 @@ export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPac
  * and throws it away, for at most `bounds.ms` and `bounds.bytes`, as nginx's lingering close
  * does: a client still writing its body would otherwise get a reset connection instead of the
  * answer (closing a socket with unread bytes sends a TCP reset). A body read to its end leaves
- * the connection open for the next request; past either bound, the connection is closed.
+ * the connection open for the next request (`closeAfter`: closes it, for a client that asked
+ * for that); past either bound, the connection is closed.
  */
-export const linger = (req: IncomingMessage, bounds: { readonly ms: number; readonly bytes: number }): void => {
+export const linger = (req: IncomingMessage, bounds: { readonly ms: number; readonly bytes: number; readonly closeAfter?: boolean }): void => {
   if (req.complete || req.destroyed) {
     req.resume()
     return
@@ -123,6 +124,8 @@ export const linger = (req: IncomingMessage, bounds: { readonly ms: number; read
   timer.unref()
   req.on('data', onData)
   req.once('close', () => clearTimeout(timer))
+  // read to its end: a client that asked for the connection to close gets it closed now, gracefully (nothing is left unread)
+  if (bounds.closeAfter === true) req.once('end', () => req.socket.end())
   req.resume()
 }
 

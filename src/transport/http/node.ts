@@ -30,9 +30,13 @@ export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: Ht
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const request = new NodeRequest(req, res)
     void chain.handle(request).then((reply) => {
+      // a body refused before its end (413, 408, 401, 415 ...) is read and thrown away for a while, so the client reads the answer;
+      // Node would close a connection the client asked to close at once, with its bytes unread: the reset would hide the answer
+      const unread = !req.complete && !req.destroyed
+      const closeAfter = unread && !res.shouldKeepAlive
+      if (unread) res.shouldKeepAlive = true
       send(res, reply)
-      // a body refused before its end (413, 408, 401, 415 ...) is read and thrown away for a while, so the client reads the answer
-      linger(req, bounds)
+      linger(req, { ...bounds, closeAfter })
     })
   }
   return Object.assign(listener, { sessions: chain.sessions, drain: chain.drain, endStreams: chain.endStreams })

@@ -75,6 +75,26 @@ describe('413 for an oversized body, read by every client', () => {
     agent.destroy()
   })
 
+  it('Node http asking to close the connection (agent: false), with Content-Length and chunked: 413, no write error, then the connection closes', async () => {
+    const { url } = await serve()
+    for (const chunked of [false, true]) {
+      const outcome = await new Promise<{ status: number; error: string }>((resolve) => {
+        const seen = { status: 0, error: '' }
+        const req = request(url, { method: 'POST', agent: false, headers: chunked ? headers() : { ...headers(), 'content-length': String(MB20) } }, (res) => {
+          seen.status = res.statusCode ?? 0
+          res.resume()
+        })
+        req.on('error', (e: NodeJS.ErrnoException) => (seen.error = e.code ?? e.message))
+        // 'close': the request is over, its connection closed (by the server once the body was read away)
+        req.on('close', () => resolve(seen))
+        if (!chunked) return req.end(big)
+        for (let i = 0; i < 20; i++) req.write(big.subarray(i * 1_000_000, (i + 1) * 1_000_000))
+        req.end()
+      })
+      expect(outcome).toEqual({ status: 413, error: '' })
+    }
+  })
+
   it('Node http, chunked: 413', async () => {
     const { url } = await serve()
     expect((await postBig(url, true)).status).toBe(413)
