@@ -32,7 +32,7 @@ export interface HttpOptions {
   readonly maxBytesInFlight?: number
   /** The same for one client address (default 8 MiB: two bodies of the default maximum size); 0: no limit per client. */
   readonly maxBytesInFlightPerClient?: number
-  /** The longest a request body may take to arrive, from the end of its head (default 60 000 ms); past it: 408. */
+  /** The longest a request body may take to arrive, once it is being read (default 60 000 ms; 0: none); past it: 408. Time spent waiting for the in-flight budget does not count. */
   readonly bodyTimeoutMs?: number
   /**
    * The slowest a request body may arrive, on average, counted after its first second
