@@ -3,7 +3,7 @@
  *
  *   guards (Host, Origin) → CORS → your `use` steps → endpoint path → drain (count, refuse GET)
  *   → auth → GET/DELETE of sessions → negotiate (method, Accept, Content-Type, version header)
- *   → body (budget, read once, parse once) → drain (refuse requests) → era 2026-07-28
+ *   → body (budget, read once at a pace, parse once) → drain (refuse requests) → era 2026-07-28
  *   → stateful or stateless end (the server's dispatcher)
  *
  * Steps that a configuration does not need are left out, not skipped per request. No I/O of
