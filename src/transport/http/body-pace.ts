@@ -42,7 +42,8 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
     timer = undefined
     if (waitingSince === undefined) {
       const ms = active()
-      const owed = Math.min(expected ?? Number.POSITIVE_INFINITY, (pace.minBytesPerSecond * (ms - 1000)) / 1000)
+      // counted in whole seconds after the first: a check that fires a moment late owes nothing more for it
+      const owed = Math.min(expected ?? Number.POSITIVE_INFINITY, pace.minBytesPerSecond * Math.floor((ms - 1000) / 1000))
       if ((pace.timeoutMs > 0 && ms >= pace.timeoutMs) || got < owed) return onSlow()
     }
     schedule()
