@@ -104,6 +104,23 @@ describe('byteBudget', () => {
     c()
   })
 
+  it("lets the first of one client's growers go on when they hold all of its share, without holding up other clients", async () => {
+    const b = byteBudget({ total: 1_000, perClient: 100 })
+    const a1 = await b.take('a', 50)
+    const a2 = await b.take('a', 50)
+    const a1More = b.take('a', 40, undefined, 50)
+    expect(await settled(a1More)).toBe(false)
+    const a2More = b.take('a', 40, undefined, 50)
+    // all that client a holds belongs to its growers: the first goes on, the second waits
+    expect(await settled(a1More)).toBe(true)
+    expect(await settled(a2More)).toBe(false)
+    expect(await settled(b.take('c', 90))).toBe(true)
+    a1()
+    ;(await a1More)()
+    expect(await settled(a2More)).toBe(true)
+    a2()
+  })
+
   it('never waits for an empty body', async () => {
     const b = byteBudget({ total: 1, perClient: 1 })
     await b.take('a', 1)
