@@ -42,7 +42,7 @@ export const discoveryUrls = (issuer: string): ReadonlyArray<string> => {
 }
 
 /** The issuer's metadata from the first URL that serves a valid document for it; a Left lists what each URL gave. */
-export const discover = async (issuer: string, o: Pick<FetchJsonOptions, 'timeoutMs' | 'fetch'>): Promise<E.Either<string, AuthServerMetadata>> => {
+export const discover = async (issuer: string, o: Pick<FetchJsonOptions, 'timeoutMs' | 'maxBytes' | 'fetch'>): Promise<E.Either<string, AuthServerMetadata>> => {
   const failures: string[] = []
   for (const url of discoveryUrls(issuer)) {
     const r = await fetchJson(url, o)

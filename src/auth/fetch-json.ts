@@ -35,9 +35,12 @@ export interface JsonAnswer {
 // ---------------------------------------------------------------------------------------
 // functions
 
+/** The largest answer read by default: 1 MiB, far above any real metadata document or key set. */
+export const defaultMaxBytes = 1024 * 1024
+
 /** GETs (or POSTs) `url` and reads a JSON answer of any status; a Left says what went wrong. */
 export const fetchJson = async (url: string, o: FetchJsonOptions): Promise<E.Either<string, JsonAnswer>> => {
-  const max = o.maxBytes ?? 1024 * 1024
+  const max = o.maxBytes ?? defaultMaxBytes
   let res: Response
   try {
     res = await (o.fetch ?? globalThis.fetch)(url, {
@@ -51,7 +54,14 @@ export const fetchJson = async (url: string, o: FetchJsonOptions): Promise<E.Eit
     const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
     return E.left(timedOut ? `${url} timed out after ${o.timeoutMs} ms` : `${url} could not be reached: ${e instanceof Error ? e.message : String(e)}`)
   }
-  const text = await readBounded(res.body, max)
+  let text: string | undefined
+  try {
+    text = await readBounded(res.body, max)
+  } catch (e) {
+    // the time limit covers the body too: an answer that stalls mid-way ends here, as data
+    const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return E.left(timedOut ? `${url} timed out after ${o.timeoutMs} ms` : `${url} broke off its answer: ${e instanceof Error ? e.message : String(e)}`)
+  }
   if (text === undefined) return E.left(`${url} answered more than ${max} bytes`)
   try {
     return E.right({ status: res.status, body: JSON.parse(text) as unknown })

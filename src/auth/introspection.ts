@@ -35,6 +35,8 @@ export interface IntrospectionOptions {
   /** Requests to the endpoint at once (default 16). */
   readonly maxInFlight?: number
   readonly timeoutMs?: number
+  /** Larger answers are refused unread (default 1 MiB). */
+  readonly maxBytes?: number
   /** Seconds of clock difference tolerated on `exp` and `nbf` (default 30). */
   readonly clockToleranceSec?: number
   readonly fetch?: typeof globalThis.fetch
@@ -66,6 +68,7 @@ export const introspector = (o: IntrospectionOptions): ((token: string) => Promi
     const r = await fetchJson(o.endpoint, {
       method: 'POST',
       timeoutMs: o.timeoutMs ?? 5000,
+      ...(o.maxBytes === undefined ? {} : { maxBytes: o.maxBytes }),
       headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
       ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
@@ -88,11 +91,13 @@ export const introspector = (o: IntrospectionOptions): ((token: string) => Promi
     const shared = pending.get(key)
     if (shared !== undefined) return shared
     if (pending.size >= maxInFlight) return E.left(`introspection busy: ${maxInFlight} checks already in flight`)
-    const p = ask(token).then((answer) => {
-      pending.delete(key)
-      remember(key, answer)
-      return answer
-    })
+    const p = ask(token)
+      .catch((e: unknown) => E.left<string, Claims>(`the introspection endpoint could not be consulted: ${e instanceof Error ? e.message : String(e)}`))
+      .then((answer) => {
+        pending.delete(key)
+        remember(key, answer)
+        return answer
+      })
     pending.set(key, p)
     return p
   }

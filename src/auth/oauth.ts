@@ -1,7 +1,7 @@
 /**
  * `oauth()`: the bearer-token verifier of an OAuth 2.1 resource server. JWT access tokens are
  * checked with `jose` against the issuer's JWKS (found by RFC 8414 / OpenID discovery, cached,
- * refetched at most once per cool-down on an unknown `kid`): signature, an algorithm
+ * fetched at most once per cool-down whatever the outcome): signature, an algorithm
  * allow-list (asymmetric only), `iss`, `aud` naming this resource (RFC 8707), `exp` and `nbf`
  * with a small clock skew. Opaque tokens go to the issuer's introspection endpoint (RFC 7662)
  * when introspection is configured. Nothing in a token chooses a URL: `jku`, `x5u` and `kid`
@@ -15,11 +15,12 @@
  * // or Left({ error: 'invalid_token', description: 'the token was issued for another resource' })
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { JWTVerifyGetKey } from 'jose'
 import type { Identity } from '../server/session.js'
-import { identityOf } from './claims.js'
+import { audienceIncludes, identityOf } from './claims.js'
 import { discover, type AuthServerMetadata } from './discovery.js'
+import { defaultMaxBytes } from './fetch-json.js'
 import { introspector, type Claims } from './introspection.js'
+import { jwksCache, type KeySource } from './jwks.js'
 import { bearerChallenge, canonicalResource, metadataPath, metadataUrl, protectedResourceMetadata, withoutTrailingSlashes, type ProtectedResourceMetadata } from './resource-metadata.js'
 
 // ---------------------------------------------------------------------------------------
@@ -45,10 +46,12 @@ export interface OAuthOptions {
   readonly introspection?: { readonly clientId: string; readonly clientSecret: string; readonly endpoint?: string; readonly ttlMs?: number }
   /** The JWKS URL, when the issuer publishes no metadata. */
   readonly jwksUri?: string
-  /** Minimum time between two JWKS fetches for an unknown `kid` (default 30 s). */
+  /** Least time between two JWKS fetches, failed or not (default 30 s); also the Retry-After while the keys cannot be fetched. */
   readonly jwksCooldownMs?: number
-  /** Time limit of each request to the issuer (default 5 s). */
+  /** Time limit of each request to the issuer, its body included (default 5 s). */
   readonly timeoutMs?: number
+  /** Larger answers of the issuer (metadata, JWKS, introspection) are refused unread past this many bytes (default 1 MiB). */
+  readonly maxResponseBytes?: number
   /** Longer tokens are refused unread (default 8 KiB). */
   readonly maxTokenLength?: number
 }
@@ -57,6 +60,8 @@ export interface OAuthOptions {
 export interface TokenRefusal {
   readonly error: 'invalid_token' | 'temporarily_unavailable'
   readonly description: string
+  /** `temporarily_unavailable`: seconds until the issuer will be asked again (the answer's Retry-After). */
+  readonly retryAfterSec?: number
 }
 
 /** A verifier: `verify` is what `serveHttp`'s `auth` option calls; `check` says why a token was refused. */
@@ -90,18 +95,24 @@ export const oauth = (o: OAuthOptions): OAuth => {
   // tokens for; the first must be this endpoint's URL, later ones may be a provider's own identifier
   const audience = [...new Set(given.flatMap((a, i) => (i === 0 || /^https?:/i.test(a) ? [canonicalOrThrow(a), a] : [identifierOrThrow(a)])))]
   const timeoutMs = o.timeoutMs ?? 5000
-  const metadata = metadataOnce(o.issuer, timeoutMs, o.jwksUri)
-  const keys = lazyKeys(metadata, o.jwksCooldownMs ?? 30_000, timeoutMs)
-  const introspect = o.introspection === undefined ? undefined : lazyIntrospector(o, metadata, audience, timeoutMs)
+  const maxBytes = o.maxResponseBytes ?? defaultMaxBytes
+  const metadata = metadataOnce(o.issuer, { timeoutMs, maxBytes }, o.jwksUri)
+  const keys = lazyKeys(metadata, { cooldownMs: o.jwksCooldownMs ?? 30_000, timeoutMs, maxBytes })
+  const introspect = o.introspection === undefined ? undefined : lazyIntrospector(o, metadata.get, audience, { timeoutMs, maxBytes })
   const resource = audience[0] as string
   const scopesSupported = [...(o.scopesSupported ?? [])]
   const prm = protectedResourceMetadata({ resource, authorizationServers: [o.issuer], scopesSupported })
   const resourcePath = withoutTrailingSlashes(new URL(resource).pathname)
   const refuse = (error: TokenRefusal['error'], description: string): E.Either<TokenRefusal, Identity> => E.left({ error, description })
+  const unavailable = (description: string, retryAfterSec: number): E.Either<TokenRefusal, Identity> => E.left({ error: 'temporarily_unavailable', description, retryAfterSec })
 
   const checkJwt = async (jose: Jose, token: string): Promise<E.Either<TokenRefusal, Identity>> => {
-    const getKey = await keys(jose)
-    if (E.isLeft(getKey)) return refuse('temporarily_unavailable', getKey.left)
+    // a token that names another issuer or resource, or has expired, is refused before any key is fetched
+    const early = unverifiedRefusal(jose, token, o.issuer, audience, o.clockToleranceSec ?? 30)
+    if (early !== undefined) return E.left(early)
+    const kid = jose.decodeProtectedHeader(token).kid
+    const getKey = await keys(jose, typeof kid === 'string' ? kid : undefined)
+    if (E.isLeft(getKey)) return unavailable(getKey.left.description, getKey.left.retryAfterSec)
     try {
       const { payload } = await jose.jwtVerify(token, getKey.right, {
         issuer: o.issuer,
@@ -138,7 +149,7 @@ export const oauth = (o: OAuthOptions): OAuth => {
     challenge: (error, scope = scopesSupported) =>
       bearerChallenge({ resourceMetadata: metadataUrl(resource), ...(error === undefined ? {} : { error }), ...(scope.length === 0 ? {} : { scope }) }),
     documents: [...new Set([metadataPath(resourcePath), metadataPath('')])].map((path) => ({ path, body: prm })),
-    ready: metadata,
+    ready: metadata.get,
   }
 }
 
@@ -174,6 +185,26 @@ const looksLikeJwt = (jose: Jose, token: string): boolean => {
   }
 }
 
+/**
+ * The refusal a JWT earns from the claims it states (another issuer, another resource,
+ * expired), read before its signature is checked: refusing costs nothing, and such a token
+ * never makes the server fetch keys. A claim it leaves out is not judged here: that waits
+ * for the verified check, which requires them, as does everything accepted here.
+ */
+const unverifiedRefusal = (jose: Jose, token: string, issuer: string, audience: ReadonlyArray<string>, toleranceSec: number): TokenRefusal | undefined => {
+  const invalid = (description: string): TokenRefusal => ({ error: 'invalid_token', description })
+  let claims: Record<string, unknown>
+  try {
+    claims = jose.decodeJwt(token)
+  } catch {
+    return invalid('the token is not a valid JWT')
+  }
+  if (claims['iss'] !== undefined && claims['iss'] !== issuer) return invalid('the token was issued by another issuer')
+  if (claims['aud'] !== undefined && !audienceIncludes(claims['aud'], audience)) return invalid('the token was issued for another resource')
+  if (typeof claims['exp'] === 'number' && claims['exp'] + toleranceSec < Date.now() / 1000) return invalid('the token has expired')
+  return undefined
+}
+
 /** What the client is told about a JWT that did not verify. */
 const jwtRefusal = (errors: Jose['errors'], e: unknown): TokenRefusal => {
   const invalid = (description: string): TokenRefusal => ({ error: 'invalid_token', description })
@@ -188,47 +219,62 @@ const jwtRefusal = (errors: Jose['errors'], e: unknown): TokenRefusal => {
   return invalid('the token is not valid')
 }
 
-/** The issuer's metadata, discovered once (a failure is retried at most every 10 s). */
-const metadataOnce = (issuer: string, timeoutMs: number, jwksUri: string | undefined): (() => Promise<E.Either<string, AuthServerMetadata>>) => {
-  const state: { result?: Promise<E.Either<string, AuthServerMetadata>>; failedAt: number } = { failedAt: 0 }
-  return () => {
-    if (state.result !== undefined) return state.result
-    const result = (async () => {
-      const found = await discover(issuer, { timeoutMs })
-      if (E.isRight(found) || jwksUri === undefined) return found
-      // no metadata, but the keys are known: JWTs can still be checked
-      return E.right<string, AuthServerMetadata>({ issuer, jwks_uri: jwksUri })
-    })()
-    state.result = result
-    void result.then((r) => {
-      if (E.isLeft(r)) setTimeout(() => (state.result === result ? delete state.result : undefined), 10_000).unref()
-    })
-    return result
-  }
+/** How each request to the issuer is bounded. */
+interface Bounds {
+  readonly timeoutMs: number
+  readonly maxBytes: number
 }
 
-/** The JWKS key getter, made once the JWKS URL is known. */
-const lazyKeys = (metadata: () => Promise<E.Either<string, AuthServerMetadata>>, cooldownMs: number, timeoutMs: number) => {
-  const made: { getKey?: JWTVerifyGetKey } = {}
-  return async (jose: Jose): Promise<E.Either<string, JWTVerifyGetKey>> => {
-    if (made.getKey !== undefined) return E.right(made.getKey)
-    const m = await metadata()
-    if (E.isLeft(m)) return m
-    if (m.right.jwks_uri === undefined) return E.left(`the issuer ${m.right.issuer} publishes no jwks_uri`)
-    made.getKey ??= jose.createRemoteJWKSet(new URL(m.right.jwks_uri), { cooldownDuration: cooldownMs, timeoutDuration: timeoutMs })
-    return E.right(made.getKey)
+/** Time after a failed discovery before it is tried again. */
+const rediscoverAfterMs = 5000
+
+/** The issuer's metadata, discovered once; a failure is kept for 5 s, then discovery runs again. */
+const metadataOnce = (issuer: string, bounds: Bounds, jwksUri: string | undefined) => {
+  const state: { result?: Promise<E.Either<string, AuthServerMetadata>>; failedAt?: number } = {}
+  const discoverNow = async (): Promise<E.Either<string, AuthServerMetadata>> => {
+    const found = await discover(issuer, bounds).catch((e: unknown) => E.left(`discovery failed: ${e instanceof Error ? e.message : String(e)}`))
+    if (E.isRight(found) || jwksUri === undefined) return found
+    // no metadata, but the keys are known: JWTs can still be checked
+    return E.right<string, AuthServerMetadata>({ issuer, jwks_uri: jwksUri })
+  }
+  const get = (): Promise<E.Either<string, AuthServerMetadata>> => {
+    if (state.result !== undefined && (state.failedAt === undefined || Date.now() - state.failedAt < rediscoverAfterMs)) return state.result
+    delete state.failedAt
+    const result = discoverNow().then((r) => {
+      if (E.isLeft(r)) state.failedAt = Date.now()
+      return r
+    })
+    state.result = result
+    return result
+  }
+  /** Seconds until discovery runs again after a failure. */
+  const retryAfterSec = (): number => Math.max(1, Math.ceil(((state.failedAt ?? Date.now()) + rediscoverAfterMs - Date.now()) / 1000))
+  return { get, retryAfterSec }
+}
+
+/** The JWKS key source, made once the JWKS URL is known. */
+const lazyKeys = (metadata: ReturnType<typeof metadataOnce>, o: Bounds & { readonly cooldownMs: number }): KeySource => {
+  const made: { keys?: KeySource } = {}
+  return async (jose, kid) => {
+    if (made.keys === undefined) {
+      const m = await metadata.get()
+      if (E.isLeft(m)) return E.left({ description: m.left, retryAfterSec: metadata.retryAfterSec() })
+      if (m.right.jwks_uri === undefined) return E.left({ description: `the issuer ${m.right.issuer} publishes no jwks_uri`, retryAfterSec: metadata.retryAfterSec() })
+      made.keys ??= jwksCache({ uri: m.right.jwks_uri, ...o })
+    }
+    return made.keys(jose, kid)
   }
 }
 
 /** The introspection checker, made once the endpoint is known. */
-const lazyIntrospector = (o: OAuthOptions, metadata: () => Promise<E.Either<string, AuthServerMetadata>>, audience: ReadonlyArray<string>, timeoutMs: number) => {
+const lazyIntrospector = (o: OAuthOptions, metadata: () => Promise<E.Either<string, AuthServerMetadata>>, audience: ReadonlyArray<string>, bounds: Bounds) => {
   const made: { check?: (token: string) => Promise<E.Either<string, Claims>> } = {}
   const creds = o.introspection as NonNullable<OAuthOptions['introspection']>
   return async (token: string): Promise<E.Either<string, Claims>> => {
     if (made.check === undefined) {
       const endpoint = creds.endpoint ?? (await metadata().then((m) => (E.isRight(m) ? m.right.introspection_endpoint : undefined)))
       if (endpoint === undefined) return E.left(`the issuer ${o.issuer} publishes no introspection_endpoint`)
-      made.check ??= introspector({ endpoint, clientId: creds.clientId, clientSecret: creds.clientSecret, issuer: o.issuer, audience, timeoutMs, ...(creds.ttlMs === undefined ? {} : { ttlMs: creds.ttlMs }), ...(o.clockToleranceSec === undefined ? {} : { clockToleranceSec: o.clockToleranceSec }) })
+      made.check ??= introspector({ endpoint, clientId: creds.clientId, clientSecret: creds.clientSecret, issuer: o.issuer, audience, ...bounds, ...(creds.ttlMs === undefined ? {} : { ttlMs: creds.ttlMs }), ...(o.clockToleranceSec === undefined ? {} : { clockToleranceSec: o.clockToleranceSec }) })
     }
     return made.check(token)
   }

@@ -12,6 +12,7 @@
  * // 'Bearer error="insufficient_scope", scope="calc:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"'
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { isScopeToken } from '../util/scope-token.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -48,7 +49,7 @@ export interface Challenge {
   readonly error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope'
   /** For people, not parsed by clients; clipped and stripped of quotes. */
   readonly description?: string
-  /** The scopes the request needs (insufficient_scope), or those to ask for first (401). */
+  /** The scopes the request needs (insufficient_scope), or those to ask for first (401); never clipped, and only valid scope names (RFC 6749 §3.3) are written. */
   readonly scope?: ReadonlyArray<string>
 }
 
@@ -99,7 +100,9 @@ export const bearerChallenge = (c: Challenge): string => {
   const parts: string[] = []
   if (c.error !== undefined) parts.push(`error="${c.error}"`)
   if (c.description !== undefined) parts.push(`error_description="${quotable(c.description)}"`)
-  if (c.scope !== undefined && c.scope.length > 0) parts.push(`scope="${quotable(c.scope.join(' '))}"`)
+  // clipping the list would drop the very scope a step-up needs: a name that cannot be quoted is left out instead
+  const scope = (c.scope ?? []).filter(isScopeToken)
+  if (scope.length > 0) parts.push(`scope="${scope.join(' ')}"`)
   parts.push(`resource_metadata="${quotable(c.resourceMetadata)}"`)
   return `Bearer ${parts.join(', ')}`
 }

@@ -21,7 +21,7 @@ test('discovery finds the JWKS and the introspection endpoint', async () => {
 test('a JWT minted for this resource is accepted with its scopes; one minted for another resource is refused', async () => {
   const resource = 'http://127.0.0.1:9/mcp'
   const auth = oauth({ issuer: as.issuer, audience: resource })
-  expect(await auth.verify(await token(resource, 'calc:read'))).toMatchObject({ subject: 'demo-client', scopes: ['calc:read'] })
+  expect(await auth.verify(await token(resource, 'calc:read'))).toMatchObject({ subject: 'client:demo-client', scopes: ['calc:read'] })
   const foreign = await auth.check(await token('http://127.0.0.1:9/elsewhere', 'calc:read calc:write'))
   expect(foreign).toEqual(E.left({ error: 'invalid_token', description: 'the token was issued for another resource' }))
 })
@@ -31,7 +31,7 @@ test('an opaque token is introspected with the resource server credentials', asy
   const opaque = await token(resource, 'calc:write')
   expect(opaque.split('.')).toHaveLength(1)
   const auth = oauth({ issuer: as.issuer, audience: resource, introspection: { clientId: 'mcp-server', clientSecret: 'mcp-secret' } })
-  expect(await auth.verify(opaque)).toMatchObject({ subject: 'demo-client', scopes: ['calc:write'] })
+  expect(await auth.verify(opaque)).toMatchObject({ subject: 'client:demo-client', scopes: ['calc:write'] })
   const wrongCredentials = oauth({ issuer: as.issuer, audience: resource, introspection: { clientId: 'mcp-server', clientSecret: 'wrong' } })
   expect(E.isLeft(await wrongCredentials.check(await token(resource, 'calc:read')))).toBe(true)
   const noIntrospection = oauth({ issuer: as.issuer, audience: resource })

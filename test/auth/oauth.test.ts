@@ -32,7 +32,7 @@ describe('JWT access tokens', () => {
     expect(r).toEqual(E.right({ subject: 'alice', roles: ['staff'], scopes: ['calc:read', 'calc:write'], claims: expect.objectContaining({ sub: 'alice' }) }))
     const scp = await auth.check(await iss.sign(key, { sub: 'bob', aud: [resource, 'other'], scp: ['a', 'b'] }))
     expect(E.isRight(scp) && scp.right.scopes).toEqual(['a', 'b'])
-    expect(await auth.verify(await iss.sign(key, { client_id: 'machine', aud: resource }))).toMatchObject({ subject: 'machine', scopes: [] })
+    expect(await auth.verify(await iss.sign(key, { client_id: 'machine', aud: resource }))).toMatchObject({ subject: 'client:machine', scopes: [] })
   })
 
   test("a provider's own identifier for the API is accepted after the endpoint URL; the metadata names the URL", async () => {

@@ -4,7 +4,7 @@
  * answering what the test decides, and a count of every request per path. The end-to-end
  * tests use the real authorization server of examples/authorization-server.ts instead.
  */
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose'
 
@@ -27,6 +27,8 @@ export interface Issuer {
   readonly introspection: Map<string, Record<string, unknown>>
   /** Requests to introspection are held until this resolves, when set. */
   hold: Promise<void> | undefined
+  /** Answers of the test's own for some paths (a failing JWKS, a stalled body), in place of the usual ones; counted all the same. */
+  readonly routes: Map<string, (req: IncomingMessage, res: ServerResponse) => void>
   readonly key: (kid: string, alg?: 'ES256' | 'RS256') => Promise<Key>
   /** A signed token: the issuer, an `exp` 10 minutes on and `iat` now unless the payload says otherwise. */
   readonly sign: (key: Key, payload: JWTPayload, header?: Record<string, unknown>) => Promise<string>
@@ -44,6 +46,7 @@ export const startIssuer = async (metadataIssuer?: (origin: string) => string): 
     published: [],
     introspection: new Map(),
     hold: undefined,
+    routes: new Map(),
     key: async (kid, alg = 'ES256') => {
       const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true })
       return { kid, alg, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } }
@@ -61,6 +64,8 @@ export const startIssuer = async (metadataIssuer?: (origin: string) => string): 
   http.on('request', (req, res) => {
     const path = new URL(req.url ?? '/', origin).pathname
     self.hits.set(path, (self.hits.get(path) ?? 0) + 1)
+    const scripted = self.routes.get(path)
+    if (scripted !== undefined) return scripted(req, res)
     const json = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
     }

@@ -26,6 +26,7 @@ import { legacyOnlyMethods } from '../2025-11-25/legacy.js'
 import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
 import type { RequestStates } from './request-state.js'
 import { replayAsker } from '../../server/ask.js'
+import { callerOf } from '../../server/principal.js'
 import { isModernVersion, isSupportedVersion, versionsOf, type Era } from '../versions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
       listens: undefined,
     }
     if (inputMethods.has(req.method)) {
-      const inputs = inputStateOf(req.method, req.params, config.states)
+      const inputs = inputStateOf(req.method, req.params, config.states, callerOf(session))
       if (E.isLeft(inputs)) return inputs
       session.ask = replayAsker(inputs.right)
     }

@@ -5,13 +5,15 @@
  * token at all gets 401 with a `WWW-Authenticate` challenge, before the body is read. On the
  * way back, a 403 for a tool whose scopes the token lacks gets its `insufficient_scope`
  * challenge, naming the scopes the caller holds and those it needs, so that a client asking
- * for exactly that set steps up without losing what it had.
+ * for exactly that set steps up without losing what it had. The needed scopes are always
+ * named in full; held ones are left out only past 8 KiB, so that the header stays readable.
  *
  * @example
  * import { bearer } from './auth.js'
  * const step = bearer({ verify: (token) => (token === 'secret' ? { subject: 'alice', roles: ['admin'] } : undefined), required: true })
  */
 import type { Identity } from '../../server/session.js'
+import { isScopeToken } from '../../util/scope-token.js'
 import type { BearerAuth, HttpMiddleware, HttpReply } from './model.js'
 import { refuse } from './reply.js'
 
@@ -36,7 +38,7 @@ export const bearer = (auth: BearerAuth): HttpMiddleware => {
       if (checked._tag === 'Right') return checked.right
       return checked.left.error === 'temporarily_unavailable'
         ? // what failed on the way to the issuer is the operator's business, not the client's
-          refuse(503, 'Service Unavailable: the authorization server could not be consulted to check the token; try again later', { 'retry-after': '5' })
+          refuse(503, 'Service Unavailable: the authorization server could not be consulted to check the token; try again later', { 'retry-after': String(checked.left.retryAfterSec ?? 5) })
         : challenge('invalid_token')
     } catch {
       return challenge('invalid_token')
@@ -44,7 +46,7 @@ export const bearer = (auth: BearerAuth): HttpMiddleware => {
   }
   /** The 403's challenge: the scopes held and those needed. */
   const stepUp = (reply: HttpReply, needed: ReadonlyArray<string>, caller: Identity | undefined): HttpReply => {
-    const scope = [...new Set([...(caller?.scopes ?? []), ...needed])]
+    const scope = stepUpScopes(caller?.scopes ?? [], needed)
     const header = auth.challenge?.('insufficient_scope', scope) ?? `Bearer realm="${realm}", error="insufficient_scope", scope="${scope.join(' ')}"`
     return { ...reply, headers: { ...reply.headers, 'www-authenticate': header } }
   }
@@ -55,4 +57,20 @@ export const bearer = (auth: BearerAuth): HttpMiddleware => {
     const reply = await next(req)
     return reply.insufficientScope === undefined ? reply : stepUp(reply, reply.insufficientScope, caller)
   }
+}
+
+/** The most characters of held scopes a step-up challenge repeats: clients read response headers of 16 KiB at most (Node's default). */
+const maxHeldScopeChars = 8192
+
+/** The scopes a step-up asks for: those held (valid names, within the budget), then every one needed. */
+const stepUpScopes = (held: ReadonlyArray<string>, needed: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const want = new Set(needed.filter(isScopeToken))
+  const kept: string[] = []
+  let budget = maxHeldScopeChars
+  for (const s of new Set(held)) {
+    if (want.has(s) || !isScopeToken(s) || s.length + 1 > budget) continue
+    budget -= s.length + 1
+    kept.push(s)
+  }
+  return [...kept, ...want]
 }

@@ -104,10 +104,10 @@ export interface BearerAuth {
   readonly challenge?: (error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined, scope?: ReadonlyArray<string>) => string
   /**
    * Says why a token is refused, where `verify` only refuses: `invalid_token` gets 401,
-   * `temporarily_unavailable` (the issuer could not be consulted) 503 with Retry-After, so that
+   * `temporarily_unavailable` (the issuer could not be consulted) 503 with Retry-After (its `retryAfterSec`, default 5), so that
    * a client keeps a token that may be good. `oauth()` gives it; when present it is used instead of `verify`.
    */
-  readonly check?: (token: string) => Promise<Either<{ readonly error: 'invalid_token' | 'temporarily_unavailable'; readonly description: string }, Identity>>
+  readonly check?: (token: string) => Promise<Either<{ readonly error: 'invalid_token' | 'temporarily_unavailable'; readonly description: string; readonly retryAfterSec?: number }, Identity>>
   /** JSON documents served beside the endpoint to anyone (GET): `oauth()`'s Protected Resource Metadata. */
   readonly documents?: ReadonlyArray<{ readonly path: string; readonly body: unknown }>
 }
