@@ -177,10 +177,19 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     } catch (e) {
       return settleThrown(e)
     }
-    const settle = (r: E.Either<RpcError, unknown>): E.Either<RpcError, unknown> =>
-      E.isRight(r) ? E.right(complete(method, r.right)) : E.left(modernError(r.left))
+    const settle = settleOf(method)
     return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(settle, settleThrown) : settle(out)
   }
+
+  /**
+   * The last step of a request's answer, made outside the request's scope: a closure made
+   * there would keep the whole request (its params may be megabytes) for as long as the
+   * answer takes, and a subscription's takes hours.
+   */
+  const settleOf =
+    (method: string) =>
+    (r: E.Either<RpcError, unknown>): E.Either<RpcError, unknown> =>
+      E.isRight(r) ? E.right(complete(method, r.right)) : E.left(modernError(r.left))
 
   /** What ends a request early: a question for the client, or a capability it lacks; anything else is thrown on. */
   const settleThrown = (e: unknown): E.Either<RpcError, unknown> => {

@@ -55,21 +55,23 @@ export const listen =
     if (out === undefined)
       return E.left(rpcError('InvalidRequest', 'subscriptions/listen needs a transport that can stream notifications (stdio, or HTTP with an SSE answer)'))
     const honoured = honour(asked, capabilities)
+    // the stream's closures outlive the request by hours: they keep its id, not the request (its params may be megabytes)
+    const id = req.id
     const screened = all(screens.map((screen) => screen(honoured, session)))
     return map(screened, (tests) => {
       const refused = tests.find(E.isLeft)
       if (refused !== undefined) return refused
       const passes = tests.flatMap((t) => (E.isRight(t) ? [t.right] : []))
       const wanted = wants(honoured)
-      return stream(hub, req, session, out, honoured, (method, params) => wanted(method, params) && passes.every((p) => p(method, params)))
+      return stream(hub, id, session, out, honoured, (method, params) => wanted(method, params) && passes.every((p) => p(method, params)))
     })
   }
 
 /** Opens the stream: the acknowledgement, then every notification `wanted` lets through, until the client or the channel ends it. */
-const stream = (hub: Hub, req: Request, session: Session, out: Outbound, honoured: SubscriptionFilter, wanted: Screen): Promise<E.Either<RpcError, unknown>> => {
+const stream = (hub: Hub, id: Request['id'], session: Session, out: Outbound, honoured: SubscriptionFilter, wanted: Screen): Promise<E.Either<RpcError, unknown>> => {
   const tag = (params: Params | undefined): Params => ({
     ...params,
-    _meta: { ...(isObject(params?._meta) ? params._meta : {}), [subscriptionIdKey]: req.id },
+    _meta: { ...(isObject(params?._meta) ? params._meta : {}), [subscriptionIdKey]: id },
   })
   const listener: Session = {
     ...session,
@@ -84,11 +86,11 @@ const stream = (hub: Hub, req: Request, session: Session, out: Outbound, honoure
     const end = (): void => {
       out.closed?.removeEventListener('abort', end)
       hub.remove(listener)
-      session.inFlight.delete(req.id)
-      resolve(E.right({ _meta: { [subscriptionIdKey]: req.id } }))
+      session.inFlight.delete(id)
+      resolve(E.right({ _meta: { [subscriptionIdKey]: id } }))
     }
     // cancelled by the client: the dispatcher drops the answer; closed channel: a graceful end
-    session.inFlight.set(req.id, end)
+    session.inFlight.set(id, end)
     if (out.closed?.aborted === true) end()
     else out.closed?.addEventListener('abort', end, { once: true })
   })
