@@ -3,7 +3,7 @@
  * its options are parsed with `node:util`'s `parseArgs`:
  * - `--help` (or `-h`) prints the usage and exits 0, before anything starts;
  * - an unknown or malformed option prints the error and the usage, and exits 2;
- * - a failure of the program prints one line and exits 1.
+ * - a failure of the program prints one line and exits 1 (a port in use: the port, and `--port 0`).
  * Imported by another module, the example only defines its values.
  *
  * @example
@@ -60,9 +60,17 @@ export const runMain = <O extends Options>(url: string, program: Program<O>, run
   Promise.resolve()
     .then(() => run(parsed.values, parsed.positionals))
     .catch((e: unknown) => {
-      process.stderr.write(`${name}: ${e instanceof Error ? e.message : String(e)}\n`)
+      process.stderr.write(`${name}: ${failure(e)}\n`)
       process.exit(1)
     })
+}
+
+/** A failure in one line; a port in use names the port and the way out. */
+const failure = (e: unknown): string => {
+  const { code, port, address } = (e ?? {}) as { code?: unknown; port?: unknown; address?: unknown }
+  if (code === 'EADDRINUSE')
+    return `port ${String(port)} on ${String(address)} is in use (another server is listening there): stop it, or give another port with --port N (--port 0 picks a free one; npm start -- --port 0)`
+  return e instanceof Error ? e.message : String(e)
 }
 
 /** A `--port` value as a port number; anything else throws, naming the option. */

@@ -55,4 +55,25 @@ Press Ctrl+C to stop.`)
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  // `npm start` runs this under a shell that does not pass signals on: a SIGTERM or SIGINT sent
+  // to npm ends npm and that shell, not this process. Their going away asks for the same stop.
+  // Node has no event for a parent's exit, so it is looked for four times a second.
+  const parent = process.ppid
+  const orphaned = setInterval(() => {
+    if (process.ppid === parent && alive(parent)) return
+    clearInterval(orphaned)
+    stop()
+  }, 250)
+  orphaned.unref()
 })
+
+/** Whether a process still exists (signal 0 tests without sending anything). */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: it exists, under another user
+    return (e as { code?: string }).code === 'EPERM'
+  }
+}

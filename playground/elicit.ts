@@ -9,7 +9,7 @@
 import { clear, el } from './dom.js'
 import { fieldFor, type Schema } from './form.js'
 import { showProblems } from './problems.js'
-import { validate } from './validate.js'
+import { checkForm } from './validate.js'
 
 let queue: Promise<unknown> = Promise.resolve()
 
@@ -39,8 +39,9 @@ const ask = (panel: HTMLElement, params: Record<string, unknown>): Promise<Recor
     form.addEventListener('submit', (event) => {
       event.preventDefault()
       const content = field.read() ?? {}
-      const problems = validate(schema, content)
-      if (showProblems(form, problems)) done({ action: 'accept', content })
+      void checkForm(schema, content).then(({ problems, notes }) => {
+        if (showProblems(form, problems, notes)) done({ action: 'accept', content })
+      })
     })
     clear(panel)
     panel.append(form)

@@ -11,7 +11,7 @@ import { el } from './dom.js'
 import { fieldFor, type Schema } from './form.js'
 import { showProblems } from './problems.js'
 import { renderResult } from './render.js'
-import { validate } from './validate.js'
+import { checkForm } from './validate.js'
 
 type Json = Record<string, unknown>
 const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u)
@@ -77,8 +77,9 @@ export const toolView = (tool: Json, actions: ToolActions): HTMLElement => {
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     const args = (field.read() ?? {}) as Json
-    if (!showProblems(form, validate(schema, args))) return
-    void run(args)
+    void checkForm(schema, args).then(({ problems, notes }) => {
+      if (showProblems(form, problems, notes)) void run(args)
+    })
   })
   return view
 }

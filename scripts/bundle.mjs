@@ -71,5 +71,16 @@ await build({
   minify: true,
   logLevel: 'warning',
 })
+// the pattern tester runs as a classic Worker (patterns.ts): a script of its own, served beside the page's
+await build({
+  entryPoints: { 'pattern-worker': 'playground/pattern-worker.ts' },
+  outdir: 'dist/bundle/playground',
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'warning',
+})
 await build({ entryPoints: { playground: 'playground/playground.css' }, outdir: 'dist/bundle/playground', minify: true, logLevel: 'warning' })
 copyFileSync('playground/index.html', 'dist/bundle/playground/index.html')

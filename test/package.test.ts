@@ -7,8 +7,8 @@
  * compiled server and drive it with the official SDK client over stdio, import every
  * subpath in `exports` with plain node, and run the `emcp` bin. A second consumer follows
  * docs/getting-started.md to the letter with TypeScript 7.0 (which, unlike 5.9, loads no
- * `@types` package unless something references it): the doc's tsconfig.json and server.ts
- * blocks, `tsc` with no arguments, no skipLibCheck.
+ * `@types` package unless something references it): the doc's tsconfig.json and src/server.ts
+ * blocks, `tsc` with no arguments, no skipLibCheck; then the `emcp` command on what it emits.
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
@@ -45,13 +45,13 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
 const tsc7 = join(root, 'node_modules', 'typescript7', 'bin', 'tsc')
 
-/** docs/getting-started.md's fenced blocks: the first `json` one with compilerOptions, and the `ts` one that starts `// server.ts`. */
+/** docs/getting-started.md's fenced blocks: the first `json` one with compilerOptions, and the `ts` one that starts `// src/server.ts`. */
 const gettingStarted = (() => {
   const doc = readFileSync(join(root, 'docs', 'getting-started.md'), 'utf8')
   const blocks = [...doc.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)].map((m) => ({ lang: m[1] ?? '', body: m[2] ?? '' }))
   const tsconfig = blocks.find((b) => b.lang === 'json' && b.body.includes('"compilerOptions"'))?.body
-  const server = blocks.find((b) => b.lang === 'ts' && b.body.startsWith('// server.ts'))?.body
-  if (tsconfig === undefined || server === undefined) throw new Error('docs/getting-started.md lost its tsconfig.json or server.ts block')
+  const server = blocks.find((b) => b.lang === 'ts' && b.body.startsWith('// src/server.ts'))?.body
+  if (tsconfig === undefined || server === undefined) throw new Error('docs/getting-started.md lost its tsconfig.json or src/server.ts block')
   return { tsconfig, server }
 })()
 /**
@@ -200,7 +200,8 @@ describe('the packed package in a fresh consumer project', () => {
     symlinkSync(join(root, 'node_modules', 'typescript7'), join(consumer7, 'node_modules', 'typescript'), 'dir')
     writeFileSync(join(consumer7, 'package.json'), JSON.stringify({ type: 'module' }))
     writeFileSync(join(consumer7, 'tsconfig.json'), gettingStarted.tsconfig)
-    writeFileSync(join(consumer7, 'server.ts'), gettingStarted.server)
+    mkdirSync(join(consumer7, 'src'))
+    writeFileSync(join(consumer7, 'src', 'server.ts'), gettingStarted.server)
     // the compilations run side by side; each test awaits its own
     const compile = (config: string, extra: ReadonlyArray<string> = [], compiler = tsc): Promise<Ran> =>
       run(process.execPath, [compiler, '-p', config, '--pretty', 'false', ...extra], consumer)
@@ -278,11 +279,21 @@ describe('the packed package in a fresh consumer project', () => {
     expect(without).toEqual([])
   }, stepMs)
 
-  it('TypeScript 7: the getting-started consumer compiles with `tsc`, its tsconfig and server.ts taken from the doc', async () => {
+  it('TypeScript 7: the getting-started consumer compiles with `tsc`, its tsconfig and src/server.ts taken from the doc', async () => {
     const r = await compiled.ts7
     expect(r.stdout + r.stderr).toBe('')
     expect(r.code).toBe(0)
+    // sources in src/, rootDir src: src/server.ts is dist/server.js, the path the emcp command names for it
     expect(existsSync(join(consumer7, 'dist', 'server.js'))).toBe(true)
+    const bin = join('node_modules', 'emcp', pkg.bin['emcp'] ?? '')
+    const refused = await run(process.execPath, [bin, 'list', 'src/server.ts'], consumer7)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('src/server.ts is TypeScript: compile it (npx tsc) and give the .js module: dist/server.js')
+    // the doc's module serves at top level and default-exports the server: emcp lists it and exits
+    const listed = await run(process.execPath, [bin, 'list', 'dist/server.js'], consumer7)
+    expect(listed.stderr).toMatch(/^2 tools, listing/)
+    expect(listed.stdout).toMatch(/^add\b[\s\S]*^greet\b/m)
+    expect(listed.code).toBe(0)
     // the tsconfig has no skipLibCheck: emcp's own .d.ts files were checked too
     expect(JSON.parse(gettingStarted.tsconfig).compilerOptions.skipLibCheck).toBeUndefined()
   }, stepMs)

@@ -55,3 +55,13 @@ export class UsageError extends Error {
     this.name = 'UsageError'
   }
 }
+
+/** A listen failure as one line that names the address and says what to do (a port in use: `--port 0`). */
+export const listenError = (e: unknown, host: string, port: number): UsageError => {
+  const code = (e as { code?: unknown } | null)?.code
+  if (code === 'EADDRINUSE')
+    return new UsageError(`port ${port} on ${host} is in use (another server is listening there): stop it, or give another port with --port N (--port 0 picks a free one)`, 1)
+  if (code === 'EACCES') return new UsageError(`port ${port} on ${host} is not allowed for this user: give a port above 1023 with --port N (--port 0 picks a free one)`, 1)
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: this machine has no such address; give one of its own with --host (127.0.0.1 by default)`, 1)
+  return new UsageError(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}`, 1)
+}

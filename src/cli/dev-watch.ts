@@ -2,8 +2,10 @@
  * What `emcp dev` watches: the module's folder (or each `--watch` folder) as a whole tree,
  * and beside them every file the module graph loaded last time (its folder watched, only
  * those names heeded), so that a change to anything the module imports reloads it, even a
- * file outside its folder. Files under node_modules are left out (a package changes by
- * reinstalling, and its tree is large). Bursts of changes are debounced into one call.
+ * file outside its folder. The loaded files are followed through their folders' own watches
+ * even inside a tree, so that a file replaced by rename (an editor's save, `sed -i`) stays
+ * watched. Files under node_modules are left out (a package changes by reinstalling, and its
+ * tree is large). Bursts of changes are debounced into one call.
  *
  * @example
  * import { devWatch } from './dev-watch.js'
@@ -12,7 +14,7 @@
  * w.close()
  */
 import { watch, type FSWatcher } from 'node:fs'
-import { basename, dirname, join, relative, sep } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 
 /** The watches of one `emcp dev`. */
 export interface DevWatch {
@@ -37,7 +39,9 @@ export const devWatch = (trees: ReadonlyArray<string>, changed: (name: string) =
   )
   const folders = new Map<string, { readonly watcher: FSWatcher; names: ReadonlySet<string> }>()
   const follow = (files: ReadonlyArray<string>): void => {
-    const wanted = foldersOf(files.filter((f) => !ignored(f) && !trees.some((t) => inside(t, f))))
+    // files inside the trees too: a recursive watch (on Linux, one watch per file) loses a file
+    // replaced by rename, as editors and `sed -i` save; a folder's own watch sees the new name
+    const wanted = foldersOf(files.filter((f) => !ignored(f)))
     for (const [dir, f] of folders) if (!wanted.has(dir)) (f.watcher.close(), folders.delete(dir))
     for (const [dir, names] of wanted) {
       const known = folders.get(dir)
@@ -66,8 +70,6 @@ export const devWatch = (trees: ReadonlyArray<string>, changed: (name: string) =
 
 /** node_modules, dot folders and source maps: never a reason to reload. */
 const ignored = (name: string): boolean => /(^|[\\/])(node_modules|\.[^\\/]+)([\\/]|$)/.test(name) || name.endsWith('.map')
-
-const inside = (dir: string, file: string): boolean => file.startsWith(dir.endsWith(sep) ? dir : dir + sep)
 
 /** The files grouped by folder. */
 const foldersOf = (files: ReadonlyArray<string>): Map<string, Set<string>> => {

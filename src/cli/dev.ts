@@ -16,9 +16,10 @@ import { dirname, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fromLoopback, playgroundAnswer } from '../transport/http/playground.js'
 import { lastOption, parseArgs } from './args.js'
-import { UsageError, type Command, type CommandIO } from './command.js'
+import { listenError, UsageError, type Command, type CommandIO } from './command.js'
 import { devEvents, type DevEvents } from './dev-events.js'
 import { generations } from './dev-generations.js'
+import { compiledPath, isTypeScript } from './load.js'
 import { devWatch } from './dev-watch.js'
 
 const help = `Usage: emcp dev <module> [--port N] [--watch DIR]...
@@ -48,7 +49,8 @@ export const dev: Command = {
     const [modulePath, ...extra] = args.positionals
     if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
     if (modulePath === undefined) throw new UsageError('which module? Give the path of a JavaScript module that default-exports a server')
-    if (/\.(c|m)?tsx?$/.test(modulePath)) throw new UsageError(`${modulePath} is TypeScript: compile it (tsc --watch beside emcp dev) and give the .js module`)
+    if (isTypeScript(modulePath))
+      throw new UsageError(`${modulePath} is TypeScript: compile it (npx tsc --watch beside emcp dev) and give the .js module: ${compiledPath(modulePath, io.cwd)}`)
     const file = resolve(io.cwd, modulePath)
     if (!existsSync(file) || statSync(file).isDirectory()) throw new UsageError(`cannot find module ${modulePath}`)
     const rawPort = lastOption(args, 'port') ?? '3000'
@@ -69,14 +71,14 @@ const devLoop = async (file: string, port: number, watched: ReadonlyArray<string
     server.once('error', fail)
     server.listen(port, '127.0.0.1', () => done())
   }).catch((e: unknown) => {
-    throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${e instanceof Error ? e.message : String(e)}`, 1)
+    throw listenError(e, '127.0.0.1', port)
   })
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
   const watching = devWatch(watched, (changed) => void load(`${changed} changed`), io.cwd)
   const load = async (why: string): Promise<void> => {
     const outcome = await gens.reload()
     // what the module imports now, wherever it lies (a failed load's files too: the fix may be in one of them)
-    if (outcome.files.length > 0) watching.follow(outcome.files)
+    watching.follow([file, ...outcome.files.filter((f) => f !== file)])
     if (outcome.ok) {
       io.err(`emcp dev: generation ${outcome.generation} serving (${why}); playground ${url}, endpoint ${url}mcp\n`)
       events.send('reload', `generation ${outcome.generation}: ${why}`)

@@ -1,7 +1,8 @@
 /**
  * Form elicitations answered at the terminal, for `emcp call`: an `ask` tool's review shows
  * each argument with the model's proposal in brackets; Enter keeps it, a new value replaces
- * it, `-` clears an optional one; then the person says yes or no to running the tool. A
+ * it, `-` clears an optional one; then the person says yes or no to running the tool (to
+ * sending the answer, for a question a tool asks while it runs). A
  * yes/no question is one line. `--yes` accepts the proposal without asking; without a
  * terminal (and without `--yes`) the question is declined.
  *
@@ -17,6 +18,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { isObject } from '../util/json-object.js'
 import { formatIssues, validatorOf, type JsonSchema } from '../schema/schema.js'
+import { isReviewMessage } from '../sources/manifest/review.js'
 import type { CommandIO } from './command.js'
 import type { FormAnswer, FormRequest } from './wire.js'
 
@@ -45,7 +47,9 @@ export const answerForm = async (request: FormRequest, io: Pick<CommandIO, 'err'
     if (value !== undefined) entries.push([f.name, value])
   }
   const content = Object.fromEntries(entries)
-  const line = await ask(`Run it with ${JSON.stringify(content)}? [y/N] `)
+  // an `ask` tool's review ends in running the tool; any other form only answers the tool's question
+  const last = isReviewMessage(request.message) ? `Run it with ${JSON.stringify(content)}? [y/N] ` : `Send this answer to the tool: ${JSON.stringify(content)}? [y/N] `
+  const line = await ask(last)
   return line === undefined ? { action: 'cancel' } : isYes(line) ? { action: 'accept', content } : { action: 'decline' }
 }
 

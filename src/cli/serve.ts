@@ -11,7 +11,7 @@ import { selected } from '../sources/manifest/catalog.js'
 import { serveHttp } from '../transport/http.js'
 import { serveStdio } from '../transport/stdio.js'
 import { lastOption, parseArgs } from './args.js'
-import { UsageError, type Command } from './command.js'
+import { listenError, UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
 import { counted } from '../util/counted.js'
@@ -67,10 +67,9 @@ export const serve: Command = {
       await serveStdio(server)
       return 0
     }
-    const running = await serveHttp(server, {
-      port,
-      host: lastOption(args, 'host') ?? '127.0.0.1',
-      ...(args.switches.has('sessions') ? { sessions: true } : {}),
+    const host = lastOption(args, 'host') ?? '127.0.0.1'
+    const running = await serveHttp(server, { port, host, ...(args.switches.has('sessions') ? { sessions: true } : {}) }).catch((e: unknown) => {
+      throw listenError(e, host, port)
     })
     io.err(`${server.info.name} ${server.info.version}: listening on ${running.url}${args.switches.has('sessions') ? ' (stateful)' : ''}; Ctrl+C stops\n`)
     // SIGTERM or SIGINT: serveHttp answers the calls in flight, refuses new ones (503), then closes

@@ -215,19 +215,28 @@ export type InputOf<T extends AnyTool> = T['_I']
 export type OutputOf<T extends AnyTool> = T['_O']
 
 /**
- * The characters the compiler rejects in a name: space, tab and line breaks, and ASCII
- * punctuation, the mistakes a name most often carries (`add numbers`, `github/search`,
- * `db:query`). Any other character (an accented letter, a typographic dash or quote, a
- * control character, an emoji) compiles and is refused by `mcpServer` when the server is
- * built, with the same message. Why not all: each character here is a template the compiler
- * tests every name against, one failed relation each, kept in its relation cache; measured
- * at 1000 contracts, the 201 characters of Latin-1 and typography this list once held cost
- * about 1.8 s of check time, 76 (with the accented letters, read in lower case) about 0.8 s,
- * these 33 about 0.3 s.
+ * The characters the compiler rejects in a name: space, tab and line breaks, ASCII
+ * punctuation, the letters of Latin-1 with diacritics in both cases (`café`, `naïve`,
+ * `Über`, `señor`, `straße`, and `œ`), and the typographic marks a name picks up when pasted
+ * from prose (no-break space, en and em dashes, curly quotes, the ellipsis). Any other
+ * character (another script, an emoji, a control character) compiles and is refused by
+ * `mcpServer` when the server is built, with the same message. Why a list and not a test of
+ * each character against the allowed ones: each character here is a template the compiler
+ * tests a name against, one relation each and no instantiation; reading a name character
+ * by character cost 80 to 200 instantiations per tool in every form tried (words split on
+ * `_`, two or eight characters a step), a quarter or more of a contract's whole cost. Why no
+ * `Lowercase` to halve the letters: the check would then stop distributing over a union of
+ * names, and making it distribute again costs 3 instantiations per tool. Figures in
+ * docs/type-performance.md.
  */
 type BadChar =
   | '\u0009' | '\u000a' | '\u000d' | '\u0020' | '!' | '"' | '#' | '$' | '%' | '&' | "'" | '(' | ')' | '*' | '+' | ',' | '/' | ':'
   | ';' | '<' | '=' | '>' | '?' | '@' | '[' | '\\' | ']' | '^' | '`' | '{' | '|' | '}' | '~'
+  | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' | 'Æ' | 'Ç' | 'È' | 'É' | 'Ê' | 'Ë' | 'Ì' | 'Í' | 'Î' | 'Ï' | 'Ð'
+  | 'Ñ' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' | 'Ù' | 'Ú' | 'Û' | 'Ü' | 'Ý' | 'Þ' | 'Œ'
+  | 'ß' | 'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'æ' | 'ç' | 'è' | 'é' | 'ê' | 'ë' | 'ì' | 'í' | 'î' | 'ï'
+  | 'ð' | 'ñ' | 'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ù' | 'ú' | 'û' | 'ü' | 'ý' | 'þ' | 'ÿ' | 'œ'
+  | '\u00a0' | '\u2013' | '\u2014' | '\u2018' | '\u2019' | '\u201c' | '\u201d' | '\u2026'
 
 /** Any one or more characters (`${Ch}${Ch}` cannot match fewer than two, unlike `${string}${string}`). */
 type Ch = string & {}
@@ -244,7 +253,7 @@ type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
 
 /**
  * `N` when it is a valid tool name, otherwise a message saying so, in the words of the run-time
- * check (`invalid tool name "add numbers": use 1-128 of A-Z a-z 0-9 _ - .`). A name that is not
+ * check (`invalid tool name "café": use 1-128 of A-Z a-z 0-9 _ - .`). A name that is not
  * one literal (`string`, a pattern such as `tool_${string}`) passes: it is checked at run time.
  * (`NoInfer`: the name is inferred from the `N` branch alone, never from the message. The
  * message names no offending character: the compiler instantiates a branch it does not take

@@ -13,7 +13,7 @@
  * mcpServer([add], { name: 'calc', version: '1' }, { apps: [panel] }).implement({ add: () => 'ok' })
  */
 import { resource, type Resource, type ResourceMeta } from './resource.js'
-import { resources, type ResourcesFeature } from './resources.js'
+import { isResourcesFeature, resources } from './resources.js'
 import type { AnyTool, Tool } from '../contract/emcp.js'
 import type { FeatureFactory } from '../server/feature.js'
 import { isObject } from '../util/json-object.js'
@@ -156,13 +156,10 @@ export const checkAppLinks = (tools: ReadonlyArray<AnyTool>, apps: ReadonlyArray
   if (missing.length > 0) throw new TypeError(`emcp: ${missing.map((m) => m.message).join('; ')}`)
 }
 
-/** A factory that is a `resources` feature (its handle has `add` and `list`). */
-const isResourcesFeature = (f: FeatureFactory): f is ResourcesFeature =>
-  typeof (f as Partial<ResourcesFeature>).add === 'function' && typeof (f as Partial<ResourcesFeature>).list === 'function'
-
 /**
- * The features with the apps served: added to the first `resources` feature (two features
- * cannot both answer `resources/read`), or in one of their own when there is none.
+ * The features with the apps served: added to the first `resources` feature, wherever it is
+ * in the list (two features cannot both answer `resources/read`), or in one of their own
+ * when there is none. Other features with the same handle shape (`prompts`) are left alone.
  */
 export const withApps = (features: ReadonlyArray<FeatureFactory>, apps: ReadonlyArray<AppResource> = []): ReadonlyArray<FeatureFactory> => {
   if (apps.length === 0) return features

@@ -27,7 +27,7 @@ import { runWithContext, type ToolContext } from '../server/context.js'
 import { all, map, type Eventually } from '../util/eventually.js'
 import type { Completion, CompletionRequest, Feature, FeatureFactory } from '../server/feature.js'
 import { hubsOf, type Hub } from '../server/hub.js'
-import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import { rpcError, type Params, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { checkPageSize, pageAt, pageIndex, pagesOf } from '../server/pages.js'
 import { registry } from '../server/registry.js'
 import type { Session } from '../server/session.js'
@@ -91,28 +91,7 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     changed: () => hubs.broadcast('notifications/resources/list_changed'),
   })
 
-  const listResources = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
-    const page = pageIndex('resources/list', 'resources', req.params?.cursor)
-    if (E.isLeft(page)) return page
-    const view = reg.view()
-    // with scoped resources or templates each caller sees its own list, paged per request
-    const listing = view.scoped ? view.listing.filter((t) => scopesHeld(t, session)) : view.listing
-    const staticWire = view.scoped ? view.staticEntries.filter((x) => scopesHeld(x.r, session)).map((x) => x.wire) : view.staticWire
-    if (listing.length === 0)
-      return pageAt('resources/list', view.scoped ? pagesOf('resources', staticWire, options.pageSize) : view.staticPages, page.right, req.params?.cursor)
-    // templates that list their resources are asked on every request: their lists may change
-    const listOne = (t: ResourceTemplate, ctx: ToolContext) => map(t.list?.(ctx) ?? [], (rs) => rs.map((r) => listedResource(withMimeType(r, t))))
-    const lists = runWithContext(req, session, (ctx) => all(listing.map((t) => listOne(t, ctx))))
-    return map(lists, (ls) => pageAt('resources/list', pagesOf('resources', [...staticWire, ...ls.flat()], options.pageSize), page.right, req.params?.cursor))
-  }
-
-  const listTemplates = (req: Request, session: Session): E.Either<RpcError, unknown> => {
-    const page = pageIndex('resources/templates/list', 'resourceTemplates', req.params?.cursor)
-    if (E.isLeft(page)) return page
-    const { scoped, templates, templatePages } = reg.view()
-    const pages = scoped ? pagesOf('resourceTemplates', templates.filter((t) => scopesHeld(t, session)).map(listedTemplate), options.pageSize) : templatePages
-    return pageAt('resources/templates/list', pages, page.right, req.params?.cursor)
-  }
+  const { listResources, listTemplates } = listMethods(reg.view, options.pageSize)
 
   const lookup = (uri: string) => lookupIn(reg.view(), uri)
 
@@ -140,6 +119,17 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     return scopeRefusal(`resource template ${t.uriTemplate}`, t, session) ?? completeWith(t.complete, request)
   }
 
+  /** Whether a notification may reach `session`: an update of a resource it may not read may not. */
+  const mayHear =
+    (session: Session) =>
+    (method: string, params: Params | undefined): boolean => {
+      const uri = params?.uri
+      if (method !== 'notifications/resources/updated' || typeof uri !== 'string') return true
+      // a URI served by no resource here is no refusal of this feature's to make
+      const found = lookup(uri)
+      return O.isNone(found) || scopesHeld(found.value, session)
+    }
+
   const factory = (hub: Hub): Feature => {
     hubs.add(hub)
     return {
@@ -152,10 +142,12 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
       },
       release: subscriptions.release,
       complete,
+      // a listen stream hears of a resource only as its caller may read it (and subscribe to it)
+      screen: (_filter, session) => E.right(mayHear(session)),
     }
   }
 
-  return Object.assign(factory, {
+  const handle = Object.assign(factory, {
     updated: (uri: string): void => {
       hubs.broadcast('notifications/resources/updated', { uri }, (s) => subscriptions.has(s, uri))
     },
@@ -170,15 +162,53 @@ export const resources = (list: ReadonlyArray<AnyResource>, options: ResourcesOp
     listChanged: (): void => hubs.broadcast('notifications/resources/list_changed'),
     list: reg.list,
   })
+  // a mark no other feature carries: prompts(...) has the same add/list/batch shape
+  return Object.defineProperty(handle, resourcesMark, { value: true })
 }
+
+/** True when `f` was made by `resources(...)` (by any copy of emcp): the feature the server's apps join. */
+export const isResourcesFeature = (f: FeatureFactory): f is ResourcesFeature => (f as unknown as Readonly<Record<symbol, unknown>>)[resourcesMark] === true
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+// Symbol.for, not a private symbol: a server built by one copy of the package still finds
+// the resources feature another copy made
+const resourcesMark = Symbol.for('emcp.resourcesFeature')
+
+/** `resources/list` and `resources/templates/list` over the registry's current view. */
+const listMethods = (current: () => Index, pageSize: number | undefined) => {
+  const listResources = (req: Request, session: Session): Eventually<E.Either<RpcError, unknown>> => {
+    const page = pageIndex('resources/list', 'resources', req.params?.cursor)
+    if (E.isLeft(page)) return page
+    const view = current()
+    // with scoped resources or templates each caller sees its own list, paged per request
+    const listing = view.scoped ? view.listing.filter((t) => scopesHeld(t, session)) : view.listing
+    const staticWire = view.scoped ? view.staticEntries.filter((x) => scopesHeld(x.r, session)).map((x) => x.wire) : view.staticWire
+    if (listing.length === 0)
+      return pageAt('resources/list', view.scoped ? pagesOf('resources', staticWire, pageSize) : view.staticPages, page.right, req.params?.cursor)
+    // templates that list their resources are asked on every request: their lists may change
+    const listOne = (t: ResourceTemplate, ctx: ToolContext) => map(t.list?.(ctx) ?? [], (rs) => rs.map((r) => listedResource(withMimeType(r, t))))
+    const lists = runWithContext(req, session, (ctx) => all(listing.map((t) => listOne(t, ctx))))
+    return map(lists, (ls) => pageAt('resources/list', pagesOf('resources', [...staticWire, ...ls.flat()], pageSize), page.right, req.params?.cursor))
+  }
+
+  const listTemplates = (req: Request, session: Session): E.Either<RpcError, unknown> => {
+    const page = pageIndex('resources/templates/list', 'resourceTemplates', req.params?.cursor)
+    if (E.isLeft(page)) return page
+    const { scoped, templates, templatePages } = current()
+    const pages = scoped ? pagesOf('resourceTemplates', templates.filter((t) => scopesHeld(t, session)).map(listedTemplate), pageSize) : templatePages
+    return pageAt('resources/templates/list', pages, page.right, req.params?.cursor)
+  }
+  return { listResources, listTemplates }
+}
 
 /** A resource by its URI, a template by its template. */
 const keyOf = (r: AnyResource): string => (r.kind === 'resource' ? r.uri : r.uriTemplate)
 
 /** What reads and lists look up: the static resources by URI, the templates, and the list pages. */
+type Index = ReturnType<typeof indexOf>
+
 const indexOf = (enabled: ReadonlyArray<AnyResource>, pageSize: number | undefined) => {
   const statics = new Map(enabled.flatMap((r) => (r.kind === 'resource' ? [[r.uri, r] as const] : [])))
   const templates = enabled.filter((r): r is ResourceTemplate => r.kind === 'template')

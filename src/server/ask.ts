@@ -61,7 +61,7 @@ export const outboundAsker: Asker = {
   ask: (q, options, session, call) => {
     const out = session.outbound
     if (out === undefined)
-      return Promise.reject(new Error(`${q.method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot)`))
+      return Promise.reject(new Error(`${q.method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot): serve with sessions, \`serveHttp(server, { sessions: true })\` or \`emcp serve --http --sessions\``))
     if (!hasCapability(session, q.capability))
       return Promise.reject(new Error(`the client did not declare the "${q.capability}" capability, so ${q.method} cannot be sent`))
     return out.request(q.method, q.params, { ...options, signal: joined(call.signal, options?.signal) })

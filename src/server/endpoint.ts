@@ -58,8 +58,10 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
     }
     if (deeperThan(m.params, maxDepth))
       return O.some(failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`)))
+    // the answer keeps the request's id, not the request: a subscription runs for hours, and its params may be megabytes
+    const id = m.id
     const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
-      session.cancelled.delete(m.id) ? O.none : O.some(E.isRight(out) ? success(m.id, out.right) : failure(m.id, out.left))
+      session.cancelled.delete(id) ? O.none : O.some(E.isRight(out) ? success(id, out.right) : failure(id, out.left))
     // the one place where anything thrown below the dispatcher becomes an error shape
     const crashed = (e: unknown): O.Option<Outgoing> => reply(E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
     try {

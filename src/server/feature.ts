@@ -19,7 +19,7 @@ import type { AnyTool } from '../contract/emcp.js'
 import type { Eventually } from '../util/eventually.js'
 import type { Hub } from './hub.js'
 import type { SharedStore } from '../stores/store.js'
-import type { Request, RpcError } from '../protocol/jsonrpc.js'
+import type { Params, Request, RpcError } from '../protocol/jsonrpc.js'
 import type { Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -78,7 +78,23 @@ export interface Feature {
    * `undefined` to leave the call to the server. The first feature that answers wins.
    */
   readonly call?: (call: ToolCall) => Answer | undefined
+  /**
+   * Screens a `subscriptions/listen` stream (2026-07-28) as it opens: from the filter it
+   * honours and the caller's session, the test each notification must also pass to reach that
+   * stream (the caller may read the resource, owns the task), or an error as data. A
+   * notification held back is never told apart from one that never happens.
+   */
+  readonly screen?: (filter: ListenFilter, session: Session) => Eventually<E.Either<RpcError, Screen>>
 }
+
+/** The part of a `subscriptions/listen` filter that names things a caller may not be allowed to hear of. */
+export interface ListenFilter {
+  readonly resourceSubscriptions?: ReadonlyArray<string>
+  readonly taskIds?: ReadonlyArray<string>
+}
+
+/** Whether one notification may reach a listen stream. */
+export type Screen = (method: string, params: Params | undefined) => boolean
 
 /** What a feature may use of the server besides its hub. */
 export interface FeatureContext {

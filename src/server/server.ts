@@ -28,6 +28,7 @@ import { rpcError, type Reply, type Request } from '../protocol/jsonrpc.js'
 import { isThenable } from '../util/eventually.js'
 import type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
+import { probeScreen } from './listen-probe.js'
 import { sharedHub } from './shared-hub.js'
 import { memoryStore } from '../stores/memory.js'
 import type { SharedStore } from '../stores/store.js'
@@ -227,7 +228,8 @@ const build = <U extends AnyTool>(
     ...(completers.length > 0 ? [['completion/complete', (req: Request, session: Session) => complete(completers, req, session)] as const] : []),
   ])
 
-  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store })
+  const screens = features.flatMap((f) => (f.screen === undefined ? [] : [f.screen]))
+  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store, screens })
 
   const server: Server<U> = {
     info,
@@ -269,13 +271,15 @@ interface RouterParts {
   readonly methods: ReadonlyMap<string, MethodHandler>
   readonly chain: { readonly request: ReadonlyArray<RequestStep> }
   readonly store: SharedStore
+  /** The features' screens of `subscriptions/listen` streams. */
+  readonly screens: ReadonlyArray<NonNullable<Feature['screen']>>
 }
 
 /**
  * Routes a request to its era: the 2026-07-28 adapter when its `_meta` says so, else the
  * 2025-11-25 way; both end in the method table, under the request middleware and the deadline.
  */
-const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain, store }: RouterParts): ((req: Request, session: Session) => Answer) => {
+const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain, store, screens }: RouterParts): ((req: Request, session: Session) => Answer) => {
   const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
   /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
   const answer = (req: Request, session: Session): Answer => {
@@ -299,7 +303,8 @@ const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, metho
         states: requestStates(stateKeys(options.requestState, store)),
         around,
         answer,
-        listen: listen(hub, capabilities),
+        // the features screen what a stream hears; the request middleware judges its resource URIs as it would their reads
+        listen: listen(hub, capabilities, [...screens, probeScreen(() => chain.request)]),
       })
     : undefined
   return (req, session) =>

@@ -14,8 +14,7 @@
  */
 import { localHandlers } from './bus.js'
 import { memoryEventStore, type MemoryEventStoreOptions } from './event-store.js'
-import type { DetailedTask } from '../features/tasks/store.js'
-import type { BusMessage, EventLog, SessionRecord, SharedStore } from './store.js'
+import type { BusMessage, EventLog, SessionRecord, SharedStore, StoredTask } from './store.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -46,7 +45,7 @@ export const memoryStore = (options: MemoryStoreOptions = {}): MemoryStore => {
   const now = options.now ?? Date.now
   const maxRecords = options.maxRecords ?? 100_000
   const sessions = expiring<SessionRecord>('session', maxRecords, now)
-  const tasks = expiring<DetailedTask>('task', maxRecords, now)
+  const tasks = expiring<StoredTask>('task', maxRecords, now)
   const bus = memoryBus()
   let closed = false
   const open = <A>(f: () => A): Promise<A> => {

@@ -14,12 +14,11 @@
 import { createHash } from 'node:crypto'
 import { localHandlers } from './bus.js'
 import { eventStoreDefaults } from './event-store.js'
-import type { DetailedTask } from '../features/tasks/store.js'
 import { quoteIdent } from '../sources/postgres/database.js'
 import { storeSchemaSql } from './postgres-schema.js'
 
 export { storeSchemaSql, storeSchemaVersion } from './postgres-schema.js'
-import type { BusMessage, EventLog, EventReplay, SessionRecord, SharedStore } from './store.js'
+import type { BusMessage, EventLog, EventReplay, SessionRecord, SharedStore, StoredTask } from './store.js'
 import { redactedUrl } from '../util/redacted-url.js'
 
 // ---------------------------------------------------------------------------------------
@@ -97,7 +96,7 @@ export const postgresStore = async (options: PostgresStoreOptions): Promise<Shar
     delete: async (id: string): Promise<boolean> => ((await pool.query(`delete from ${s}.${table} where id = $1 and (expires_at is null or expires_at > now()) returning id`, [id])).rowCount ?? 0) === 1,
   })
   const sessions = records<SessionRecord>('sessions')
-  const tasks = records<DetailedTask>('tasks')
+  const tasks = records<StoredTask>('tasks')
   // what has expired is invisible at once; its rows go within a minute
   const sweeper = setInterval(() => void sweep(pool, s, ttlMs).catch(() => undefined), 60_000)
   sweeper.unref()

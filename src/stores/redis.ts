@@ -20,9 +20,8 @@
 import { createHash } from 'node:crypto'
 import { localHandlers } from './bus.js'
 import { eventStoreDefaults } from './event-store.js'
-import type { DetailedTask } from '../features/tasks/store.js'
 import { afterScript, appendScript, forgetScript, primeScript } from './redis-scripts.js'
-import type { BusMessage, EventLog, EventReplay, SessionRecord, SharedStore } from './store.js'
+import type { BusMessage, EventLog, EventReplay, SessionRecord, SharedStore, StoredTask } from './store.js'
 import { redactedUrl } from '../util/redacted-url.js'
 
 // ---------------------------------------------------------------------------------------
@@ -109,7 +108,7 @@ export const redisStore = async (options: RedisStoreOptions): Promise<SharedStor
     delete: async (key: string): Promise<boolean> => (await client.del(`${prefix}${kind}:${key}`)) === 1,
   })
   const sessions = records<SessionRecord>('s')
-  const tasks = records<DetailedTask>('t')
+  const tasks = records<StoredTask>('t')
   const bus = redisBus(client, subscriber, prefix)
   return {
     kind: 'redis',

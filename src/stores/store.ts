@@ -106,12 +106,18 @@ export interface Bus {
   readonly subscribe: (channel: string, handler: (message: BusMessage) => void) => Promise<() => Promise<void>>
 }
 
-/** The records of the tasks extension, as `tasks/get` shows them. */
+/**
+ * A task's record: the task as `tasks/get` shows it, and whom it belongs to (an opaque key,
+ * see server/principal.ts; absent: to whoever holds its id). A backend keeps it whole.
+ */
+export type StoredTask = DetailedTask & { readonly owner?: string }
+
+/** The records of the tasks extension. */
 export interface TaskRecords {
   /** Keeps (or replaces) a task's record for `ttlMs` more milliseconds (null: until deleted). */
-  readonly put: (task: DetailedTask, ttlMs: number | null) => Promise<void>
+  readonly put: (task: StoredTask, ttlMs: number | null) => Promise<void>
   /** The record, unless unknown, deleted or expired. */
-  readonly get: (taskId: string) => Promise<DetailedTask | undefined>
+  readonly get: (taskId: string) => Promise<StoredTask | undefined>
   /** Deletes a record; false when there was none. */
   readonly delete: (taskId: string) => Promise<boolean>
 }

@@ -23,6 +23,7 @@ import type { Server } from '../server/server.js'
 import { outbound, type ServerMessage } from '../server/outbound.js'
 import { abortCall, newSession, type Identity, type Session } from '../server/session.js'
 import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
+import { heldByLoader } from './loading.js'
 import { lineFramer } from './stdio/framer.js'
 import { outputQueue, type OutputQueue } from './stdio/output-queue.js'
 
@@ -82,6 +83,9 @@ export const serveStdio = <U extends AnyTool>(server: Server<U>, options: StdioO
 
 /** Starts serving over stdio and returns a handle to stop it. */
 export const startStdio = <U extends AnyTool>(server: Server<U>, options: StdioOptions = {}): StdioServer => {
+  // a module loaded by the emcp command line serves through the command, not on its stdin
+  const held = heldByLoader(server as Server)
+  if (held !== undefined) return { done: held, close: () => Promise.resolve(), drain: () => Promise.resolve() }
   const input = options.input ?? process.stdin
   const output = options.output ?? process.stdout
   const restoreConsole = (options.redirectConsole ?? output === process.stdout) ? redirectConsole() : () => {}

@@ -107,10 +107,10 @@ export default mcpServer([ping], { name: 'one', version: '1' }).implement({ ping
     expect(await cli(['call', calculator, 'add', '--arg', 'a'])).toMatchObject({ code: 2, err: expect.stringContaining('--arg a: write it key=value') })
     expect(await cli(['call', calculator, 'add', '--json', '{'])).toMatchObject({ code: 2, err: expect.stringContaining('--json is not valid JSON') })
     expect(await cli(['call', calculator, 'add', '--frob'])).toMatchObject({ code: 2, err: expect.stringContaining('unknown option --frob') })
-    expect(await cli(['call', 'examples/nope.ts', 'add'])).toMatchObject({ code: 2, err: expect.stringContaining('examples/nope.ts is TypeScript: compile it and give the .js module (e.g. dist/examples/nope.js)') })
+    expect(await cli(['call', 'examples/nope.ts', 'add'])).toMatchObject({ code: 2, err: expect.stringContaining('examples/nope.ts is TypeScript: compile it (npx tsc) and give the .js module: dist/examples/nope.js') })
     // an existing TypeScript source is refused the same way, before Node tries to load it
     expect(await cli(['list', 'examples/calculator.ts'])).toMatchObject({ code: 2, err: expect.stringContaining('examples/calculator.ts is TypeScript') })
-    expect(await cli(['serve', './src/server.mts'])).toMatchObject({ code: 2, err: expect.stringContaining('(e.g. dist/src/server.mjs)') })
+    expect(await cli(['serve', './src/server.mts'])).toMatchObject({ code: 2, err: expect.stringContaining('give the .js module: dist/server.mjs') })
   })
 
   it('list: names and descriptions, a token estimate, categories, selections and a budget', async () => {

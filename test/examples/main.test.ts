@@ -3,6 +3,7 @@
  * anything, and refuses an unknown option with the usage and exit 2 (examples/main.ts).
  */
 import { spawn } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { example } from '../interop/children.js'
 
@@ -35,6 +36,20 @@ describe('examples', () => {
     expect(bad.err).toMatch(new RegExp(`^${name}: Unknown option '--frobnicate'`))
     expect(bad.err).toContain(`dist/examples/${name}.js`)
   })
+
+  it('a port in use is one line naming the port, with --port 0 as the way out (calculator --http, npm start)', async () => {
+    const taken = createServer()
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done))
+    const port = (taken.address() as AddressInfo).port
+    try {
+      const [calculator, start] = await Promise.all([run('calculator', ['--http', '--port', String(port)]), run('start', ['--port', String(port)])])
+      expect(calculator).toMatchObject({ code: 1, err: `calculator: port ${port} on 127.0.0.1 is in use (another server is listening there): stop it, or give another port with --port N (--port 0 picks a free one; npm start -- --port 0)\n` })
+      expect(start.code).toBe(1)
+      expect(start.err).toBe(`start: port ${port} on 127.0.0.1 is in use (another server is listening there): stop it, or give another port with --port N (--port 0 picks a free one; npm start -- --port 0)\n`)
+    } finally {
+      await new Promise<void>((done) => taken.close(() => done()))
+    }
+  }, 60_000)
 
   it('refuses a port that is not a port number', async () => {
     const r = await run('calculator', ['--http', '--port', 'eighty'])

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { appResource, emcp, fromManifest, inMemoryClient, linkApp, mcpServer, resource, resources, runtimeTool } from '../../src/index.js'
+import { appResource, emcp, fromManifest, inMemoryClient, linkApp, mcpServer, prompt, prompts, resource, resources, runtimeTool } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 
 const panel = appResource({
@@ -53,6 +53,35 @@ describe('apps', () => {
     const s = mcpServer([linked], { name: 'calc', version: '1' }, { apps: [panel], features: [resources([readme])] }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
     const { resources: listed } = (await inMemoryClient(s).request('resources/list')) as { resources: Array<{ uri: string }> }
     expect(listed.map((r) => r.uri).sort()).toEqual(['docs://readme', 'ui://calc/panel'])
+  })
+
+  it.each([
+    ['prompts first', 'prompts-first'],
+    ['resources first', 'resources-first'],
+  ] as const)('joins the apps to the resources feature whatever the order of features (%s), and leaves prompts alone', async (_, order) => {
+    const readme = resource({ uri: 'docs://readme', name: 'readme', read: () => '# hi' })
+    const hello = prompt({ name: 'hello', description: 'Say hello.', get: () => 'Hello!' })
+    const res = resources([readme])
+    const pro = prompts([hello])
+    const s = mcpServer([linked], { name: 'calc', version: '1' }, { apps: [panel], features: order === 'prompts-first' ? [pro, res] : [res, pro] })
+      .implement({ add: ({ a, b }) => ({ sum: a + b }) })
+    const c = inMemoryClient(s)
+    const { resources: listed } = (await c.request('resources/list')) as { resources: Array<{ uri: string }> }
+    expect(listed.map((r) => r.uri).sort()).toEqual(['docs://readme', 'ui://calc/panel'])
+    expect(await c.request('resources/read', { uri: 'ui://calc/panel' })).toMatchObject({ contents: [{ mimeType: 'text/html;profile=mcp-app' }] })
+    const { prompts: named } = (await c.request('prompts/list')) as { prompts: Array<{ name: string }> }
+    expect(named.map((p) => p.name)).toEqual(['hello'])
+    expect(pro.list().map((p) => p.name)).toEqual(['hello'])
+  })
+
+  it('serves the apps in a resources feature of their own beside prompts alone', async () => {
+    const pro = prompts([prompt({ name: 'hello', description: 'Say hello.', get: () => 'Hello!' })])
+    const s = mcpServer([linked], { name: 'calc', version: '1' }, { apps: [panel], features: [pro] }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
+    const c = inMemoryClient(s)
+    const { resources: listed } = (await c.request('resources/list')) as { resources: Array<{ uri: string }> }
+    expect(listed.map((r) => r.uri)).toEqual(['ui://calc/panel'])
+    const { prompts: named } = (await c.request('prompts/list')) as { prompts: Array<{ name: string }> }
+    expect(named.map((p) => p.name)).toEqual(['hello'])
   })
 
   it('throws at build when a tool links an app the server does not declare (URIs known at run time)', () => {

@@ -229,6 +229,14 @@ export const storeConformance = (name: string, factory: StoreFactory): void => {
       expect(await s.tasks.get('t1')).toBeUndefined()
     })
 
+    it("keeps a task's owner with its record, through every replacement", async () => {
+      const s = await fresh()
+      await s.tasks.put({ ...task('t4'), owner: 'u:the-owner-key' }, 60_000)
+      expect(await s.tasks.get('t4')).toEqual({ ...task('t4'), owner: 'u:the-owner-key' })
+      await s.tasks.put({ ...task('t4', 'completed'), owner: 'u:the-owner-key' }, 60_000)
+      expect((await s.tasks.get('t4'))?.owner).toBe('u:the-owner-key')
+    })
+
     it('keeps a record without TTL until deleted, and forgets one whose TTL passed', async () => {
       const s = await fresh()
       await s.tasks.put(task('t2'), null)

@@ -186,12 +186,30 @@ expectAssignable<ToolDef<'add', { type: 'object' }>>({ name: 'add', description:
 expectNotAssignable<ToolDef<'add', { type: 'object' }>>({ name: 'adx', input: { type: 'object' } })
 expectNotAssignable<ToolDef<'bad name', { type: 'object' }>>({ name: 'bad name', input: { type: 'object' } })
 
-// the compiler looks for space, tab, line breaks and ASCII punctuation; other characters compile and are refused when the server is built (test/contract/sum.test.ts)
+// the compiler looks for space, tab, line breaks, ASCII punctuation, Latin-1 letters with
+// diacritics and typographic marks; other characters compile and are refused when the server
+// is built (test/contract/sum.test.ts)
 expectError(emcp({ name: 'a\tb', input: { type: 'object' } }))
 expectError(emcp({ name: 'a\nb', input: { type: 'object' } }))
 expectError(emcp({ name: 'github/search', input: { type: 'object' } }))
-expectType<'café'>(emcp({ name: 'café', input: { type: 'object' } }).name)
-expectType<'get–user'>({} as ValidName<'get–user'>)
+// message: /^Type '"café"' is not assignable to type '"invalid tool name \\"café\\": use 1-128 of A-Z a-z 0-9 _ - \."'/
+expectError(emcp({ name: 'café', input: { type: 'object' } }))
+// message: /invalid tool name \\"Über_naïve\\": use 1-128 of A-Z a-z 0-9 _ - \./
+expectError(emcp({ name: 'Über_naïve', input: { type: 'object' } }))
+expectError(emcp({ name: 'señor', input: { type: 'object' } }))
+expectError(emcp({ name: 'straße', input: { type: 'object' } }))
+expectError(emcp({ name: 'cœur', input: { type: 'object' } }))
+// a typographic dash or quote, a no-break space
+expectError(emcp({ name: 'get–user', input: { type: 'object' } }))
+expectError(emcp({ name: 'get—user', input: { type: 'object' } }))
+expectError(emcp({ name: 'it’s', input: { type: 'object' } }))
+expectError(emcp({ name: 'get\u00a0user', input: { type: 'object' } }))
+expectType<'invalid tool name "café": use 1-128 of A-Z a-z 0-9 _ - .'>({} as ValidName<'café'>)
+expectType<'invalid tool name "get–user": use 1-128 of A-Z a-z 0-9 _ - .'>({} as ValidName<'get–user'>)
+// a union of names is checked name by name
+expectType<'ok' | 'invalid tool name "café": use 1-128 of A-Z a-z 0-9 _ - .'>({} as ValidName<'ok' | 'café'>)
+// other scripts are left to the run-time check
+expectType<'ツール'>({} as ValidName<'ツール'>)
 // upper-case ASCII passes, and so do patterns and plain strings (checked at run time)
 expectType<'Add_Numbers.V2'>({} as ValidName<'Add_Numbers.V2'>)
 expectType<`tool_${string}`>({} as ValidName<`tool_${string}`>)

@@ -72,9 +72,16 @@ const closed = {
     },
   ],
 } as const
+// message: /^Property 'c' does not exist on type '\{ a: number; b: number; \}'/
 expectError(fromManifest(closed, { add: ({ a, c }) => String(a) }))
 // naming it in an open schema compiles (an unknown value); fromManifest rejects the handler at startup
-fromManifest(manifest, { add: ({ a, c }) => ({ sum: a }), shout: ({ text }) => text })
+fromManifest(manifest, {
+  add: ({ a, c }) => {
+    expectType<unknown>(c)
+    return { sum: a }
+  },
+  shout: ({ text }) => text,
+})
 
 // a manifest that lists a name twice does not compile, as a tool list in mcpServer does not
 const twice = {

@@ -54,6 +54,11 @@ expectType<Promise<unknown>>(store.ask('id', { method: 'elicitation/create', par
 expectType<number>(store.answer('id', { 'input-1': { action: 'accept' } }))
 expectType<boolean>(store.cancel('id'))
 expectType<() => void>(store.onChange((t) => expectType<DetailedTask>(t)))
+// a task may be created for an owner (a principal key), which its record and the listeners carry
+expectType<E.Either<RpcError, TaskRecord>>(store.create(undefined, 'u:owner-key'))
+expectType<string | undefined>(store.get('id')?.owner)
+expectType<() => void>(store.onChange((_t, owner) => expectType<string | undefined>(owner)))
+expectError(store.create(undefined, 42))
 expectError(store.ask('id', { params: {} }))
 expectType<boolean>(isTerminal('completed'))
 expectError(isTerminal('done'))

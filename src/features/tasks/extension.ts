@@ -23,6 +23,8 @@ import { rpcError, type Request, type RpcError } from '../../protocol/jsonrpc.js
 import { isModernVersion } from '../../protocol/versions.js'
 import type { Session } from '../../server/session.js'
 import type { BusMessage } from '../../stores/store.js'
+import { ownerOf } from '../../server/principal.js'
+import { findTask, tasksScreen } from './owner.js'
 import { runAsTask } from './run.js'
 import { sharedTasks } from './shared.js'
 import { taskStore, type DetailedTask, type TaskStore, type TaskStoreOptions } from './store.js'
@@ -70,28 +72,29 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
   const factory: FeatureFactory = (hub, context) => {
     const shared = sharedTasks(store, context?.store)
     // status notifications go to the subscriptions/listen streams that asked for the task's id
-    store.onChange((task) => {
+    store.onChange((task, owner) => {
       hub.broadcast('notifications/tasks', { ...task }, () => false)
-      shared.changed(task)
+      shared.changed(task, owner)
     })
-    /** Runs a `tasks/*` method for a request that may use the extension, on a task known here or to the other replicas. */
+    /**
+     * Runs a `tasks/*` method for a request that may use the extension, on a task of the
+     * caller's known here or to the other replicas; anyone else's task is an unknown one.
+     */
     const onTask =
       (method: string, f: (taskId: string, req: Request, task: DetailedTask, here: boolean) => E.Either<RpcError, unknown> | Promise<E.Either<RpcError, unknown>>) =>
       (req: Request, session: Session): Answer => {
         if (!declaresTasks(session)) return E.left(undeclared(session, method))
         const taskId = req.params?.taskId
         if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
-        const unknown = (): E.Either<RpcError, unknown> => E.left(rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`))
-        const task = store.detailed(taskId)
-        // run here: answered once what it says of the task is in the shared store too, so that
-        // nothing a client saw is lost with this replica (a result read here, then the replica dies)
-        if (task !== undefined) {
-          const answer = f(taskId, req, task, true)
-          const settled = shared.settled()
+        return map(findTask(store, shared, method, taskId, ownerOf(session)), (found): Answer => {
+          if (E.isLeft(found)) return found
+          if (found.right === undefined) return E.left(rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`))
+          const answer = f(taskId, req, found.right.task, found.right.here)
+          // run here: answered once what it says of the task is in the shared store too, so that
+          // nothing a client saw is lost with this replica (a result read here, then the replica dies)
+          const settled = found.right.here ? shared.settled() : undefined
           return settled === undefined ? answer : settled.then(() => answer)
-        }
-        // not run here: another replica's, as the shared store has it
-        return shared.get(method, taskId).then((t) => (E.isLeft(t) ? t : t.right === undefined ? unknown() : f(taskId, req, t.right, false)))
+        })
       }
     return {
       capabilities: { extensions: { [tasksExtension]: {} } },
@@ -112,6 +115,7 @@ export const tasks = (options: TasksOptions = {}): TasksFeature => {
           return E.right({ resultType: 'complete' })
         }),
       },
+      screen: tasksScreen(store, shared),
       // a task's handle leaves once its record is in the shared store: any replica can read it then
       call: (c: ToolCall): Answer | undefined => {
         const answer = call(c, shared.tracked)

@@ -24,6 +24,7 @@ import { errorCodes, rpcError, type RpcError, type RpcErrorObject } from '../../
 import type { Outbound } from '../../server/outbound.js'
 import { MissingClientCapability } from '../../protocol/2026-07-28/input-required.js'
 import { outboundAsker } from '../../server/ask.js'
+import { ownerOf } from '../../server/principal.js'
 import type { Session } from '../../server/session.js'
 import type { DetailedTask, Task, TaskStore } from './store.js'
 
@@ -80,7 +81,8 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
   /** Hands the call off to a new task; when there is no room, says so (and the call stays inline). */
   const handoff = (): void => {
     if (phase !== 'running' || noRoom || waitingOnClient) return
-    const created = store.create(abortWork)
+    // the task is its creator's: no one else may read, answer or cancel it
+    const created = store.create(abortWork, ownerOf(call.session))
     if (E.isLeft(created)) {
       noRoom = true
       if (options.required && decide('refused')) {

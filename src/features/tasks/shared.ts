@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { errorCodes, rpcError, type RpcError } from '../../protocol/jsonrpc.js'
 import { isObject } from '../../util/json-object.js'
-import { channels, storeCall, type BusMessage, type SharedStore } from '../../stores/store.js'
+import { channels, storeCall, type BusMessage, type SharedStore, type StoredTask } from '../../stores/store.js'
 import { isTerminal, type DetailedTask, type TaskStore } from './store.js'
 
 // ---------------------------------------------------------------------------------------
@@ -29,12 +29,12 @@ import { isTerminal, type DetailedTask, type TaskStore } from './store.js'
 export interface SharedTasks {
   /** `store`, with each task recorded in the shared store as soon as it is created. */
   readonly tracked: TaskStore
-  /** Records a task after a change (in order: a later state is never overwritten by an earlier one). */
-  readonly changed: (task: DetailedTask) => void
+  /** Records a task and its owner after a change (in order: a later state is never overwritten by an earlier one). */
+  readonly changed: (task: DetailedTask, owner: string | undefined) => void
   /** Resolves once every change recorded so far is in the store (or failed to get there, and was reported); undefined when none is on its way. */
   readonly settled: () => Promise<void> | undefined
   /** The record of a task another replica runs; a store failure is an error as data. */
-  readonly get: (method: string, taskId: string) => Promise<E.Either<RpcError, DetailedTask | undefined>>
+  readonly get: (method: string, taskId: string) => Promise<E.Either<RpcError, StoredTask | undefined>>
   /** Sends `tasks/update` or `tasks/cancel` to the replica that runs `task`; ends its record when no replica runs it any more. */
   readonly tell: (method: string, task: DetailedTask, message: Told) => Promise<E.Either<RpcError, { readonly resultType: 'complete' }>>
 }
@@ -54,12 +54,14 @@ export const sharedTasks = (store: TaskStore, shared: SharedStore | undefined): 
     return { tracked: store, changed: () => undefined, settled: () => undefined, get: () => Promise.resolve(E.right(undefined)), tell: () => Promise.resolve(E.right({ resultType: 'complete' as const })) }
   // the writes on their way, one after another: the store sees the task's states in the order they came
   const writes = { tail: Promise.resolve(), pending: 0 }
-  const record = (task: DetailedTask): void => {
+  const record = (task: DetailedTask, owner: string | undefined): void => {
     const ttl = ttlLeft(task)
     if (ttl !== null && !(ttl > 0)) return
+    // the owner travels with the record: every replica refuses the task to anyone else
+    const stored: StoredTask = owner === undefined ? task : { ...task, owner }
     writes.pending++
     writes.tail = writes.tail
-      .then(() => storeCall('tasks: put', () => shared.tasks.put(task, ttl)))
+      .then(() => storeCall('tasks: put', () => shared.tasks.put(stored, ttl)))
       .catch(report)
       .finally(() => void writes.pending--)
   }
@@ -93,10 +95,10 @@ export const sharedTasks = (store: TaskStore, shared: SharedStore | undefined): 
   return {
     tracked: {
       ...store,
-      create: (onAbort) => {
-        const created = store.create(onAbort)
+      create: (onAbort, owner) => {
+        const created = store.create(onAbort, owner)
         const task = E.isRight(created) ? store.detailed(created.right.taskId) : undefined
-        if (task !== undefined) record(task)
+        if (task !== undefined) record(task, owner)
         return created
       },
     },
@@ -131,7 +133,7 @@ export const sharedTasks = (store: TaskStore, shared: SharedStore | undefined): 
 const ttlLeft = (task: DetailedTask): number | null => (task.ttlMs === null ? null : Date.parse(task.createdAt) + task.ttlMs - Date.now())
 
 /** The record of a task whose replica is gone, ended: `cancelled` by a cancel, `failed` by an answer no one can take. */
-const orphaned = (task: DetailedTask, op: Told['op']): DetailedTask => {
+const orphaned = (task: StoredTask, op: Told['op']): StoredTask => {
   const { inputRequests, ...rest } = task
   void inputRequests
   const ended = { ...rest, lastUpdatedAt: new Date().toISOString() }

@@ -72,6 +72,8 @@ export interface TaskRecord {
   readonly status: TaskStatus
   readonly statusMessage: string | undefined
   readonly lastUpdatedAt: number
+  /** Whom the task belongs to (see server/principal.ts); undefined: to whoever holds its id. */
+  readonly owner?: string | undefined
 }
 
 /** Options of one request to the client made by a task. */
@@ -86,8 +88,8 @@ export interface AskOptions {
 
 /** The tasks of a server. */
 export interface TaskStore {
-  /** Creates a working task; refused (as data) when every place is taken by a running task. */
-  readonly create: (onAbort?: (reason: string) => void) => E.Either<RpcError, TaskRecord>
+  /** Creates a working task, `owner`'s if given; refused (as data) when every place is taken by a running task. */
+  readonly create: (onAbort?: (reason: string) => void, owner?: string) => E.Either<RpcError, TaskRecord>
   /** The task, unless unknown or expired. */
   readonly get: (taskId: string) => TaskRecord | undefined
   /** What `tasks/get` answers for the task (without `resultType`), unless unknown or expired. */
@@ -104,8 +106,8 @@ export interface TaskStore {
   readonly cancel: (taskId: string, reason?: string) => boolean
   /** Sets the status message of a running task. */
   readonly say: (taskId: string, message: string) => void
-  /** Calls `listener` with the detailed task after every change; returns how to stop. */
-  readonly onChange: (listener: (task: DetailedTask) => void) => () => void
+  /** Calls `listener` with the detailed task (and its owner) after every change; returns how to stop. */
+  readonly onChange: (listener: (task: DetailedTask, owner: string | undefined) => void) => () => void
   /** How many tasks are held. */
   readonly size: () => number
   /** Aborts every running task and forgets them all. */
@@ -129,12 +131,12 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
   const newId = options.newId ?? randomUUID
 
   const { tasks, drop, sweep, live, running, hold } = holding(ttlMs, now)
-  const listeners = new Set<(task: DetailedTask) => void>()
+  const listeners = new Set<(task: DetailedTask, owner: string | undefined) => void>()
   const changed = (e: Entry): void => {
     e.lastUpdatedAt = Math.max(now(), e.lastUpdatedAt)
     if (listeners.size === 0) return
     const task = wire(e, ttlMs, pollIntervalMs)
-    for (const l of listeners) l(task)
+    for (const l of listeners) l(task, e.owner)
   }
   /** Moves a running task to the state `next` makes of its run; false when it had already ended. */
   const end = (taskId: string, next: (run: Running) => State): boolean => {
@@ -145,7 +147,7 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
     return true
   }
 
-  const create = (onAbort?: (reason: string) => void): E.Either<RpcError, TaskRecord> => {
+  const create = (onAbort?: (reason: string) => void, owner?: string): E.Either<RpcError, TaskRecord> => {
     sweep()
     if (tasks.size >= maxTasks) {
       const ended = [...tasks.values()].find((e) => !isRunning(e.state))
@@ -155,7 +157,7 @@ export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
     }
     const t = now()
     const run: Running = { inputs: new Map(), keys: new Set(), nextKey: 1, onAbort }
-    const e: Entry = { taskId: newId(), createdAt: t, statusMessage: undefined, lastUpdatedAt: t, expiry: undefined, state: { status: 'working', run } }
+    const e: Entry = { taskId: newId(), owner, createdAt: t, statusMessage: undefined, lastUpdatedAt: t, expiry: undefined, state: { status: 'working', run } }
     hold(e)
     return E.right(record(e))
   }
@@ -235,6 +237,7 @@ type RunningState = { readonly status: 'working'; readonly run: Running } | { re
 /** One task as the store keeps it. */
 interface Entry {
   readonly taskId: string
+  readonly owner: string | undefined
   readonly createdAt: number
   statusMessage: string | undefined
   lastUpdatedAt: number
@@ -330,6 +333,7 @@ const stop = (run: Running, reason: string): void => {
 
 const record = (e: Entry): TaskRecord => ({
   taskId: e.taskId,
+  owner: e.owner,
   createdAt: e.createdAt,
   status: e.state.status,
   statusMessage: e.state.status === 'cancelled' ? e.state.reason : e.statusMessage,

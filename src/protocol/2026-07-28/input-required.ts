@@ -80,7 +80,7 @@ export const inputKey = (i: number): string => `input-${i}`
  * (verified) `requestState` carries, then those of `inputResponses` for the questions it
  * left open, in order, up to the first one missing (which will be asked again).
  */
-export const inputStateOf = (method: string, params: Params | undefined, states: RequestStates): E.Either<RpcError, InputState> => {
+export const inputStateOf = (method: string, params: Params | undefined, states: RequestStates, caller?: string): E.Either<RpcError, InputState> => {
   const digest = digestOf(method, params)
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
   const make = (replayed: ReadonlyArray<unknown>): InputState => {
@@ -105,7 +105,8 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
         keys.push(key)
       }
       const asked = Object.fromEntries(questions.map((q, i) => [keys[i], { method: q.method, params: q.params }]))
-      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys })
+      // bound to its caller: a state minted for one caller carries answers no one else may replay
+      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys, ...(caller === undefined ? {} : { caller }) })
       return new InputRequired(asked, requestState)
     },
     }
@@ -117,6 +118,8 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
   const payload = opened.right
   if (payload.method !== method || payload.digest !== digest)
     return E.left(rpcError('InvalidParams', `${method}: requestState belongs to another request (method or parameters differ)`))
+  if (payload.caller !== caller)
+    return E.left(rpcError('InvalidParams', `${method}: requestState was issued to another caller; send the request again without it`))
   const answers = [...payload.answers]
   for (const [i, m] of payload.pending.entries()) {
     const key = payload.keys?.[i] ?? inputKey(payload.answers.length + i)

@@ -26,6 +26,7 @@ import { legacyOnlyMethods } from '../2025-11-25/legacy.js'
 import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
 import type { RequestStates } from './request-state.js'
 import { replayAsker } from '../../server/ask.js'
+import { callerOf } from '../../server/principal.js'
 import { isModernVersion, isSupportedVersion, versionsOf, type Era } from '../versions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
       listens: undefined,
     }
     if (inputMethods.has(req.method)) {
-      const inputs = inputStateOf(req.method, req.params, config.states)
+      const inputs = inputStateOf(req.method, req.params, config.states, callerOf(session))
       if (E.isLeft(inputs)) return inputs
       session.ask = replayAsker(inputs.right)
     }
@@ -176,10 +177,19 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
     } catch (e) {
       return settleThrown(e)
     }
-    const settle = (r: E.Either<RpcError, unknown>): E.Either<RpcError, unknown> =>
-      E.isRight(r) ? E.right(complete(method, r.right)) : E.left(modernError(r.left))
+    const settle = settleOf(method)
     return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(settle, settleThrown) : settle(out)
   }
+
+  /**
+   * The last step of a request's answer, made outside the request's scope: a closure made
+   * there would keep the whole request (its params may be megabytes) for as long as the
+   * answer takes, and a subscription's takes hours.
+   */
+  const settleOf =
+    (method: string) =>
+    (r: E.Either<RpcError, unknown>): E.Either<RpcError, unknown> =>
+      E.isRight(r) ? E.right(complete(method, r.right)) : E.left(modernError(r.left))
 
   /** What ends a request early: a question for the client, or a capability it lacks; anything else is thrown on. */
   const settleThrown = (e: unknown): E.Either<RpcError, unknown> => {

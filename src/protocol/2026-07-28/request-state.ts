@@ -2,7 +2,8 @@
  * The `requestState` of a 2026-07-28 `input_required` result: what the retry needs (the
  * client's answers so far, which requests are outstanding, which request this belongs to),
  * as JSON signed with HMAC-SHA256. The client must echo it unchanged; a state that was
- * changed, signed with another key, made for another request, or has expired is refused.
+ * changed, signed with another key, made for another request or (with authentication on)
+ * for another caller, or has expired is refused.
  * With one key shared by every server process, a retry may land on any of them. Keys rotate:
  * with `keys`, the first signs and every one verifies, so a new key is rolled out in front
  * of the old one (`[new, old]`), and the old one dropped once its states have expired.
@@ -48,6 +49,8 @@ export interface StatePayload {
   readonly pending: ReadonlyArray<string>
   /** Their keys in `inputResponses`, when the handler named them (else `input-N`). */
   readonly keys?: ReadonlyArray<string>
+  /** The caller it was issued to, with authentication on (server/principal.ts: a hash of issuer and subject). */
+  readonly caller?: string
 }
 
 /** Seals and opens states with one key. */
@@ -102,7 +105,8 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
       return E.left('requestState is not readable')
     if (Date.now() > u.exp) return E.left('requestState has expired; send the request again without it')
     const keys = Array.isArray(u.keys) && u.keys.every((k) => typeof k === 'string') ? { keys: u.keys as ReadonlyArray<string> } : {}
-    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string>, ...keys })
+    const caller = typeof u.caller === 'string' ? { caller: u.caller } : {}
+    return E.right({ method: u.method, digest: u.digest, answers: u.answers, pending: u.pending as ReadonlyArray<string>, ...keys, ...caller })
   }
 
   return { seal, open }

@@ -14,10 +14,12 @@
  * h.broadcast('notifications/tools/list_changed') // goes out with _meta: { 'io.modelcontextprotocol/subscriptionId': 1 }
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Answer } from '../../server/feature.js'
+import type { Answer, Feature, Screen } from '../../server/feature.js'
 import type { Hub } from '../../server/hub.js'
+import type { Outbound } from '../../server/outbound.js'
+import { all, map } from '../../util/eventually.js'
 import { isObject } from '../../util/json-object.js'
-import { rpcError, type Params, type Request } from '../jsonrpc.js'
+import { rpcError, type Params, type Request, type RpcError } from '../jsonrpc.js'
 import type { Session } from '../../server/session.js'
 import { declaresTasks, tasksExtension } from '../../features/tasks/extension.js'
 
@@ -34,9 +36,12 @@ export interface SubscriptionFilter {
   readonly taskIds?: ReadonlyArray<string>
 }
 
-/** Answers `subscriptions/listen` for a server with these capabilities, through its hub. */
+/**
+ * Answers `subscriptions/listen` for a server with these capabilities, through its hub; each
+ * of `screens` (the features') may hold back what the caller may not hear of.
+ */
 export const listen =
-  (hub: Hub, capabilities: { readonly [key: string]: unknown }) =>
+  (hub: Hub, capabilities: { readonly [key: string]: unknown }, screens: ReadonlyArray<NonNullable<Feature['screen']>> = []) =>
   (req: Request, session: Session): Answer => {
     const asked = req.params?.notifications
     if (!isObject(asked)) return E.left(rpcError('InvalidParams', 'subscriptions/listen: params.notifications must be an object'))
@@ -50,33 +55,46 @@ export const listen =
     if (out === undefined)
       return E.left(rpcError('InvalidRequest', 'subscriptions/listen needs a transport that can stream notifications (stdio, or HTTP with an SSE answer)'))
     const honoured = honour(asked, capabilities)
-    const tag = (params: Params | undefined): Params => ({
-      ...params,
-      _meta: { ...(isObject(params?._meta) ? params._meta : {}), [subscriptionIdKey]: req.id },
-    })
-    const wanted = wants(honoured)
-    const listener: Session = {
-      ...session,
-      inFlight: new Map(),
-      cancelled: new Set(),
-      outbound: { ...out, notify: (method, params) => out.notify(method, tag(params)) },
-      listens: wanted,
-    }
-    out.notify('notifications/subscriptions/acknowledged', tag({ notifications: honoured }))
-    hub.add(listener)
-    return new Promise((resolve) => {
-      const end = (): void => {
-        out.closed?.removeEventListener('abort', end)
-        hub.remove(listener)
-        session.inFlight.delete(req.id)
-        resolve(E.right({ _meta: { [subscriptionIdKey]: req.id } }))
-      }
-      // cancelled by the client: the dispatcher drops the answer; closed channel: a graceful end
-      session.inFlight.set(req.id, end)
-      if (out.closed?.aborted === true) end()
-      else out.closed?.addEventListener('abort', end, { once: true })
+    // the stream's closures outlive the request by hours: they keep its id, not the request (its params may be megabytes)
+    const id = req.id
+    const screened = all(screens.map((screen) => screen(honoured, session)))
+    return map(screened, (tests) => {
+      const refused = tests.find(E.isLeft)
+      if (refused !== undefined) return refused
+      const passes = tests.flatMap((t) => (E.isRight(t) ? [t.right] : []))
+      const wanted = wants(honoured)
+      return stream(hub, id, session, out, honoured, (method, params) => wanted(method, params) && passes.every((p) => p(method, params)))
     })
   }
+
+/** Opens the stream: the acknowledgement, then every notification `wanted` lets through, until the client or the channel ends it. */
+const stream = (hub: Hub, id: Request['id'], session: Session, out: Outbound, honoured: SubscriptionFilter, wanted: Screen): Promise<E.Either<RpcError, unknown>> => {
+  const tag = (params: Params | undefined): Params => ({
+    ...params,
+    _meta: { ...(isObject(params?._meta) ? params._meta : {}), [subscriptionIdKey]: id },
+  })
+  const listener: Session = {
+    ...session,
+    inFlight: new Map(),
+    cancelled: new Set(),
+    outbound: { ...out, notify: (method, params) => out.notify(method, tag(params)) },
+    listens: wanted,
+  }
+  out.notify('notifications/subscriptions/acknowledged', tag({ notifications: honoured }))
+  hub.add(listener)
+  return new Promise((resolve) => {
+    const end = (): void => {
+      out.closed?.removeEventListener('abort', end)
+      hub.remove(listener)
+      session.inFlight.delete(id)
+      resolve(E.right({ _meta: { [subscriptionIdKey]: id } }))
+    }
+    // cancelled by the client: the dispatcher drops the answer; closed channel: a graceful end
+    session.inFlight.set(id, end)
+    if (out.closed?.aborted === true) end()
+    else out.closed?.addEventListener('abort', end, { once: true })
+  })
+}
 
 /** The part of a filter the server honours: what its capabilities say it can send. */
 const honour = (asked: Params, capabilities: { readonly [key: string]: unknown }): SubscriptionFilter => {

@@ -111,6 +111,9 @@ export const reviewForm = (schema: JsonSchema, args: WireArguments): ElicitSchem
 
 const notAllowed = (tool: ManifestTool): Reviewed => ({ run: false, reason: `the user did not allow tool ${tool.name} to run` })
 
+/** True for the message of an argument review (so a client can word its last question as running the tool). */
+export const isReviewMessage = (message: string): boolean => /^The tool "[^\n]*" is about to run\./.test(message)
+
 const reviewMessage = (tool: ManifestTool): string =>
   `The tool "${tool.title ?? tool.name}" is about to run. Review its arguments, change any that need it, and accept to run it; decline to stop it.${
     tool.description === undefined || tool.description === '' ? '' : `\n\n${tool.name}: ${tool.description}`

@@ -3,7 +3,7 @@
  *
  *   guards (Host, Origin) → CORS → your `use` steps → endpoint path → drain (count, refuse GET)
  *   → auth → GET/DELETE of sessions → negotiate (method, Accept, Content-Type, version header)
- *   → body (budget, read once, parse once) → drain (refuse requests) → era 2026-07-28
+ *   → body (budget, read once at a pace, parse once) → drain (refuse requests) → era 2026-07-28
  *   → stateful or stateless end (the server's dispatcher)
  *
  * Steps that a configuration does not need are left out, not skipped per request. No I/O of
@@ -26,13 +26,16 @@ import { documents } from './documents.js'
 import { drainGate } from './drain.js'
 import { endpoint } from './endpoint.js'
 import { guards } from './guards.js'
-import type { HttpHandler, HttpMiddleware, HttpOptions } from './model.js'
+import { callerOf } from './caller.js'
+import type { Identity } from '../../server/session.js'
+import type { HttpHandler, HttpMiddleware, HttpOptions, HttpRequestHead } from './model.js'
 import { modern } from './modern.js'
 import { negotiate } from './negotiate.js'
 import { refuse } from './reply.js'
 import { httpSessions, type HttpSessions } from './sessions.js'
 import { stateful } from './stateful.js'
 import { stateless } from './stateless.js'
+import { streamSlots } from './stream-slots.js'
 import { streams } from './streams.js'
 
 // ---------------------------------------------------------------------------------------
@@ -60,7 +63,10 @@ export const httpChain = <U extends AnyTool>(typed: Server<U>, options: HttpOpti
   const withCors = options.cors ?? true
   const methods = sessions === undefined ? 'POST' : 'POST, GET, DELETE'
   const gate = drainGate()
-  const era = (server.options.eras ?? allEras).includes('2026-07-28') ? modern(server, options) : undefined
+  // long-lived streams, of either era, counted per client (identity, else address) and in all
+  const slots = streamSlots({ total: options.maxStreams ?? 1000, perClient: options.maxStreamsPerClient ?? 100 })
+  const streamClient = (req: HttpRequestHead, identity: Identity | undefined): string | undefined => callerOf(identity, addressOf(options, req)).key
+  const era = (server.options.eras ?? allEras).includes('2026-07-28') ? modern(server, { keepAliveMs: options.keepAliveMs, slots, clientOf: streamClient }) : undefined
   const oneShot = sessions === undefined ? stateless(server) : undefined
   const end =
     sessions === undefined
@@ -74,7 +80,7 @@ export const httpChain = <U extends AnyTool>(typed: Server<U>, options: HttpOpti
     options.path !== undefined && endpoint(options.path),
     gate.track,
     options.auth !== undefined && bearer(options.auth),
-    sessions !== undefined && streams(sessions, { auth: options.auth !== undefined }),
+    sessions !== undefined && streams(sessions, { auth: options.auth !== undefined, slots, clientOf: streamClient }),
     negotiate({ methods, cors: withCors, modern: era !== undefined }),
     body(options),
     gate.refuse,

@@ -1,7 +1,7 @@
 /**
  * The Web-standard adapter: `(Request) => Promise<Response>`, for any runtime with fetch
  * types (Deno, Bun, workers, a Node framework's fetch handler). It serves every path it is
- * given (mount it where it belongs); its body is read through the stream, up to the limit.
+ * given (mount it where it belongs); its body is read through the stream, up to the limit and at the pace the options set.
  *
  * @example
  * import { toFetchHandler } from 'emcp/http'
@@ -12,8 +12,8 @@ import type { AnyTool } from '../../contract/emcp.js'
 import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
-import type { BodyRead, HttpOptions, HttpRequest } from './model.js'
-import { readBounded } from '../../util/read-bounded.js'
+import { declaredLength, readWebBody } from './body-pace.js'
+import type { BodyPace, BodyRead, HttpOptions, HttpRequest } from './model.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -47,8 +47,8 @@ class FetchRequest implements HttpRequest {
     // a Request built in code has no Host header: its URL says which host it is for
     return this.request.headers.get(name) ?? (name === 'host' ? urlOf(this.request.url)?.host || undefined : undefined)
   }
-  readBody(limit: number): Promise<BodyRead> {
-    return readWebBody(this.request, limit)
+  readBody(limit: number, pace?: BodyPace): Promise<BodyRead> {
+    return readWebBody(this.request.body, declaredLength(this.request.headers.get('content-length')), limit, pace)
   }
 }
 
@@ -75,11 +75,4 @@ const webBody = (body: string | AsyncIterable<string>): BodyInit | null => {
       await chunks.return?.()
     },
   })
-}
-
-const readWebBody = async (request: Request, limit: number): Promise<BodyRead> => {
-  const declared = Number(request.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > limit) return 'too-large'
-  const text = await readBounded(request.body, limit)
-  return text === undefined ? 'too-large' : { text }
 }

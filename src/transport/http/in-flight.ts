@@ -1,14 +1,16 @@
 /// <reference types="node" preserve="true" />
 /**
- * A budget of request-body bytes handled at once, in all and per client. A request takes
- * its share (its declared length, else the body limit) before its body is read, and gives
- * it back once its answer is out; one that does not fit waits with its body unread, so
- * that TCP holds its client back. A 4 MiB body costs several times that on the heap while
- * it is parsed, answered and framed: without a bound, a few dozen of them at once exhaust
- * a small heap, whatever the event store keeps.
+ * A budget of request-body bytes read at once, in all and per client. A request takes a
+ * first share before its body is read and more as its bytes arrive (so that a body that
+ * trickles in holds what it sent, not what it declared), and gives all back once its body is
+ * parsed; one that does not fit waits with the rest of its body unread, so that TCP holds its
+ * client back. A 4 MiB body costs several times that on the heap while it is read and parsed:
+ * without a bound, a few dozen of them at once exhaust a small heap.
  *
- * A request larger than a limit still runs, alone. Waiters are served in order; one that
- * waits only for its own client's share does not hold up the others.
+ * A request larger than a limit still runs, alone. Waiters are served in order, those
+ * growing a share they hold first; one that waits only for its own client's share does not
+ * hold up the others. When every byte held belongs to a request waiting to grow, the first
+ * of them grows anyway: bodies read halfway never wait for each other forever.
  *
  * @example
  * import { byteBudget } from './in-flight.js'
@@ -17,7 +19,7 @@
  * // ... read the body, answer ...
  * release()
  */
-import type { HttpReply, HttpRequestHead } from './model.js'
+import type { HttpRequestHead } from './model.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -28,8 +30,9 @@ export interface ByteBudget {
    * Waits until `bytes` fit for `client` (undefined: counted in all only) and in all; resolves with
    * the function that gives them back. A waiter whose signal aborts (its client went away) leaves
    * the line at once, holding nothing; the signal is asked for only when the request must wait.
+   * `holding`: the bytes the same request already holds (it grows its share, and goes ahead of newcomers).
    */
-  readonly take: (client: string | undefined, bytes: number, signalOf?: () => AbortSignal | undefined) => Promise<() => void>
+  readonly take: (client: string | undefined, bytes: number, signalOf?: () => AbortSignal | undefined, holding?: number) => Promise<() => void>
   /** Bytes held now, and requests waiting. */
   readonly state: () => { readonly held: number; readonly waiting: number }
 }
@@ -42,12 +45,15 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
   let held = 0
   const byClient = new Map<string, number>()
   const waiting: Waiter[] = []
+  // what the requests waiting to grow hold, in all and per client: when it is all that is held, one of them must go on
+  let stuck = 0
+  const stuckByClient = new Map<string, number>()
 
-  const fitsAll = (bytes: number): boolean => limits.total <= 0 || held === 0 || held + bytes <= limits.total
-  const fitsClient = (client: string | undefined, bytes: number): boolean => {
-    if (client === undefined || limits.perClient <= 0) return true
-    const mine = byClient.get(client) ?? 0
-    return mine === 0 || mine + bytes <= limits.perClient
+  const fitsAll = (w: Waiter): boolean => limits.total <= 0 || held === 0 || held + w.bytes <= limits.total || (w.holding > 0 && held === stuck)
+  const fitsClient = (w: Waiter): boolean => {
+    if (w.client === undefined || limits.perClient <= 0) return true
+    const mine = byClient.get(w.client) ?? 0
+    return mine === 0 || mine + w.bytes <= limits.perClient || (w.holding > 0 && mine === (stuckByClient.get(w.client) ?? 0))
   }
 
   const grant = (client: string | undefined, bytes: number): (() => void) => {
@@ -58,36 +64,51 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
       if (given) return
       given = true
       held -= bytes
-      if (client !== undefined) {
-        const left = (byClient.get(client) ?? 0) - bytes
-        if (left <= 0) byClient.delete(client)
-        else byClient.set(client, left)
-      }
+      if (client !== undefined) addTo(byClient, client, -bytes)
       wakeUp()
     }
+  }
+
+  const enter = (w: Waiter): void => {
+    if (w.holding <= 0) {
+      waiting.push(w)
+      return
+    }
+    // a request growing its share goes ahead of newcomers (after those growing already)
+    const i = waiting.findIndex((o) => o.holding <= 0)
+    waiting.splice(i === -1 ? waiting.length : i, 0, w)
+    stuck += w.holding
+    if (w.client !== undefined) addTo(stuckByClient, w.client, w.holding)
+  }
+  const leaveAt = (i: number): Waiter => {
+    const w = waiting.splice(i, 1)[0] as Waiter
+    if (w.holding > 0) {
+      stuck -= w.holding
+      if (w.client !== undefined) addTo(stuckByClient, w.client, -w.holding)
+    }
+    return w
   }
 
   /** Serves waiters in order; stops at the first that does not fit in all (so a large one is not starved). */
   const wakeUp = (): void => {
     for (let i = 0; i < waiting.length; ) {
       const w = waiting[i] as Waiter
-      if (!fitsAll(w.bytes)) return
-      if (!fitsClient(w.client, w.bytes)) {
+      if (!fitsAll(w)) return
+      if (!fitsClient(w)) {
         i++
         continue
       }
-      waiting.splice(i, 1)
+      leaveAt(i)
       w.resolve(grant(w.client, w.bytes))
     }
   }
 
   return {
-    take: (client, bytes, signalOf) => {
+    take: (client, bytes, signalOf, holding = 0) => {
       if (bytes <= 0) return Promise.resolve(noop)
       return new Promise((resolve) => {
-        // in line behind any waiter the whole budget holds up, ahead of those waiting for their own client
-        const w: Waiter = { client, bytes, resolve }
-        waiting.push(w)
+        const w: Waiter = { client, bytes, holding, resolve }
+        enter(w)
         wakeUp()
         if (!waiting.includes(w)) return
         // a waiter whose client went away leaves the line holding nothing; one the whole budget
@@ -95,7 +116,7 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
         const leave = (): void => {
           const i = waiting.indexOf(w)
           if (i === -1) return
-          waiting.splice(i, 1)
+          leaveAt(i)
           resolve(noop)
           wakeUp()
         }
@@ -117,41 +138,22 @@ export const shareOf = (req: HttpRequestHead, limit: number): number => {
   return Number.isFinite(declared) && declared >= 0 ? (declared > limit ? 0 : declared) : limit
 }
 
-/** The reply, with `release` called once its body is out: now for text, at the end of a stream (read to its end or given up). */
-export const releasedAtEnd = (r: HttpReply, release: () => void): HttpReply => {
-  const body = r.body
-  if (typeof body === 'string') {
-    release()
-    return r
-  }
-  return {
-    ...r,
-    body: {
-      [Symbol.asyncIterator]: () => {
-        const chunks = body[Symbol.asyncIterator]()
-        return {
-          next: async (): Promise<IteratorResult<string>> => {
-            const next = await chunks.next()
-            if (next.done === true) release()
-            return next
-          },
-          return: async (): Promise<IteratorResult<string>> => {
-            release()
-            return (await chunks.return?.()) ?? { done: true, value: undefined }
-          },
-        }
-      },
-    },
-  }
-}
-
 // ---------------------------------------------------------------------------------------
 // internals
 
 interface Waiter {
   readonly client: string | undefined
   readonly bytes: number
+  /** What the same request holds already (0: a newcomer). */
+  readonly holding: number
   readonly resolve: (release: () => void) => void
 }
 
 const noop = (): void => {}
+
+/** Adds `n` to `key`'s count, deleting it at zero. */
+const addTo = (counts: Map<string, number>, key: string, n: number): void => {
+  const left = (counts.get(key) ?? 0) + n
+  if (left <= 0) counts.delete(key)
+  else counts.set(key, left)
+}

@@ -17,11 +17,12 @@ import type { AnyTool } from '../../contract/emcp.js'
 import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
-import type { BodyRead, HttpOptions, HttpReply, HttpRequest, HttpRequestHead } from './model.js'
+import type { BodyPace, BodyRead, HttpOptions, HttpReply, HttpRequest, HttpRequestHead } from './model.js'
 import type { HttpSessions } from './sessions.js'
 
-export type { BearerAuth, BodyRead, HttpHandler, HttpMiddleware, HttpOptions, HttpReply, HttpRequest, HttpRequestHead, RunningHttp, ServeHttpOptions } from './model.js'
+export type { BearerAuth, BodyPace, BodyRead, HttpHandler, HttpMiddleware, HttpOptions, HttpReply, HttpRequest, HttpRequestHead, RunningHttp, ServeHttpOptions } from './model.js'
 export { compose } from './compose.js'
+export { readWebBody } from './body-pace.js'
 export { httpChain, type HttpChain } from './core.js'
 export { toFetchHandler } from './fetch.js'
 export { toNodeListener } from './node.js'
@@ -36,11 +37,13 @@ export { sseStream, type SseOptions, type SseStream } from './sse.js'
 
 /**
  * The transport as one function of a request's head and a body reader: the chain without an
- * adapter, for hosts that bring their own (the body is read at most once, through `readBody`).
+ * adapter, for hosts that bring their own (the body is read at most once, through `readBody`;
+ * a reader that honours its `pace` gives slow bodies their 408 and reserves a body's bytes in
+ * the budget as they come, as `readWebBody` does for a Web stream).
  */
 export const httpCore = <U extends AnyTool>(server: Server<U>, options: HttpOptions = {}) => {
   const chain = httpChain(server, options)
-  const handle = (head: HttpRequestHead, readBody: (limit: number) => Promise<BodyRead>): Promise<HttpReply> => chain.handle(new HeadRequest(head, readBody))
+  const handle = (head: HttpRequestHead, readBody: (limit: number, pace?: BodyPace) => Promise<BodyRead>): Promise<HttpReply> => chain.handle(new HeadRequest(head, readBody))
   return Object.assign(handle, { sessions: chain.sessions, drain: chain.drain, endStreams: chain.endStreams }) as typeof handle & {
     readonly sessions: HttpSessions | undefined
     /** Refuses new requests from now on; resolves (true) once none is in flight, or false at the deadline. */
@@ -58,7 +61,7 @@ class HeadRequest implements HttpRequest {
   message: unknown = undefined
   constructor(
     private readonly head: HttpRequestHead,
-    readonly readBody: (limit: number) => Promise<BodyRead>,
+    readonly readBody: (limit: number, pace?: BodyPace) => Promise<BodyRead>,
   ) {}
   get method(): string {
     return this.head.method

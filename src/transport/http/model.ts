@@ -24,13 +24,29 @@ export interface HttpOptions {
   /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number
   /**
-   * The most request-body bytes handled at once (default 32 MiB), from before a body is read
-   * until its answer is out; a request past it waits, its body unread. One larger than the
+   * The most request-body bytes being read at once (default 32 MiB): a body holds what it has
+   * received so far (its first 64 KiB from the start) until it is parsed, whatever its answer
+   * does afterwards; a request past it waits, the rest of its body unread. One larger than the
    * limit runs alone.
    */
   readonly maxBytesInFlight?: number
   /** The same for one client address (default 8 MiB: two bodies of the default maximum size); 0: no limit per client. */
   readonly maxBytesInFlightPerClient?: number
+  /** The longest a request body may take to arrive, once it is being read (default 60 000 ms; 0: none); past it: 408. Time spent waiting for the in-flight budget does not count. */
+  readonly bodyTimeoutMs?: number
+  /**
+   * The slowest a request body may arrive, on average, counted after its first second
+   * (default 1024 bytes per second; 0: no minimum); slower: 408.
+   */
+  readonly minBodyBytesPerSecond?: number
+  /**
+   * After an early answer (413, 408, or a refusal before the body such as 401, 406, 415), how
+   * long the rest of the body is still read and thrown away (default 5000 ms), so that the
+   * client, still writing, reads the answer instead of a reset connection. Node adapter only.
+   */
+  readonly lingerMs?: number
+  /** The most bytes thrown away so after an early answer (default 64 MiB); past them, or past `lingerMs`, the connection is closed. */
+  readonly maxLingerBytes?: number
   /**
    * The client's address, for the limits per client (default: the connection's peer address;
    * the fetch handler knows none). Behind a reverse proxy, read the header the proxy sets.
@@ -49,6 +65,13 @@ export interface HttpOptions {
    * DELETE to end a session. Off by default: each POST then stands alone.
    */
   readonly sessions?: boolean | SessionOptions
+  /**
+   * The most long-lived streams open at once: 2026-07-28 `subscriptions/listen` streams and
+   * stateful GET streams (default 1000); past it, 429 naming the limit.
+   */
+  readonly maxStreams?: number
+  /** The same for one client: its verified identity, else its address, IPv6 by /64 (default 100, as many as its sessions; 0: no limit per client). */
+  readonly maxStreamsPerClient?: number
   /**
    * 2026-07-28: how often a `subscriptions/listen` stream gets an SSE comment line while no
    * notification flows, so that intermediaries keep it open (default 15 000 ms; 0: never).
@@ -144,8 +167,8 @@ export interface HttpRequestHead {
  * the steps before learnt of it. Each field below is written by one step, named beside it.
  */
 export interface HttpRequest extends HttpRequestHead {
-  /** Reads the body, up to `limit` bytes; called once, by the body step. */
-  readonly readBody: (limit: number) => Promise<BodyRead>
+  /** Reads the body, up to `limit` bytes and at `pace`; called once, by the body step. */
+  readonly readBody: (limit: number, pace?: BodyPace) => Promise<BodyRead>
   /** Who sent it (auth); undefined: anonymous. */
   identity: Identity | undefined
   /** The body, parsed once (body); undefined before that step. */
@@ -161,8 +184,18 @@ export interface HttpReply {
   readonly insufficientScope?: ReadonlyArray<string>
 }
 
-/** The body as read by an adapter: its text, or the sign that it was over the limit. */
-export type BodyRead = { readonly text: string } | 'too-large'
+/** The body as read by an adapter: its text, or the sign that it was over the limit, or arrived too slowly. */
+export type BodyRead = { readonly text: string } | 'too-large' | 'too-slow'
+
+/** How fast a body must arrive, and how its bytes are reserved in the budget as they come. */
+export interface BodyPace {
+  /** The longest the whole body may take, in milliseconds (0: no deadline). */
+  readonly timeoutMs: number
+  /** The slowest average rate after the first second, in bytes per second (0: no minimum). */
+  readonly minBytesPerSecond: number
+  /** Called with the bytes received so far: a promise when the read must wait for them to be reserved, else undefined. */
+  readonly reserve?: (received: number) => Promise<void> | undefined
+}
 
 /** The rest of the chain, as a step sees it. */
 export type HttpHandler = (req: HttpRequest) => Promise<HttpReply>

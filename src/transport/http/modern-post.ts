@@ -28,6 +28,7 @@ import { sseStream } from './sse.js'
 import { headerCheck } from './modern-headers.js'
 import type { HttpReply, HttpRequestHead } from './model.js'
 import { forbidden, json, sseHeaders } from './reply.js'
+import { slotRefusal, type StreamLimits } from './stream-slots.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -42,8 +43,8 @@ export const claimsModern = (message: unknown, serves2025: boolean): boolean => 
 /** Where a 2026-07-28 request's session comes from: HTTP, with no MCP session id (that era has none). */
 const http: SessionOrigin = { transport: 'http' }
 
-/** The 2026-07-28 POST handler of a server. */
-export const modernPost = (server: Server, keepAliveMs = 15_000) => {
+/** The 2026-07-28 POST handler of a server; with `limits`, listen streams are capped per client and in all (429). */
+export const modernPost = (server: Server, keepAliveMs = 15_000, limits?: StreamLimits) => {
   const mismatch = headerCheck(server)
 
   // the channels of the SSE answers still open, closed when the server shuts down
@@ -80,8 +81,11 @@ export const modernPost = (server: Server, keepAliveMs = 15_000) => {
       if (needed !== undefined) return forbidden(reply, needed)
       return json('error' in reply ? statusOf(reply.error.code, malformed) : 200, reply)
     }
+    // a subscription holds its stream for as long as the client likes: it takes a slot, or is refused at the cap
+    const slot = m.method === 'subscriptions/listen' ? limits?.slots.take(limits.clientOf(req, identity)) : undefined
+    if (typeof slot === 'string') return json(429, failure(id, rpcError('Refused', slotRefusal((limits as StreamLimits).slots, slot))))
     // an SSE answer: the request's notifications, then its response; closing it cancels the request
-    const stream = sseStream(randomUUID(), { ids: false })
+    const stream = sseStream(randomUUID(), { ids: false, onClose: slot })
     const channel = outbound((msg) => stream.send(JSON.stringify(msg)))
     open.add(channel)
     const session = fresh(channel)

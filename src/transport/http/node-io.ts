@@ -1,8 +1,9 @@
 /// <reference types="node" preserve="true" />
 /**
  * Bytes in and out of a Node request: the body read up to a limit (refused early when its
- * declared length is over it), and a reply written whole or, for an SSE stream, chunk by
- * chunk, waiting for 'drain' when the client reads slowly.
+ * declared length is over it) and at a pace, reserving its bytes as they come, and a reply written whole or, for an SSE stream, chunk by
+ * chunk, waiting for 'drain' when the client reads slowly; after an early answer, the rest of
+ * the body read and thrown away for a bounded time (a lingering close).
  *
  * @example
  * import { readNodeBody, send } from './node-io.js'
@@ -10,7 +11,8 @@
  * send(res, { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' })
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { BodyRead, HttpReply } from './model.js'
+import { declaredLength, paceWatch } from './body-pace.js'
+import type { BodyPace, BodyRead, HttpReply } from './model.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -41,41 +43,91 @@ export const send = (res: ServerResponse, reply: HttpReply): void => {
   })()
 }
 
-/** The body of `req`, or 'too-large' past `limit` bytes. */
-export const readNodeBody = (req: IncomingMessage, limit: number): Promise<BodyRead> =>
+/** The body of `req`, or 'too-large' past `limit` bytes, or 'too-slow' when it falls behind `pace`. */
+export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPace): Promise<BodyRead> =>
   new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'])
-    if (Number.isFinite(declared) && declared > limit) {
+    const declared = declaredLength(req.headers['content-length'])
+    if (declared !== undefined && declared > limit) {
       resolve('too-large')
       return
     }
     // a client gone before its body was read sends no more events: without this the read, and
     // the bytes it holds in the in-flight budget, would wait forever
-    const gone = (): void => reject(new Error('the client went away before its body was read'))
     if (req.destroyed || req.readableAborted) {
-      gone()
+      reject(new Error('the client went away before its body was read'))
       return
     }
-    req.once('close', () => {
-      if (!req.complete) gone()
-    })
     const chunks: Buffer[] = []
     let size = 0
+    let over = false
+    // given up (too large, too slow) or read: no more bytes are kept; the rest, if any, is the adapter's to throw away
+    const finish = (read: BodyRead | Error): void => {
+      if (over) return
+      over = true
+      watch?.stop()
+      // no listener may outlive the read: the request lives as long as its answer (a stream: hours), and would keep the body alive
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', finish)
+      req.off('close', onClose)
+      if (read instanceof Error) reject(read)
+      else resolve(read)
+    }
+    const watch = pace === undefined ? undefined : paceWatch(pace, declared, () => finish('too-slow'))
+    const onClose = (): void => {
+      if (!req.complete) finish(new Error('the client went away before its body was read'))
+    }
+    req.once('close', onClose)
     const onData = (chunk: Buffer): void => {
       size += chunk.length
-      if (size > limit) {
-        req.off('data', onData)
-        req.off('end', onEnd)
-        resolve('too-large')
-        return
-      }
+      if (size > limit) return finish('too-large')
       chunks.push(chunk)
+      watch?.received(size)
+      const reservation = pace?.reserve?.(size)
+      if (reservation === undefined) return
+      // the rest waits unread in TCP until the budget has room for it
+      req.pause()
+      void (watch?.waiting(reservation) ?? reservation).then(() => {
+        if (!over) req.resume()
+      })
     }
-    const onEnd = (): void => resolve({ text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8') })
+    const onEnd = (): void => finish({ text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8') })
     req.on('data', onData)
     req.on('end', onEnd)
-    req.on('error', reject)
+    req.on('error', finish)
   })
+
+/**
+ * After an early answer (413, 408, a refusal before the body), reads what is left of the body
+ * and throws it away, for at most `bounds.ms` and `bounds.bytes`, as nginx's lingering close
+ * does: a client still writing its body would otherwise get a reset connection instead of the
+ * answer (closing a socket with unread bytes sends a TCP reset). A body read to its end leaves
+ * the connection open for the next request (`closeAfter`: closes it, for a client that asked
+ * for that); past either bound, the connection is closed.
+ */
+export const linger = (req: IncomingMessage, bounds: { readonly ms: number; readonly bytes: number; readonly closeAfter?: boolean }): void => {
+  if (req.complete || req.destroyed) {
+    req.resume()
+    return
+  }
+  let seen = 0
+  const stop = (): void => {
+    clearTimeout(timer)
+    req.off('data', onData)
+    req.socket.destroy()
+  }
+  const onData = (chunk: Buffer): void => {
+    seen += chunk.length
+    if (seen > bounds.bytes) stop()
+  }
+  const timer = setTimeout(stop, bounds.ms)
+  timer.unref()
+  req.on('data', onData)
+  req.once('close', () => clearTimeout(timer))
+  // read to its end: a client that asked for the connection to close gets it closed now, gracefully (nothing is left unread)
+  if (bounds.closeAfter === true) req.once('end', () => req.socket.end())
+  req.resume()
+}
 
 // ---------------------------------------------------------------------------------------
 // internals

@@ -3,7 +3,8 @@
  * The Node adapter: a `node:http` request listener that runs the chain on a request object
  * made straight from the IncomingMessage (no Web Request is built, for speed), reads the
  * body only when the chain asks, and writes the reply: text whole, an SSE stream chunk by
- * chunk with backpressure.
+ * chunk with backpressure. A body the answer came before is read and thrown away for a
+ * bounded time (`lingerMs`, `maxLingerBytes`), so that every client reads its 413.
  *
  * @example
  * import { createServer } from 'node:http'
@@ -16,8 +17,8 @@ import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
 import { httpChain } from './core.js'
 import { pathOf } from './endpoint.js'
-import type { BodyRead, HttpOptions, HttpRequest } from './model.js'
-import { readNodeBody, send } from './node-io.js'
+import type { BodyPace, BodyRead, HttpOptions, HttpRequest } from './model.js'
+import { linger, readNodeBody, send } from './node-io.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -25,13 +26,17 @@ import { readNodeBody, send } from './node-io.js'
 /** A Node `http` request listener; with `path`, requests for other paths get 404. */
 export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: HttpOptions & { readonly path?: string } = {}) => {
   const chain = httpChain(server, options)
+  const bounds = { ms: options.lingerMs ?? 5_000, bytes: options.maxLingerBytes ?? 64 * 1024 * 1024 }
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const request = new NodeRequest(req, res)
     void chain.handle(request).then((reply) => {
+      // a body refused before its end (413, 408, 401, 415 ...) is read and thrown away for a while, so the client reads the answer;
+      // Node would close a connection the client asked to close at once, with its bytes unread: the reset would hide the answer
+      const unread = !req.complete && !req.destroyed
+      const closeAfter = unread && !res.shouldKeepAlive
+      if (unread) res.shouldKeepAlive = true
       send(res, reply)
-      // a body over the limit is not read to its end: the connection goes; one never read drains
-      if (reply.status === 413) req.destroy()
-      else if (!request.bodyRead) req.resume()
+      linger(req, { ...bounds, closeAfter })
     })
   }
   return Object.assign(listener, { sessions: chain.sessions, drain: chain.drain, endStreams: chain.endStreams })
@@ -74,9 +79,9 @@ class NodeRequest implements HttpRequest {
     const v = this.req.headers[name]
     return Array.isArray(v) ? v.join(', ') : v
   }
-  readBody(limit: number): Promise<BodyRead> {
+  readBody(limit: number, pace?: BodyPace): Promise<BodyRead> {
     this.bodyRead = true
-    return readNodeBody(this.req, limit)
+    return readNodeBody(this.req, limit, pace)
   }
   get signal(): AbortSignal {
     if (this.gone === undefined) {

@@ -14,6 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { sandboxAnswer, sandboxPrefix } from './app-sandbox.js'
+import { hostCheck } from './hosts.js'
 import type { HttpMiddleware, HttpReply, HttpRequestHead } from './model.js'
 
 /** Options of the playground routes. */
@@ -34,7 +35,7 @@ export interface PlaygroundSetup extends PlaygroundOptions {
 export const playgroundPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src data:; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-/** The middleware answering `/`, `/__emcp/playground.js`, `/__emcp/playground.css` and `/__emcp/sandbox/…`; other paths go on. */
+/** The middleware answering `/`, `/__emcp/playground.js`, `/__emcp/pattern-worker.js`, `/__emcp/playground.css` and `/__emcp/sandbox/…`; other paths go on. */
 export const playgroundRoutes = (setup: PlaygroundSetup = {}): HttpMiddleware => {
   const answer = playgroundAnswer(setup)
   return async (req, next) => answer(req) ?? next(req)
@@ -52,6 +53,7 @@ export const playgroundAnswer = (setup: PlaygroundSetup = {}): ((req: HttpReques
     '/': page,
     '/index.html': page,
     '/__emcp/playground.js': () => ({ status: 200, headers: { ...common, 'content-type': 'text/javascript; charset=utf-8' }, body: asset('playground.js') }),
+    '/__emcp/pattern-worker.js': () => ({ status: 200, headers: { ...common, 'content-type': 'text/javascript; charset=utf-8' }, body: asset('pattern-worker.js') }),
     '/__emcp/playground.css': () => ({ status: 200, headers: { ...common, 'content-type': 'text/css; charset=utf-8' }, body: asset('playground.css') }),
   }
   return (req) => {
@@ -68,9 +70,11 @@ export const playgroundAnswer = (setup: PlaygroundSetup = {}): ((req: HttpReques
 export const fromLoopback = (req: HttpRequestHead): boolean => {
   const address = req.remoteAddress
   const local = address === undefined || address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
-  const host = (req.header('host') ?? '').replace(/:\d+$/, '').toLowerCase()
-  return local && ['localhost', '127.0.0.1', '[::1]', ''].includes(host)
+  const host = req.header('host')
+  return local && (host === undefined || host === '' || loopbackHost(host))
 }
+
+const loopbackHost = hostCheck(undefined)
 
 const common = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }
 

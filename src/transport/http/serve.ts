@@ -13,6 +13,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AnyTool } from '../../contract/emcp.js'
 import type { Server } from '../../server/server.js'
+import { heldByLoader } from '../loading.js'
 import { defaultDrainTimeoutMs, exitSoon, onShutdownSignal } from '../drain.js'
 import type { RunningHttp, ServeHttpOptions } from './model.js'
 import { toNodeListener } from './node.js'
@@ -23,6 +24,9 @@ import { playgroundRoutes } from './playground.js'
 
 /** Serves `server` over HTTP on 127.0.0.1 (by default) at `/mcp`. */
 export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHttpOptions = {}): Promise<RunningHttp> => {
+  // a module loaded by the emcp command line serves through the command, not on a port of its own
+  const held = heldByLoader(server as Server)
+  if (held !== undefined) return held
   const host = options.host ?? '127.0.0.1'
   const path = options.path ?? '/mcp'
   // the playground's routes come first among the `use` steps: after the Host and Origin guards

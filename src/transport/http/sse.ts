@@ -93,143 +93,189 @@ export const sseStream = (id: string, options: SseOptions = {}): SseStream => {
   const writer = options.writer ?? localWriter(options.store ?? memoryEventStore({ maxEvents: 0 }), id, options.owner)
   const maxPendingEvents = options.maxPendingEvents ?? 1024
   const maxPendingBytes = options.maxPendingBytes ?? 8 * 1024 * 1024
-  // replayed events first: the priming event's id is then the latest, so a client cut off
-  // right after it resumes without skipping any
-  const queue: string[] = (options.replay ?? []).map((e) => frame(stored(() => eventId(e.id)), e.data))
-  let closing = false
-  let closed = false
-  let wasCut = false
-  let ended = false
-  let wake: (() => void) | undefined
-  const maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024
-  // what send() queued since the reader last pulled (it takes the whole queue at each pull)
-  let queuedBytes = 0
-  let queuedEvents = 0
-  // the writes whose ids have not come back, in order
-  let chain: Promise<void> = Promise.resolve()
-  let pending = 0
-  let pendingBytes = 0
-
-  const finish = (): void => {
-    if (closed) return
-    closed = true
-    closing = true
-    wake?.()
-    options.onClose?.()
+  const s: StreamState = {
+    id,
+    options,
+    maxQueuedBytes: options.maxQueuedBytes ?? 16 * 1024 * 1024,
+    // replayed events first: the priming event's id is then the latest, so a client cut off
+    // right after it resumes without skipping any
+    queue: (options.replay ?? []).map((e) => frame(stored(() => eventId(e.id)), e.data)),
+    closing: false,
+    closed: false,
+    wasCut: false,
+    ended: false,
+    wake: undefined,
+    queuedBytes: 0,
+    queuedEvents: 0,
+    chain: Promise.resolve(),
+    pending: 0,
+    pendingBytes: 0,
   }
-  const close = (): void => {
-    if (closing) return
-    closing = true
-    // what waits for its id is written first
-    void chain.then(finish)
-  }
-  const end = (complete: boolean): void => {
-    if (ended) return
-    ended = true
-    options.onEnd?.(complete)
-  }
-  const cut = (): void => {
-    wasCut = true
-    queue.length = 0
-    finish()
-    end(false)
-  }
-  const fail = (reason: string): void => {
-    if (closed) return
-    console.error(`emcp: SSE stream ${id} cut: ${reason}`)
-    options.onFail?.(reason)
-    cut()
-  }
-
-  /** Queues one framed event, or cuts the stream when its reader does not keep up. */
-  const enqueue = (event: string): void => {
-    if (closed) return
-    queuedBytes += event.length
-    if (queuedBytes > maxQueuedBytes) {
-      // a slow reader must not grow the server's memory without end: what send() queued
-      // goes (the priming event and a replay stay, so that the client can resume)
-      queue.splice(queue.length - queuedEvents, queuedEvents)
-      queuedBytes = 0
-      queuedEvents = 0
-      wasCut = true
-      finish()
-      return
-    }
-    queue.push(event)
-    queuedEvents++
-    wake?.()
-  }
-
-  /** Runs `then` with what `p` gives once every earlier write is written; a failure cuts the stream. */
-  const inOrder = <A>(p: Promise<A>, size: number, then: (a: A) => void): void => {
-    pending++
-    pendingBytes += size
-    chain = chain
-      .then(() => p)
-      .then(then, (e: unknown) => fail(`the event log failed (${e instanceof Error ? e.message : String(e)}); the client can resume elsewhere, from before this stream`))
-      .finally(() => {
-        pending--
-        pendingBytes -= size
-      })
-  }
+  const life = lifecycle(s)
+  const logged = inOrder(s, life.fail)
 
   const replayed = writer.replay?.()
   if (replayed !== undefined)
-    inOrder(replayed, 0, (events) => {
-      if (events === undefined) return fail('the events to replay were dropped meanwhile')
-      for (const e of events) if (!closed) queue.push(frame(stored(() => eventId(e.id)), e.data))
+    logged(replayed, 0, (events) => {
+      if (events === undefined) return life.fail('the events to replay were dropped meanwhile')
+      for (const e of events) if (!s.closed) s.queue.push(frame(stored(() => eventId(e.id)), e.data))
     })
   if (ids)
-    inOrder(writer.prime(), 0, (primed) => {
-      if (!closed) queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
-      wake?.()
+    logged(writer.prime(), 0, (primed) => {
+      if (!s.closed) s.queue.push(`${primed === undefined ? '' : `id: ${primed}\n`}retry: ${options.retryMs ?? 1000}\ndata:\n\n`)
+      s.wake?.()
     })
-
-  const body: AsyncIterable<string> = {
-    [Symbol.asyncIterator]: () => ({
-      next: async (): Promise<IteratorResult<string>> => {
-        while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (wake = resolve))
-        wake = undefined
-        // everything queued goes out in one chunk
-        queuedBytes = 0
-        queuedEvents = 0
-        if (queue.length > 0) return { done: false, value: queue.splice(0).join('') }
-        end(!wasCut)
-        return { done: true, value: undefined }
-      },
-      return: async (): Promise<IteratorResult<string>> => {
-        // the reader gave up before the end
-        cut()
-        return { done: true, value: undefined }
-      },
-    }),
-  }
 
   return {
     id,
     send: (data) => {
-      if (closing) return
-      if (!ids) return enqueue(frame(undefined, data))
+      if (s.closing) return
+      if (!ids) return enqueue(s, life, frame(undefined, data))
       // the log must not fall behind without end either: an event it never got makes the stream unresumable
       // (an event larger than the byte bound alone still goes: it waits for no other)
-      if (pending >= maxPendingEvents || (pendingBytes > 0 && pendingBytes + data.length > maxPendingBytes))
-        return fail(`its event log lags behind (${pending} events, ${pendingBytes} bytes waiting to be kept)`)
-      inOrder(writer.append(data), data.length, (eid) => enqueue(frame(eid, data)))
+      if (s.pending >= maxPendingEvents || (s.pendingBytes > 0 && s.pendingBytes + data.length > maxPendingBytes))
+        return life.fail(`its event log lags behind (${s.pending} events, ${s.pendingBytes} bytes waiting to be kept)`)
+      logged(writer.append(data), data.length, (eid) => enqueue(s, life, frame(eid, data)))
     },
-    close,
-    cut,
+    close: life.close,
+    cut: life.cut,
     comment: () => {
-      if (closing) return
-      queue.push(':\n\n')
-      wake?.()
+      if (s.closing) return
+      s.queue.push(':\n\n')
+      s.wake?.()
     },
-    closed: () => closing,
-    body,
+    closed: () => s.closing,
+    body: reader(s, life),
   }
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** The state of one stream, shared by its parts: its queue for the reader, its life, and its writes to the log. */
+interface StreamState {
+  readonly id: string
+  readonly options: SseOptions
+  readonly maxQueuedBytes: number
+  /** Framed events waiting for the reader. */
+  readonly queue: string[]
+  closing: boolean
+  closed: boolean
+  wasCut: boolean
+  ended: boolean
+  /** Wakes the reader waiting for an event. */
+  wake: (() => void) | undefined
+  /** What send() queued since the reader last pulled (it takes the whole queue at each pull). */
+  queuedBytes: number
+  queuedEvents: number
+  /** The writes whose ids have not come back, in order. */
+  chain: Promise<void>
+  pending: number
+  pendingBytes: number
+}
+
+/** How a stream ends: closed once what is queued is written, cut at once, or failed (cut, with the reason told). */
+interface Lifecycle {
+  readonly finish: () => void
+  readonly close: () => void
+  readonly end: (complete: boolean) => void
+  readonly cut: () => void
+  readonly fail: (reason: string) => void
+}
+
+/** The ways `s` ends, each once. */
+const lifecycle = (s: StreamState): Lifecycle => {
+  const finish = (): void => {
+    if (s.closed) return
+    s.closed = true
+    s.closing = true
+    s.wake?.()
+    s.options.onClose?.()
+  }
+  const end = (complete: boolean): void => {
+    if (s.ended) return
+    s.ended = true
+    s.options.onEnd?.(complete)
+  }
+  const cut = (): void => {
+    s.wasCut = true
+    s.queue.length = 0
+    finish()
+    end(false)
+  }
+  return {
+    finish,
+    end,
+    cut,
+    close: () => {
+      if (s.closing) return
+      s.closing = true
+      // what waits for its id is written first
+      void s.chain.then(finish)
+    },
+    fail: (reason) => {
+      if (s.closed) return
+      console.error(`emcp: SSE stream ${s.id} cut: ${reason}`)
+      s.options.onFail?.(reason)
+      cut()
+    },
+  }
+}
+
+/** Queues one framed event, or cuts the stream when its reader does not keep up. */
+const enqueue = (s: StreamState, life: Lifecycle, event: string): void => {
+  if (s.closed) return
+  s.queuedBytes += event.length
+  if (s.queuedBytes > s.maxQueuedBytes) {
+    // a slow reader must not grow the server's memory without end: what send() queued
+    // goes (the priming event and a replay stay, so that the client can resume)
+    s.queue.splice(s.queue.length - s.queuedEvents, s.queuedEvents)
+    s.queuedBytes = 0
+    s.queuedEvents = 0
+    s.wasCut = true
+    life.finish()
+    return
+  }
+  s.queue.push(event)
+  s.queuedEvents++
+  s.wake?.()
+}
+
+/** Runs `then` with what `p` gives once every earlier write is written; a failure cuts the stream. */
+const inOrder =
+  (s: StreamState, fail: (reason: string) => void) =>
+  <A>(p: Promise<A>, size: number, then: (a: A) => void): void => {
+    s.pending++
+    s.pendingBytes += size
+    s.chain = s.chain
+      .then(() => p)
+      .then(then, (e: unknown) => fail(`the event log failed (${e instanceof Error ? e.message : String(e)}); the client can resume elsewhere, from before this stream`))
+      .finally(() => {
+        s.pending--
+        s.pendingBytes -= size
+      })
+  }
+
+/** The response body: everything queued in one chunk at each pull, until the stream closes. */
+const reader = (s: StreamState, life: Lifecycle): AsyncIterable<string> => ({
+  [Symbol.asyncIterator]: () => ({
+    next: async (): Promise<IteratorResult<string>> => {
+      while (s.queue.length === 0 && !s.closed) await new Promise<void>((resolve) => (s.wake = resolve))
+      s.wake = undefined
+      // everything queued goes out in one chunk
+      s.queuedBytes = 0
+      s.queuedEvents = 0
+      if (s.queue.length > 0) return { done: false, value: s.queue.splice(0).join('') }
+      life.end(!s.wasCut)
+      return { done: true, value: undefined }
+    },
+    return: async (): Promise<IteratorResult<string>> => {
+      // the reader gave up before the end
+      life.cut()
+      return { done: true, value: undefined }
+    },
+  }),
+})
 
 /**
  * One `message` event (without an id when the stream has none or the store could not keep

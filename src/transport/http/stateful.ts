@@ -25,15 +25,56 @@ import { sameCaller } from './streams.js'
 import { acceptsJson } from './negotiate.js'
 
 // ---------------------------------------------------------------------------------------
+// model
+
+/** What the stateful end needs besides the server and its registry. */
+export interface StatefulContext {
+  /** Counts the calls answered on streams, for the drain. */
+  readonly running: InFlight
+  /** The client's address, for the per-caller session limit. */
+  readonly addressOf: (req: HttpRequestHead) => string | undefined
+  /** Whether requests carry verified identities (a session then answers only to its subject). */
+  readonly auth: boolean
+}
+
+// ---------------------------------------------------------------------------------------
 // constructors
 
 /** The stateful end of `server`'s chain over `registry`; `running` counts the calls answered on streams. */
-export const stateful = (
-  server: Server,
-  registry: HttpSessions,
-  context: { readonly running: InFlight; readonly addressOf: (req: HttpRequestHead) => string | undefined; readonly auth: boolean },
-): HttpHandler => {
-  const initialize = async (req: HttpRequest): Promise<HttpReply> => {
+export const stateful = (server: Server, registry: HttpSessions, context: StatefulContext): HttpHandler => {
+  const open = initialize(server, registry, context)
+  const onStream = streamed(server, registry, context)
+  const jsonOrStream = deferred(server, registry, context)
+  return async (req) => {
+    const sid = req.header('mcp-session-id')
+    // a session another replica admitted is taken over first, so that its caller can be checked
+    const found = sid === undefined ? undefined : await registry.find(sid).catch(storeRefusal)
+    if (found !== undefined && !('session' in found)) return found
+    const refused = context.auth ? sameCaller(registry, req) : undefined
+    if (refused !== undefined) return refused
+    if (sid === undefined) {
+      if (!isObject(req.message) || req.message.method !== 'initialize') return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
+      return open(req)
+    }
+    const entry = found
+    if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
+    const accept = req.header('accept') ?? ''
+    if (/text\/event-stream/i.test(accept) && streamsWorthIt(req.message, entry.session.protocolVersion))
+      return registry.limits.jsonWithinMs > 0 && !Array.isArray(req.message) && acceptsJson(accept) ? jsonOrStream(req, entry) : onStream(req, entry)
+    if (accept !== '' && !acceptsJson(accept) && expectsAnswer(req.message)) return refuse(406, 'Not Acceptable: the Accept header must allow application/json (only tool calls may be answered on an SSE stream)')
+    const reply = replyOf(await server.dispatch(req.message, entry.session)())
+    await registry.changed(entry)
+    return reply
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// functions
+
+/** `initialize`: a session opened within the session limits, named in the answer's `MCP-Session-Id` once shared. */
+const initialize =
+  (server: Server, registry: HttpSessions, context: StatefulContext) =>
+  async (req: HttpRequest): Promise<HttpReply> => {
     const version = req.header('mcp-protocol-version')
     const entry = registry.open(version !== undefined && isSupportedVersion(version) ? version : latestVersion, { identity: req.identity, address: context.addressOf(req) })
     const out = await server.dispatch(req.message, entry.session)()
@@ -52,8 +93,10 @@ export const stateful = (
     return failed ?? json(200, out.value, { 'mcp-session-id': entry.id })
   }
 
-  /** A call answered on an SSE stream; the call counts as in flight until its answer is out. */
-  const streamed = async (req: HttpRequest, entry: HttpSession): Promise<HttpReply> => {
+/** A call answered on an SSE stream; the call counts as in flight until its answer is out. */
+const streamed =
+  (server: Server, registry: HttpSessions, context: StatefulContext) =>
+  async (req: HttpRequest, entry: HttpSession): Promise<HttpReply> => {
     const stream = await registry.stream(entry, 'request')
     if (typeof stream === 'string') return refuse(500, 'Internal Server Error: no stream')
     req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
@@ -71,12 +114,14 @@ export const stateful = (
     return { status: 200, headers: sseHeaders, body: stream.body }
   }
 
-  /**
-   * A call answered as JSON when it finishes before it sends anything and within
-   * `jsonWithinMs`; else on its stream, opened by its first message or at the threshold, so
-   * that nothing it sends is lost or reordered (the priming event, then its events in order).
-   */
-  const deferred = (req: HttpRequest, entry: HttpSession): Promise<HttpReply> =>
+/**
+ * A call answered as JSON when it finishes before it sends anything and within
+ * `jsonWithinMs`; else on its stream, opened by its first message or at the threshold, so
+ * that nothing it sends is lost or reordered (the priming event, then its events in order).
+ */
+const deferred =
+  (server: Server, registry: HttpSessions, context: StatefulContext) =>
+  (req: HttpRequest, entry: HttpSession): Promise<HttpReply> =>
     new Promise((resolve) => {
       // the request's abort signal is asked for only once the stream opens: made for every call, it costs memory under load
       const call = registry.deferred(entry, (stream) => {
@@ -111,29 +156,6 @@ export const stateful = (
         )
         .finally(leave)
     })
-
-  return async (req) => {
-    const sid = req.header('mcp-session-id')
-    // a session another replica admitted is taken over first, so that its caller can be checked
-    const found = sid === undefined ? undefined : await registry.find(sid).catch(storeRefusal)
-    if (found !== undefined && !('session' in found)) return found
-    const refused = context.auth ? sameCaller(registry, req) : undefined
-    if (refused !== undefined) return refused
-    if (sid === undefined) {
-      if (!isObject(req.message) || req.message.method !== 'initialize') return refuse(400, 'Bad Request: the MCP-Session-Id header is required (send initialize first to get one)')
-      return initialize(req)
-    }
-    const entry = found
-    if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
-    const accept = req.header('accept') ?? ''
-    if (/text\/event-stream/i.test(accept) && streamsWorthIt(req.message, entry.session.protocolVersion))
-      return registry.limits.jsonWithinMs > 0 && !Array.isArray(req.message) && acceptsJson(accept) ? deferred(req, entry) : streamed(req, entry)
-    if (accept !== '' && !acceptsJson(accept) && expectsAnswer(req.message)) return refuse(406, 'Not Acceptable: the Accept header must allow application/json (only tool calls may be answered on an SSE stream)')
-    const reply = replyOf(await server.dispatch(req.message, entry.session)())
-    await registry.changed(entry)
-    return reply
-  }
-}
 
 // ---------------------------------------------------------------------------------------
 // internals

@@ -2,7 +2,8 @@
  * The stateful mode's GET and DELETE: GET opens the session's standalone SSE stream, or
  * resumes a cut one from `Last-Event-ID`; DELETE ends the session. Both name their session
  * with `MCP-Session-Id`, and with authentication on, a session answers only to the subject
- * that opened it (403 for anyone else). POSTs pass on down the chain.
+ * that opened it (403 for anyone else). With `slots`, each GET stream takes one of the
+ * transport's stream slots (429 at the cap). POSTs pass on down the chain.
  *
  * @example
  * import { streams } from './streams.js'
@@ -11,14 +12,15 @@
 import { shown } from '../../util/clip.js'
 import type { HttpMiddleware, HttpReply, HttpRequest } from './model.js'
 import { refuse, sseHeaders, storeRefusal } from './reply.js'
-import type { HttpSessions } from './sessions.js'
+import type { HttpSession, HttpSessions } from './sessions.js'
+import { releasedAtEnd, slotRefusal, type StreamLimits, type StreamSlots } from './stream-slots.js'
 import { StoreUnavailable } from '../../stores/store.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
 
 /** GET and DELETE over `registry`; `auth` says whether requests carry verified identities. */
-export const streams = (registry: HttpSessions, options: { readonly auth: boolean }): HttpMiddleware => {
+export const streams = (registry: HttpSessions, options: { readonly auth: boolean } & Partial<StreamLimits>): HttpMiddleware => {
   const openStream = async (req: HttpRequest): Promise<HttpReply> => {
     if (!/text\/event-stream/i.test(req.header('accept') ?? '')) return refuse(406, 'Not Acceptable: a GET must accept text/event-stream')
     const sid = req.header('mcp-session-id')
@@ -27,6 +29,19 @@ export const streams = (registry: HttpSessions, options: { readonly auth: boolea
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
     const last = req.header('last-event-id')
     if (last === undefined && entry.standalone !== undefined && !entry.standalone.closed()) return refuse(409, 'Conflict: this session already has an open GET stream')
+    // a GET stream stays open for as long as the client likes: it takes a slot, given back when it ends however it ends
+    const slot = options.slots?.take(options.clientOf?.(req, req.identity))
+    if (typeof slot === 'string') return refuse(429, slotRefusal(options.slots as StreamSlots, slot))
+    const reply = await getStream(req, entry, last).catch((e: unknown) => {
+      slot?.()
+      throw e
+    })
+    if (slot === undefined) return reply
+    req.signal?.addEventListener('abort', slot, { once: true })
+    return releasedAtEnd(reply, slot)
+  }
+  /** The session's GET stream, new or resumed from `last`, or the refusal. */
+  const getStream = async (req: HttpRequest, entry: HttpSession, last: string | undefined): Promise<HttpReply> => {
     // the shared log down: 503; a store of the user's that throws: the chain's 500
     const stream = await registry.stream(entry, 'standalone', last).catch((e: unknown) => {
       if (e instanceof StoreUnavailable) return storeRefusal(e)

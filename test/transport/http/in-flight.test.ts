@@ -85,6 +85,42 @@ describe('byteBudget', () => {
     expect(await settled(small)).toBe(true)
   })
 
+  it('lets a request grow its share ahead of newcomers, and the first grower go on when growers hold everything', async () => {
+    const b = byteBudget({ total: 100, perClient: 0 })
+    const a = await b.take('a', 50)
+    const c = await b.take('c', 50)
+    const newcomer = b.take('n', 10)
+    // both holders want more: neither fits, but all that is held is theirs, so the first goes on
+    const aMore = b.take('a', 40, undefined, 50)
+    expect(await settled(aMore)).toBe(false)
+    const cMore = b.take('c', 40, undefined, 50)
+    expect(await settled(aMore)).toBe(true)
+    expect(await settled(cMore)).toBe(false)
+    expect(await settled(newcomer)).toBe(false)
+    a()
+    ;(await aMore)()
+    expect(await settled(cMore)).toBe(true)
+    expect(await settled(newcomer)).toBe(true)
+    c()
+  })
+
+  it("lets the first of one client's growers go on when they hold all of its share, without holding up other clients", async () => {
+    const b = byteBudget({ total: 1_000, perClient: 100 })
+    const a1 = await b.take('a', 50)
+    const a2 = await b.take('a', 50)
+    const a1More = b.take('a', 40, undefined, 50)
+    expect(await settled(a1More)).toBe(false)
+    const a2More = b.take('a', 40, undefined, 50)
+    // all that client a holds belongs to its growers: the first goes on, the second waits
+    expect(await settled(a1More)).toBe(true)
+    expect(await settled(a2More)).toBe(false)
+    expect(await settled(b.take('c', 90))).toBe(true)
+    a1()
+    ;(await a1More)()
+    expect(await settled(a2More)).toBe(true)
+    a2()
+  })
+
   it('never waits for an empty body', async () => {
     const b = byteBudget({ total: 1, perClient: 1 })
     await b.take('a', 1)
@@ -127,20 +163,51 @@ describe('HTTP: bodies in flight per client', () => {
     })
   const call = (id: number, name: string, args: object) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
 
-  it("makes a client's request wait while its share is taken, and answers other clients meanwhile", async () => {
+  it("makes a client's request wait while its share is taken by a body still arriving, and answers other clients meanwhile", async () => {
+    running = await serveHttp(server, { port: 0, handleSignals: false, maxBytesInFlightPerClient: 2_000 })
+    const pad = 'p'.repeat(1_500)
+    // the first body declares its length and sends all but its last byte: it holds its share while it arrives
+    const text = JSON.stringify(call(1, 'echo', { text: pad }))
+    let first: (rest: string) => void = () => {}
+    const firstAnswer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        running!.url,
+        {
+          method: 'POST',
+          agent: new Agent(),
+          localAddress: '127.0.0.2',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2025-11-25', 'content-length': String(text.length) },
+        },
+        (res) => {
+          let body = ''
+          res.setEncoding('utf8').on('data', (c: string) => (body += c))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: body }))
+        },
+      )
+      req.on('error', reject)
+      req.write(text.slice(0, -1))
+      first = (rest) => req.end(rest)
+    })
+    expect((await post(running.url, '127.0.0.3', call(2, 'echo', { text: 'x' }))).status).toBe(200)
+    const second = post(running.url, '127.0.0.2', call(3, 'echo', { text: pad }))
+    const other = await post(running.url, '127.0.0.3', call(4, 'echo', { text: pad }))
+    expect(JSON.parse(other.text).result.content[0].text).toBe(pad)
+    expect(await settled(second)).toBe(false)
+    first(text.slice(-1))
+    expect(JSON.parse((await firstAnswer).text).result.content[0].text).toBe(pad)
+    expect(JSON.parse((await second).text).result.content[0].text).toBe(pad)
+  })
+
+  it("gives a body's share back once it is parsed, while its call still runs", async () => {
     running = await serveHttp(server, { port: 0, handleSignals: false, maxBytesInFlightPerClient: 2_000 })
     const pad = 'p'.repeat(1_500)
     const holding = new Promise<void>((resolve) => (entered = resolve))
     const first = post(running.url, '127.0.0.2', call(1, 'hold', { pad }))
     await holding
-    // the first request's answer waits for the gate; so does its client's next one, unread
-    const second = post(running.url, '127.0.0.2', call(2, 'echo', { text: pad }))
-    const other = await post(running.url, '127.0.0.3', call(3, 'echo', { text: pad }))
-    expect(other.status).toBe(200)
-    expect(JSON.parse(other.text).result.content[0].text).toBe(pad)
-    expect(await settled(second)).toBe(false)
+    // the first call is still running; its client's next body fits all the same
+    const second = await post(running.url, '127.0.0.2', call(2, 'echo', { text: pad }))
+    expect(JSON.parse(second.text).result.content[0].text).toBe(pad)
     open()
     expect(JSON.parse((await first).text).result.content[0].text).toBe('held')
-    expect(JSON.parse((await second).text).result.content[0].text).toBe(pad)
   })
 })
