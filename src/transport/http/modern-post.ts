@@ -85,23 +85,25 @@ export const modernPost = (server: Server, keepAliveMs = 15_000, limits?: Stream
     const slot = m.method === 'subscriptions/listen' ? limits?.slots.take(limits.clientOf(req, identity)) : undefined
     if (typeof slot === 'string') return json(429, failure(id, rpcError('Refused', slotRefusal((limits as StreamLimits).slots, slot))))
     // an SSE answer: the request's notifications, then its response; closing it cancels the request
-    const stream = sseStream(randomUUID(), { ids: false, onClose: slot })
+    // the reader gone, however the server learns it (the request's signal, or the body cancelled or cut): the request ends too
+    let gone = (): void => {}
+    const stream = sseStream(randomUUID(), { ids: false, onClose: slot, onEnd: (complete) => complete || gone() })
     const channel = outbound((msg) => stream.send(JSON.stringify(msg)))
     open.add(channel)
     const session = fresh(channel)
     // a subscription may be quiet for long: comment lines keep intermediaries from closing it
     const keepAlive = m.method === 'subscriptions/listen' && keepAliveMs > 0 ? setInterval(() => stream.comment(), keepAliveMs) : undefined
     keepAlive?.unref()
-    req.signal?.addEventListener(
-      'abort',
-      () => {
-        clearInterval(keepAlive)
-        stream.close()
-        void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
-        channel.close('the client closed the stream')
-      },
-      { once: true },
-    )
+    let left = false
+    gone = (): void => {
+      if (left) return
+      left = true
+      clearInterval(keepAlive)
+      stream.close()
+      void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
+      channel.close('the client closed the stream')
+    }
+    req.signal?.addEventListener('abort', gone, { once: true })
     const done = (): void => {
       clearInterval(keepAlive)
       open.delete(channel)
