@@ -2,7 +2,10 @@
  * The pace a request body must keep: a deadline for the whole body, and a minimum average
  * rate after its first second. A body that falls behind is given up ('too-slow', answered
  * 408), so that a client declaring megabytes and sending a byte now and then holds neither
- * its share of the budget nor its socket for long. Time spent waiting for the budget (the
+ * its share of the budget nor its socket for long. While other requests wait for the budget,
+ * a body must also be on its way to its end (the rest within `pressedFinishSec` at its pace
+ * of the last second): one sent quickly to a byte short of its end keeps a fine average, and
+ * would otherwise hold its share until its deadline. Time spent waiting for the budget (the
  * server's doing, not the client's) does not count. The fetch adapter reads a Request's
  * stream under it here; the Node adapter reads its IncomingMessage in node-io.ts.
  *
@@ -30,6 +33,13 @@ export interface PaceWatch {
 // ---------------------------------------------------------------------------------------
 // constructors
 
+/**
+ * While others wait for the budget, the seconds within which a body must be able to finish at
+ * its pace of the last second: a body sent quickly up to just short of its end keeps a fine
+ * average, and would otherwise hold its share, and stall everyone, until its deadline.
+ */
+export const pressedFinishSec = 5
+
 /** Calls `onSlow` once if a body of `expected` bytes (undefined: unknown) falls behind `pace`. */
 export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: () => void): PaceWatch => {
   const started = Date.now()
@@ -37,6 +47,8 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
   let waited = 0
   let waitingSince: number | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
+  // the last check's count and active time: the pace of the last second
+  let last = { got: 0, ms: 0 }
   const active = (): number => Date.now() - started - waited
   const check = (): void => {
     timer = undefined
@@ -44,9 +56,20 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
       const ms = active()
       // counted in whole seconds after the first: a check that fires a moment late owes nothing more for it
       const owed = Math.min(expected ?? Number.POSITIVE_INFINITY, pace.minBytesPerSecond * Math.floor((ms - 1000) / 1000))
-      if ((pace.timeoutMs > 0 && ms >= pace.timeoutMs) || got < owed) return onSlow()
+      if ((pace.timeoutMs > 0 && ms >= pace.timeoutMs) || got < owed || stalling(ms)) return onSlow()
+      last = { got, ms }
     }
     schedule()
+  }
+  /** Under pressure: the rest of the body would not come within `pressedFinishSec` at the pace of the last second. */
+  const stalling = (ms: number): boolean => {
+    // a rate rule: off with the minimum rate
+    if (pace.minBytesPerSecond <= 0 || pace.pressed?.() !== true || ms - last.ms < 500) return false
+    const size = expected ?? pace.limit
+    if (size === undefined) return false
+    const rest = size - got
+    const perSecond = ((got - last.got) * 1000) / (ms - last.ms)
+    return rest > perSecond * pressedFinishSec
   }
   // one timer per body, at most a second apart, and due at the deadline
   const schedule = (): void => {
@@ -69,6 +92,8 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
       } finally {
         waited += Date.now() - waitingSince
         waitingSince = undefined
+        // the pace of the last second starts again: the body was held back, not slow
+        last = { got, ms: active() }
       }
     },
     stop: () => clearTimeout(timer),

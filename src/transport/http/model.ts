@@ -195,6 +195,13 @@ export interface BodyPace {
   readonly minBytesPerSecond: number
   /** Called with the bytes received so far: a promise when the read must wait for them to be reserved, else undefined. */
   readonly reserve?: (received: number) => Promise<void> | undefined
+  /**
+   * True while other requests wait for the budget this body holds: a body must then be on its
+   * way to its end (at its pace of the last second, the rest within `pressedFinishSec`), or be given up.
+   */
+  readonly pressed?: () => boolean
+  /** The most a body may be (its declared length counts first), for the rest a body of unknown length may still send. */
+  readonly limit?: number
 }
 
 /** The rest of the chain, as a step sees it. */

@@ -63,6 +63,19 @@ describe('slow bodies', () => {
     for (const s of slow) expect(await settled(s.answer)).toBe(false)
   })
 
+  it('gives up bodies sent quickly to a byte short of their end while others wait for the budget: they get 408, a fresh call is answered', async () => {
+    // default limits: each keeps a fine average rate, and before held its 4 MiB until its 60 s deadline, everyone else's POSTs waiting;
+    // ten of them from five addresses want 40 MiB of the 32 MiB budget, so that some wait whatever the order they come in
+    running = await serveHttp(echoServer(), { port: 0, handleSignals: false })
+    const full = [...addresses, '127.0.0.7'].flatMap((a) => [slowBody(running!.url, a, 4 * MiB, 4 * MiB - 1), slowBody(running!.url, a, 4 * MiB, 4 * MiB - 1)])
+    open.push(...full)
+    const fresh = await callEcho(running.url, '127.0.0.6', 'fresh')
+    expect(echoed(fresh.text)).toBe('fresh')
+    // a body that holds its share without coming to its end is given up while others wait
+    const first = await Promise.race(full.map((f) => f.answer))
+    expect(first.status).toBe(408)
+  })
+
   it('answers a body that misses its deadline with 408, read by Node http', async () => {
     running = await serveHttp(echoServer(), { port: 0, handleSignals: false, bodyTimeoutMs: 300 })
     const slow = slowBody(running.url, '127.0.0.2', 4 * MiB, 10)
