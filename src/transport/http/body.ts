@@ -35,8 +35,8 @@ export const body = (options: HttpOptions): HttpMiddleware => {
     let read
     try {
       await shares.first
-      // while others wait for the budget, a body that would not finish soon gives its share up (408)
-      read = await req.readBody(maxBodyBytes, { timeoutMs, minBytesPerSecond, reserve: shares.reserve, pressed: () => budget.state().waiting > 0, limit: maxBodyBytes })
+      // while others wait for the budget in all, a body that would not finish soon gives its share up (408)
+      read = await req.readBody(maxBodyBytes, { timeoutMs, minBytesPerSecond, reserve: shares.reserve, pressed: budget.pressed, limit: maxBodyBytes })
       if (typeof read === 'object') read = parse(read.text)
     } finally {
       // parsed (or given up): its bytes go back, whatever the answer does afterwards

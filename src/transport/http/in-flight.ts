@@ -35,6 +35,8 @@ export interface ByteBudget {
   readonly take: (client: string | undefined, bytes: number, signalOf?: () => AbortSignal | undefined, holding?: number) => Promise<() => void>
   /** Bytes held now, and requests waiting. */
   readonly state: () => { readonly held: number; readonly waiting: number }
+  /** True while a request waits for the budget in all (not only for its own client's share): what holds the budget holds it up. */
+  readonly pressed: () => boolean
 }
 
 // ---------------------------------------------------------------------------------------
@@ -126,6 +128,7 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
       })
     },
     state: () => ({ held, waiting: waiting.length }),
+    pressed: () => waiting.some((w) => fitsClient(w) && !fitsAll(w)),
   }
 }
 

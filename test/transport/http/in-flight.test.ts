@@ -65,6 +65,23 @@ describe('byteBudget', () => {
     expect(await settled(a2)).toBe(true)
   })
 
+  it('is pressed only while a request waits for the budget in all, not for its own client\'s share', async () => {
+    // a client over its own share holds up only itself: the bodies of others are not given up for it
+    const b = byteBudget({ total: 200, perClient: 100 })
+    const a1 = await b.take('a', 100)
+    const a2 = b.take('a', 50)
+    expect(b.pressed()).toBe(false)
+    const c1 = await b.take('c', 90)
+    const d1 = b.take('d', 50)
+    expect(await settled(d1)).toBe(false)
+    expect(b.pressed()).toBe(true)
+    c1()
+    expect(await settled(d1)).toBe(true)
+    expect(b.pressed()).toBe(false)
+    a1()
+    expect(await settled(a2)).toBe(true)
+  })
+
   it('runs a request larger than the budget alone', async () => {
     const b = byteBudget({ total: 100, perClient: 50 })
     const big = await b.take('a', 500)
