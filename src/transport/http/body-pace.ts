@@ -56,7 +56,11 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
       const ms = active()
       // counted in whole seconds after the first: a check that fires a moment late owes nothing more for it
       const owed = Math.min(expected ?? Number.POSITIVE_INFINITY, pace.minBytesPerSecond * Math.floor((ms - 1000) / 1000))
-      if ((pace.timeoutMs > 0 && ms >= pace.timeoutMs) || got < owed || stalling(ms)) return onSlow()
+      if ((pace.timeoutMs > 0 && ms >= pace.timeoutMs) || got < owed) return onSlow()
+      if (stalling(ms)) {
+        pace.onHeldUp?.()
+        return onSlow()
+      }
       last = { got, ms }
     }
     schedule()

@@ -13,6 +13,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { failure, parse } from '../../protocol/jsonrpc.js'
 import { addressKey } from './caller.js'
+import { pressedFinishSec } from './body-pace.js'
 import { byteBudget, shareOf, type ByteBudget } from './in-flight.js'
 import type { BodyPace, HttpMiddleware, HttpOptions, HttpRequest, HttpRequestHead } from './model.js'
 import { json, refuse } from './reply.js'
@@ -33,10 +34,11 @@ export const body = (options: HttpOptions): HttpMiddleware => {
   return async (req, next) => {
     const shares = reservations(budget, clientOf(req), req, maxBodyBytes)
     let read
+    let heldUp = false
     try {
       await shares.first
       // while others wait for the budget in all, a body that would not finish soon gives its share up (408)
-      read = await req.readBody(maxBodyBytes, { timeoutMs, minBytesPerSecond, reserve: shares.reserve, pressed: budget.pressed, limit: maxBodyBytes })
+      read = await req.readBody(maxBodyBytes, { timeoutMs, minBytesPerSecond, reserve: shares.reserve, pressed: budget.pressed, limit: maxBodyBytes, onHeldUp: () => (heldUp = true) })
       if (typeof read === 'object') read = parse(read.text)
     } finally {
       // parsed (or given up): its bytes go back, whatever the answer does afterwards
@@ -44,6 +46,8 @@ export const body = (options: HttpOptions): HttpMiddleware => {
     }
     // no `Connection: close`: the adapter reads the rest of the body away first (a reset would hide the answer)
     if (read === 'too-large') return refuse(413, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes (maxBodyBytes)`)
+    if (read === 'too-slow' && heldUp)
+      return refuse(408, `Request Timeout: the body stopped short of its end while other requests waited for the server's body budget; a body must keep coming (the rest within ${pressedFinishSec} s)`)
     if (read === 'too-slow') return refuse(408, `Request Timeout: the body must arrive within ${timeoutMs} ms, at ${minBytesPerSecond} bytes per second or more`)
     if (E.isLeft(read)) return json(400, failure(null, read.left))
     req.message = read.right

@@ -202,6 +202,8 @@ export interface BodyPace {
   readonly pressed?: () => boolean
   /** The most a body may be (its declared length counts first), for the rest a body of unknown length may still send. */
   readonly limit?: number
+  /** Told when the body is given up because it held others up (`pressed`), just before it is answered 'too-slow'. */
+  readonly onHeldUp?: () => void
 }
 
 /** The rest of the chain, as a step sees it. */

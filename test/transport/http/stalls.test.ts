@@ -74,6 +74,7 @@ describe('slow bodies', () => {
     // a body that holds its share without coming to its end is given up while others wait
     const first = await Promise.race(full.map((f) => f.answer))
     expect(first.status).toBe(408)
+    expect(JSON.parse(first.text).error.message).toMatch(/stopped short of its end while other requests waited/)
   })
 
   it('answers a body that misses its deadline with 408, read by Node http', async () => {
