@@ -234,6 +234,8 @@ const enqueue = (s: StreamState, life: Lifecycle, event: string): void => {
     s.queuedEvents = 0
     s.wasCut = true
     life.finish()
+    // over for its reader now: a reader stuck waiting for the client to drain would only learn it when the client reads again
+    life.end(false)
     return
   }
   s.queue.push(event)
