@@ -27,19 +27,33 @@ import { linger, readNodeBody, send } from './node-io.js'
 export const toNodeListener = <U extends AnyTool>(server: Server<U>, options: HttpOptions & { readonly path?: string } = {}) => {
   const chain = httpChain(server, options)
   const bounds = { ms: options.lingerMs ?? 5_000, bytes: options.maxLingerBytes ?? 64 * 1024 * 1024 }
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const request = new NodeRequest(req, res)
+  const listener = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, false)
+  const handle = (req: IncomingMessage, res: ServerResponse, awaitingContinue: boolean): void => {
+    const request = new NodeRequest(req, res, awaitingContinue)
     void chain.handle(request).then((reply) => {
       // a body refused before its end (413, 408, 401, 415 ...) is read and thrown away for a while, so the client reads the answer;
       // Node would close a connection the client asked to close at once, with its bytes unread: the reset would hide the answer
       const unread = !req.complete && !req.destroyed
+      if (unread && request.awaitingContinue) {
+        // told no 100 Continue, the client sends no body: close after the answer rather than
+        // read the next request's bytes as this one's body
+        res.shouldKeepAlive = false
+        send(res, reply)
+        return
+      }
       const closeAfter = unread && !res.shouldKeepAlive
       if (unread) res.shouldKeepAlive = true
       send(res, reply)
       linger(req, { ...bounds, closeAfter })
     })
   }
-  return Object.assign(listener, { sessions: chain.sessions, drain: chain.drain, endStreams: chain.endStreams })
+  /**
+   * For the server's 'checkContinue' event: a request sent with `Expect: 100-continue` is told
+   * to go on only when the chain reads its body, so a refusal (413, 401, 415 ...) reaches the
+   * client before it uploads anything.
+   */
+  const onCheckContinue = (req: IncomingMessage, res: ServerResponse): void => handle(req, res, true)
+  return Object.assign(listener, { sessions: chain.sessions, drain: chain.drain, endStreams: chain.endStreams, onCheckContinue })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -62,7 +76,9 @@ class NodeRequest implements HttpRequest {
   private cut = false
   constructor(
     private readonly req: IncomingMessage,
-    res: ServerResponse,
+    private readonly res: ServerResponse,
+    /** Sent with `Expect: 100-continue` and not yet told to go on. */
+    public awaitingContinue: boolean,
   ) {
     this.method = req.method ?? 'GET'
     this.remoteAddress = req.socket.remoteAddress
@@ -81,6 +97,12 @@ class NodeRequest implements HttpRequest {
   }
   readBody(limit: number, pace?: BodyPace): Promise<BodyRead> {
     this.bodyRead = true
+    // a declared length over the limit is refused unread: no Continue for it
+    const declared = Number(this.req.headers['content-length'])
+    if (this.awaitingContinue && !(declared > limit)) {
+      this.awaitingContinue = false
+      this.res.writeContinue()
+    }
     return readNodeBody(this.req, limit, pace)
   }
   get signal(): AbortSignal {

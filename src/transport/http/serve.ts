@@ -33,6 +33,8 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
   const playground = options.playground === undefined || options.playground === false ? [] : [playgroundRoutes({ ...(options.playground === true ? {} : options.playground), endpoint: path })]
   const listener = toNodeListener(server, { ...options, path, use: [...playground, ...(options.use ?? [])] })
   const node = createServer(listener)
+  // `Expect: 100-continue`: the client is told to send its body only once the chain reads it
+  node.on('checkContinue', listener.onCheckContinue)
   return new Promise((resolve, reject) => {
     node.once('error', reject)
     node.listen(options.port ?? 3000, host, () => {
