@@ -97,6 +97,7 @@ export type {
   Prompt,
   PromptArgs,
   PromptArgumentSpec,
+  PromptArguments,
   PromptArgumentsSpec,
   PromptContext,
   PromptDef,

@@ -29,6 +29,9 @@ import type { Completion, CompletionRequest, Feature, FeatureFactory } from '../
 import type { Hub } from '../server/hub.js'
 import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { completeWith, type Completer } from './completion.js'
+import { argumentsOf, validArguments } from './prompt-arguments.js'
+import { isStandardSchema } from '../schema/standard/detect.js'
+import type { InferInput, InferOutput, StandardSchemaV1 } from '../schema/standard/spec.js'
 import { runWithContext } from '../server/context.js'
 import { hubsOf } from '../server/hub.js'
 import { checkMeta, isObject, stripUndefined } from '../util/json-object.js'
@@ -53,8 +56,14 @@ export interface PromptArgumentSpec {
 /** A prompt's arguments, by name. */
 export type PromptArgumentsSpec = { readonly [name: string]: PromptArgumentSpec }
 
-/** The arguments `get` receives: a required argument is a `string`, any other optional. */
-export type PromptArgs<A> = A extends unknown ? Flat<RequiredArgs<A> & OptionalArgs<A>> : never
+/** What `arguments` may be: declarations by name, or a Standard Schema of an object of strings. */
+export type PromptArguments = PromptArgumentsSpec | StandardSchemaV1
+
+/** The arguments `get` receives: a schema's output; else a required argument is a `string`, any other optional. */
+export type PromptArgs<A> = A extends StandardSchemaV1 ? InferOutput<A> : A extends unknown ? Flat<RequiredArgs<A> & OptionalArgs<A>> : never
+
+/** The names of a prompt's arguments (a schema's input properties). */
+type ArgumentNames<A> = A extends StandardSchemaV1 ? keyof InferInput<A> : keyof A
 
 /** One message of a prompt. */
 export interface PromptMessage {
@@ -95,7 +104,7 @@ export interface ListedPrompt {
 }
 
 /** What `prompt` takes; `N` is the name, `A` the argument declaration. */
-export interface PromptDef<N extends string, A extends PromptArgumentsSpec> {
+export interface PromptDef<N extends string, A extends PromptArguments> {
   /** The prompt's name, unique within the server. */
   readonly name: N
   /** A short human-readable name. */
@@ -104,18 +113,18 @@ export interface PromptDef<N extends string, A extends PromptArgumentsSpec> {
   readonly description?: string
   readonly icons?: ReadonlyArray<Icon>
   readonly _meta?: { readonly [key: string]: unknown }
-  /** The arguments, by name; `required: true` makes one mandatory. */
+  /** The arguments, by name (`required: true` makes one mandatory), or a Standard Schema of an object of string properties. */
   readonly arguments?: A
   /** Builds the messages from the arguments (checked: none missing, none unknown). */
   readonly get: (args: NoInfer<PromptArgs<A>>, ctx: PromptContext) => Eventually<PromptResult>
   /** Completers for the arguments (`completion/complete` with a `ref/prompt`). */
-  readonly complete?: NoInfer<{ readonly [K in keyof A]?: Completer<PromptArgs<A>> }>
+  readonly complete?: NoInfer<{ readonly [K in ArgumentNames<A>]?: Completer<PromptArgs<A>> }>
   /** OAuth scopes a caller's token must grant, all of them, to see the prompt, get it and complete its arguments (not listed). */
   readonly scopes?: ReadonlyArray<string>
 }
 
 /** A prompt (`Prompt` alone: any prompt, whatever its arguments). */
-export interface Prompt<N extends string = string, A extends PromptArgumentsSpec = any> extends PromptDef<N, A> {
+export interface Prompt<N extends string = string, A extends PromptArguments = any> extends PromptDef<N, A> {
   readonly kind: 'prompt'
 }
 
@@ -153,11 +162,13 @@ export interface PromptsFeature extends FeatureFactory {
 // constructors
 
 /** A prompt; `get` receives the arguments typed from the declaration (write it inline or `as const`). */
-export const prompt = <const N extends string, const A extends PromptArgumentsSpec = {}>(def: PromptDef<N, A>): Prompt<N, A> => {
+export const prompt = <const N extends string, const A extends PromptArguments = {}>(def: PromptDef<N, A>): Prompt<N, A> => {
   checkMeta(`prompt ${String(def.name)}`, def)
   if (typeof def.get !== 'function') throw new TypeError(`emcp: prompt ${def.name}: get must be a function`)
-  const declared = def.arguments ?? {}
-  if (!isObject(declared)) throw new TypeError(`emcp: prompt ${def.name}: arguments must be an object of argument declarations`)
+  const made = Object.freeze({ ...def, kind: 'prompt' as const })
+  // a schema's arguments are derived (and refused) now, when the prompt is made, not on the first list
+  const declared = isStandardSchema(def.arguments) ? argumentsOf(made, def.name, def.arguments).spec : (def.arguments ?? {})
+  if (!isObject(declared)) throw new TypeError(`emcp: prompt ${def.name}: arguments must be an object of argument declarations or a Standard Schema`)
   for (const [name, spec] of Object.entries(declared)) {
     if (name === '') throw new TypeError(`emcp: prompt ${def.name}: an argument name must not be empty`)
     if (!isObject(spec) || (spec.required !== undefined && typeof spec.required !== 'boolean'))
@@ -166,7 +177,7 @@ export const prompt = <const N extends string, const A extends PromptArgumentsSp
   for (const name of Object.keys(def.complete ?? {}))
     if (!Object.hasOwn(declared, name)) throw new TypeError(`emcp: prompt ${def.name}: complete names ${name}, which is not one of its arguments`)
   checkScopes(`prompt ${def.name}`, def.scopes)
-  return Object.freeze({ ...def, kind: 'prompt' as const })
+  return made
 }
 
 /**
@@ -206,11 +217,13 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
     if (refused !== undefined) return E.left(refused)
     const args = req.params?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: params.arguments must be an object of strings`))
-    const checked = checkArguments(p, args)
+    const of = argumentsOf(p, p.name, p.arguments)
+    const checked = checkArguments(p, of.spec, args)
     if (E.isLeft(checked)) return checked
-    // checked above: only declared arguments, every one a string
-    const out = runWithContext(req, session, (ctx) => p.get(args as never, ctx))
-    return map(out, (r) => getResult(p, r))
+    // checked above: only declared arguments, every one a string; a schema's library has the last word
+    return map(validArguments(p.name, of, args), (valid) =>
+      E.isLeft(valid) ? valid : map(runWithContext(req, session, (ctx) => p.get(valid.right as never, ctx)), (r) => getResult(p, r)),
+    )
   }
 
   const complete = (request: CompletionRequest, session: Session): Eventually<Completion | RpcError> | undefined => {
@@ -282,7 +295,7 @@ const checkUnique = (list: ReadonlyArray<AnyPrompt>): ReadonlyArray<AnyPrompt> =
 }
 
 const listed = (p: AnyPrompt): ListedPrompt => {
-  const args = Object.entries((p.arguments ?? {}) as PromptArgumentsSpec).map(([name, a]) =>
+  const args = Object.entries(argumentsOf(p, p.name, p.arguments).spec).map(([name, a]) =>
     stripUndefined({ name, title: a.title, description: a.description, required: a.required }),
   )
   return stripUndefined({
@@ -296,8 +309,7 @@ const listed = (p: AnyPrompt): ListedPrompt => {
 }
 
 /** MCP: a missing required argument or an unknown one is -32602, naming each. */
-const checkArguments = (p: AnyPrompt, args: { readonly [key: string]: unknown }): E.Either<RpcError, void> => {
-  const declared = (p.arguments ?? {}) as PromptArgumentsSpec
+const checkArguments = (p: AnyPrompt, declared: PromptArgumentsSpec, args: { readonly [key: string]: unknown }): E.Either<RpcError, void> => {
   const unknown = Object.keys(args).filter((k) => !Object.hasOwn(declared, k))
   const notStrings = Object.keys(args).filter((k) => Object.hasOwn(declared, k) && typeof args[k] !== 'string')
   const missing = Object.keys(declared).filter((k) => declared[k]?.required === true && args[k] === undefined)

@@ -16,7 +16,7 @@ import { type } from 'arktype'
 import { Schema } from 'effect'
 import * as v from 'valibot'
 import { z } from 'zod'
-import { emcp, mcpServer } from '../../src/index.js'
+import { emcp, mcpServer, prompt, prompts } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 
 const post = emcp({
@@ -51,7 +51,14 @@ const person = emcp({
   output: Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(Schema.Struct({ line: Schema.String }))),
 })
 
-const server = mcpServer([post, shout, greet, search, person], { name: 'schemas', version: '1.0.0' }).implement({
+const review = prompt({
+  name: 'review',
+  description: 'Review code (zod arguments).',
+  arguments: z.object({ code: z.string().min(1).describe('The code'), lines: z.string().regex(/^\d+$/, 'lines must be digits').transform(Number).optional() }),
+  get: ({ code, lines }) => `Review ${lines === undefined ? 'all' : lines + 1} of ${code}`,
+})
+
+const server = mcpServer([post, shout, greet, search, person], { name: 'schemas', version: '1.0.0' }, { features: [prompts([review])] }).implement({
   post: ({ title, tags }) => ({ id: title.length + tags.length }),
   shout: ({ word, times }) => ({ text: Array.from({ length: times }, () => word.toUpperCase()).join(' ') }),
   greet: ({ name, age }) => ({ hello: age === undefined ? name : `${name} (${age})` }),
@@ -62,6 +69,8 @@ const server = mcpServer([post, shout, greet, search, person], { name: 'schemas'
 interface Driver {
   readonly listTools: () => Promise<{ tools: Array<{ name: string; inputSchema: unknown; outputSchema?: unknown }> }>
   readonly callTool: (name: string, args: Record<string, unknown>) => Promise<{ isError?: boolean; content?: unknown; structuredContent?: unknown }>
+  readonly listPrompts: () => Promise<{ prompts: Array<{ name: string; arguments?: unknown }> }>
+  readonly getPrompt: (name: string, args: Record<string, string>) => Promise<{ messages: Array<{ content: { type: string; text?: string } }> }>
   readonly close: () => Promise<void>
 }
 
@@ -79,7 +88,13 @@ const clients: ReadonlyArray<readonly [string, () => Promise<Driver>]> = [
     async () => {
       const client = new Client({ name: 'schemas-1', version: '1' })
       await client.connect(new StreamableHTTPClientTransport(new URL(running.url)))
-      return { listTools: () => client.listTools(), callTool: (name, args) => client.callTool({ name, arguments: args }) as never, close: () => client.close() }
+      return {
+        listTools: () => client.listTools(),
+        callTool: (name, args) => client.callTool({ name, arguments: args }) as never,
+        listPrompts: () => client.listPrompts(),
+        getPrompt: (name, args) => client.getPrompt({ name, arguments: args }) as never,
+        close: () => client.close(),
+      }
     },
   ],
   [
@@ -88,7 +103,13 @@ const clients: ReadonlyArray<readonly [string, () => Promise<Driver>]> = [
       const client = new Client2({ name: 'schemas-2', version: '1' }, { versionNegotiation: { mode: 'auto' } })
       await client.connect(new Transport2(new URL(running.url)))
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
-      return { listTools: () => client.listTools() as never, callTool: (name, args) => client.callTool({ name, arguments: args }) as never, close: () => client.close() }
+      return {
+        listTools: () => client.listTools() as never,
+        callTool: (name, args) => client.callTool({ name, arguments: args }) as never,
+        listPrompts: () => client.listPrompts() as never,
+        getPrompt: (name, args) => client.getPrompt({ name, arguments: args }) as never,
+        close: () => client.close(),
+      }
     },
   ],
 ]
@@ -138,6 +159,21 @@ describe.each(clients)('Standard Schema tools, %s over HTTP', (_, open) => {
       expect((await c.callTool('greet', { name: 'Ada', age: 36 })).structuredContent).toEqual({ hello: 'Ada (36)' })
       expect((await c.callTool('search', { q: 'ab', n: 2 })).structuredContent).toEqual({ hits: ['abab'] })
       expect((await c.callTool('person', { name: 'Ada', age: 36 })).structuredContent).toEqual({ line: 'Ada, 36' })
+    } finally {
+      await c.close()
+    }
+  })
+})
+
+describe.each(clients)('a prompt with zod arguments, %s over HTTP', (_, open) => {
+  it('lists the derived arguments, gets the transformed values, and refuses with zod\'s message', async () => {
+    const c = await open()
+    try {
+      expect((await c.listPrompts()).prompts).toEqual([
+        { name: 'review', description: 'Review code (zod arguments).', arguments: [{ name: 'code', description: 'The code', required: true }, { name: 'lines' }] },
+      ])
+      expect((await c.getPrompt('review', { code: 'x', lines: '41' })).messages[0]?.content).toEqual({ type: 'text', text: 'Review 42 of x' })
+      await expect(c.getPrompt('review', { code: 'x', lines: 'many' })).rejects.toThrow(/prompt review: invalid arguments: \/lines: lines must be digits/)
     } finally {
       await c.close()
     }

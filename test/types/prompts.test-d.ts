@@ -4,6 +4,7 @@
  * an undeclared argument, a completer for one, or a duplicate prompt name do not compile.
  */
 import { expectAssignable, expectError, expectType } from 'tsd'
+import { z as zs } from 'zod'
 import {
   emcp,
   mcpServer,
@@ -75,3 +76,16 @@ mcpServer([noop], { name: 's', version: '1' }, { features: [ps] }).implement({ n
 // scopes: a list of scope names, as on tools
 expectAssignable<AnyPrompt>(prompt({ name: 'scoped', get: () => 'x', scopes: ['docs:read'] }))
 expectError(prompt({ name: 'scoped', get: () => 'x', scopes: 'docs:read' }))
+
+// arguments from a Standard Schema: get receives its output, complete names its properties
+prompt({
+  name: 'zreview',
+  arguments: zs.object({ code: zs.string(), lines: zs.string().transform(Number).optional() }),
+  get: (args) => {
+    expectType<{ code: string; lines?: number | undefined }>(args)
+    return args.code
+  },
+  complete: { code: () => [] },
+})
+expectError(prompt({ name: 'zwrong', arguments: zs.object({ code: zs.string() }), get: ({ code }) => code.toFixed(1) }))
+expectError(prompt({ name: 'zcomplete', arguments: zs.object({ code: zs.string() }), get: () => 'x', complete: { nope: () => [] } }))

@@ -21,12 +21,12 @@ export const standardTarget = 'draft-2020-12'
 
 /**
  * The JSON Schema of slot `slot` of tool `name`, converted by the schema's own library.
- * Throws a TypeError saying what to pass when the library offers no conversion or the
- * schema has no JSON Schema form.
+ * Throws a TypeError (naming the `owner`, a tool unless told) saying what to pass when the
+ * library offers no conversion or the schema has no JSON Schema form.
  */
-export const standardJsonSchema = (name: unknown, slot: 'input' | 'output', schema: StandardSchemaV1): JsonSchema => {
+export const standardJsonSchema = (name: unknown, slot: 'input' | 'output', schema: StandardSchemaV1, owner = 'tool'): JsonSchema => {
   const props = schema['~standard']
-  const where = `emcp: tool ${String(name)}: the ${slot} schema (${String(props.vendor)})`
+  const where = `emcp: ${owner} ${String(name)}: the ${slot} schema (${String(props.vendor)})`
   const converter = (props as { readonly jsonSchema?: unknown }).jsonSchema
   if (!isConverter(converter)) throw new TypeError(`${where} has no JSON Schema form (Standard JSON Schema, "~standard.jsonSchema"): ${howTo(props.vendor)}`)
   const direction = slot === 'input' ? converter.input : converter.output

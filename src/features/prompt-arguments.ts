@@ -1,0 +1,78 @@
+/**
+ * A prompt's arguments given as a Standard Schema (zod, valibot, arktype, effect): the named
+ * string arguments MCP lists, derived from the object schema's properties when the prompt is
+ * made (a property that is not a string is refused there, naming the prompt and it), and
+ * the check of `prompts/get` arguments through the library's own `~standard.validate`.
+ *
+ * @example
+ * import { z } from 'zod'
+ * import { schemaArguments } from './prompt-arguments.js'
+ * schemaArguments('review', z.object({ code: z.string().describe('The code'), focus: z.string().optional() }))
+ * // { spec: { code: { description: 'The code', required: true }, focus: {} }, schema: ... }
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { formatIssues, type Issue } from '../schema/schema.js'
+import { flatForm, stringProperty } from '../schema/standard/flat-form.js'
+import { isStandardSchema } from '../schema/standard/detect.js'
+import type { StandardSchemaV1 } from '../schema/standard/spec.js'
+import { standardValidator } from '../schema/standard/validator.js'
+import { rpcError, type RpcError } from '../protocol/jsonrpc.js'
+import { map, type Eventually } from '../util/eventually.js'
+import { stripUndefined } from '../util/json-object.js'
+
+/** One argument as declared (or derived from a schema property). */
+export interface ArgumentDeclaration {
+  readonly title?: string
+  readonly description?: string
+  readonly required?: boolean
+}
+
+/** A prompt's arguments by name, and the Standard Schema they came from, if any. */
+export interface PromptArgumentsOf {
+  readonly spec: { readonly [name: string]: ArgumentDeclaration }
+  readonly schema?: StandardSchemaV1
+}
+
+/** The named arguments a Standard Schema `schema` of prompt `name` stands for; a TypeError naming a property that is not a string. */
+export const schemaArguments = (name: string, schema: StandardSchemaV1): PromptArgumentsOf => {
+  const form = flatForm('prompt', name, schema, stringProperty)
+  const required = new Set(form.required)
+  const spec = Object.fromEntries(
+    Object.entries(form.properties).map(([k, p]) => [
+      k,
+      stripUndefined({
+        title: typeof p.title === 'string' ? p.title : undefined,
+        description: typeof p.description === 'string' ? p.description : undefined,
+        required: required.has(k) ? true : undefined,
+      }),
+    ]),
+  )
+  return { spec, schema }
+}
+
+/** The arguments of a prompt whose `arguments` is `declared` (a schema is derived once per prompt object). */
+export const argumentsOf = (owner: object, name: string, declared: unknown): PromptArgumentsOf => {
+  if (!isStandardSchema(declared)) return { spec: (declared ?? {}) as PromptArgumentsOf['spec'] }
+  const known = derived.get(owner)
+  if (known !== undefined) return known
+  const made = schemaArguments(name, declared)
+  derived.set(owner, made)
+  return made
+}
+
+/** What `get` receives: the arguments as sent, or the library's output for them; -32602 naming its issues. */
+export const validArguments = (name: string, of: PromptArgumentsOf, args: unknown): Eventually<E.Either<RpcError, unknown>> => {
+  if (of.schema === undefined) return E.right(args)
+  return map(standardValidator(of.schema, {}).decode(args), (r) =>
+    E.isRight(r) ? r : E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: invalid arguments: ${formatIssues(r.left)}`, { name, issues: issuesData(r.left) })),
+  )
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** Derived once per prompt object: `prompts/list` and every `prompts/get` read it. */
+const derived = new WeakMap<object, PromptArgumentsOf>()
+
+/** At most as many issues in the error's data as `formatIssues` names. */
+const issuesData = (issues: ReadonlyArray<Issue>): ReadonlyArray<Issue> => issues.slice(0, 20)

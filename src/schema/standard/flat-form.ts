@@ -1,0 +1,66 @@
+/**
+ * The flat object a Standard Schema must be where MCP takes named primitives rather than a
+ * schema: prompt arguments (named strings) and elicitation forms (named primitives). The
+ * library writes the JSON Schema (input direction) once, when the prompt is made or the
+ * form asked; a schema that is not an object of such properties is refused, naming its
+ * owner and the property, rather than served as something a client cannot fill.
+ *
+ * @example
+ * import { z } from 'zod'
+ * import { flatForm, stringProperty } from './flat-form.js'
+ * flatForm('prompt', 'review', z.object({ code: z.string(), n: z.number() }), stringProperty)
+ * // throws: emcp: prompt review: property "n" must be a string (prompt arguments are strings in MCP) ...
+ */
+import { isObject } from '../../util/json-object.js'
+import { clip } from '../../util/clip.js'
+import type { JsonSchema } from '../schema.js'
+import { standardJsonSchema } from './json-schema.js'
+import type { StandardSchemaV1 } from './spec.js'
+
+/** A flat form: its properties' JSON Schemas, by name, in order, and the names it requires. */
+export interface FlatForm {
+  readonly properties: { readonly [name: string]: JsonSchema }
+  readonly required: ReadonlyArray<string>
+}
+
+/** Why a property's JSON Schema cannot be one of the form's fields, or undefined when it can. */
+export type PropertyRule = (property: JsonSchema) => string | undefined
+
+/** Prompt arguments: strings (`type: "string"`, or an `enum`/`const` of strings). */
+export const stringProperty: PropertyRule = (p) =>
+  p.type === 'string' || stringsOnly(p.enum) || (typeof p.const === 'string' && p.type === undefined)
+    ? undefined
+    : 'must be a string (prompt arguments are strings in MCP): use a string schema, or an enum of strings'
+
+/** Elicitation fields: a string, number, integer or boolean, or a multi-select array of enumerated strings. */
+export const primitiveProperty: PropertyRule = (p) => {
+  if (p.type === 'string' || p.type === 'number' || p.type === 'integer' || p.type === 'boolean') return undefined
+  if (p.type === undefined && stringsOnly(p.enum)) return undefined
+  if (p.type === 'array' && isObject(p.items) && (stringsOnly(p.items.enum) || Array.isArray(p.items.anyOf))) return undefined
+  return 'must be a string, number, integer or boolean, or an array of enumerated strings (an elicitation form is a flat object of primitives in MCP)'
+}
+
+/**
+ * The flat form of `spec`, owned by `noun` `name` (prompt review): throws a TypeError naming
+ * them and the property when the schema is not an object of properties `rule` accepts.
+ */
+export const flatForm = (noun: string, name: string, spec: StandardSchemaV1, rule: PropertyRule): FlatForm => {
+  const schema = standardJsonSchema(name, 'input', spec, noun)
+  const where = `emcp: ${noun} ${name}: the schema (${String(spec['~standard'].vendor)})`
+  if (schema.type !== 'object') throw new TypeError(`${where} must be an object schema (z.object, v.object, type({...}), ...), not ${clip(JSON.stringify(schema.type ?? 'untyped'))}`)
+  const properties = schema.properties ?? {}
+  if (!isObject(properties)) throw new TypeError(`${where} has no properties object`)
+  const out: Record<string, JsonSchema> = {}
+  for (const [name, p] of Object.entries(properties)) {
+    const why = isObject(p) ? rule(p) : 'must be a schema object'
+    if (why !== undefined) throw new TypeError(`${where}: property ${JSON.stringify(clip(name, 64))} ${why}`)
+    out[name] = p as JsonSchema
+  }
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string' && Object.hasOwn(out, r)) : []
+  return { properties: out, required }
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+const stringsOnly = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((x) => typeof x === 'string')

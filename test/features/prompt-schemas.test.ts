@@ -1,0 +1,106 @@
+/**
+ * Prompt arguments given as a Standard Schema (zod, valibot, arktype): `prompts/list` shows
+ * the named string arguments derived from the object schema, `prompts/get` validates them
+ * through the library (its transforms and messages), in both eras, and a schema that is not
+ * an object of strings is refused when the prompt is made, naming the prompt and the property.
+ */
+import { describe, expect, it } from 'vitest'
+import { toStandardJsonSchema } from '@valibot/to-json-schema'
+import { type } from 'arktype'
+import * as v from 'valibot'
+import { z } from 'zod'
+import { emcp, inMemoryClient, mcpServer, prompt, prompts, type FeatureFactory } from '../../src/index.js'
+
+const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
+const serve = (...features: FeatureFactory[]) =>
+  mcpServer([noop], { name: 'prompts', version: '1' }, { features }).implement({ noop: () => 'ok' })
+
+const review = prompt({
+  name: 'review',
+  description: 'Review code (zod).',
+  arguments: z.object({
+    code: z.string().min(1).describe('The code'),
+    focus: z.enum(['speed', 'style']).optional(),
+    lines: z.string().regex(/^\d+$/, 'lines must be digits').transform(Number).optional(),
+  }),
+  get: ({ code, focus, lines }) => `Review ${lines === undefined ? 'all' : `${lines + 1}`} of ${code}${focus === undefined ? '' : ` for ${focus}`}`,
+  complete: { focus: (value) => ['speed', 'style'].filter((f) => f.startsWith(value)) },
+})
+const title = prompt({
+  name: 'title',
+  arguments: toStandardJsonSchema(v.object({ topic: v.pipe(v.string(), v.title('Topic'), v.minLength(3, 'too short a topic')) })),
+  get: ({ topic }) => `Title for ${topic}`,
+})
+const greet = prompt({
+  name: 'greet',
+  arguments: type({ name: 'string', 'mood?': "'glad' | 'sad'" }),
+  get: ({ name, mood }) => `Hello ${name}${mood === undefined ? '' : ` (${mood})`}`,
+})
+
+const text = (r: unknown): string => (r as { messages: Array<{ content: { text: string } }> }).messages[0]?.content.text ?? ''
+
+describe.each(['2025-11-25', '2026-07-28'])('prompt arguments from a Standard Schema (%s)', (protocolVersion) => {
+  const client = inMemoryClient(serve(prompts([review, title, greet])), { protocolVersion })
+
+  it('lists the string properties as named arguments, with description, title and required', async () => {
+    expect(((await client.request('prompts/list')) as { prompts: unknown }).prompts).toEqual([
+        {
+          name: 'review',
+          description: 'Review code (zod).',
+          arguments: [{ name: 'code', description: 'The code', required: true }, { name: 'focus' }, { name: 'lines' }],
+        },
+        { name: 'title', arguments: [{ name: 'topic', title: 'Topic', required: true }] },
+        { name: 'greet', arguments: [{ name: 'name', required: true }, { name: 'mood' }] },
+      ],
+    )
+  })
+
+  it('gives get the library output (transforms applied)', async () => {
+    expect(text(await client.request('prompts/get', { name: 'review', arguments: { code: 'x', lines: '41', focus: 'style' } }))).toBe('Review 42 of x for style')
+    expect(text(await client.request('prompts/get', { name: 'title', arguments: { topic: 'cats' } }))).toBe('Title for cats')
+    expect(text(await client.request('prompts/get', { name: 'greet', arguments: { name: 'Ann', mood: 'glad' } }))).toBe('Hello Ann (glad)')
+  })
+
+  it("refuses arguments the library refuses with -32602 and the library's own message", async () => {
+    await expect(client.request('prompts/get', { name: 'review', arguments: { code: 'x', lines: 'many' } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('/lines: lines must be digits'),
+      data: { name: 'review', issues: [{ path: '/lines', message: 'lines must be digits' }] },
+    })
+    await expect(client.request('prompts/get', { name: 'title', arguments: { topic: 'ab' } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('too short a topic'),
+    })
+    await expect(client.request('prompts/get', { name: 'greet', arguments: { name: 'Ann', mood: 'cross' } })).rejects.toMatchObject({ code: -32602 })
+  })
+
+  it('still names a missing required argument and an unknown one, before the library runs', async () => {
+    await expect(client.request('prompts/get', { name: 'review', arguments: { extra: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+      data: { name: 'review', missing: ['code'], unknown: ['extra'] },
+    })
+  })
+
+  it("completes an argument named by the schema's properties", async () => {
+    expect(await client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'focus', value: 's' } })).toMatchObject({
+      completion: { values: ['speed', 'style'] },
+    })
+  })
+})
+
+describe('prompt arguments from a Standard Schema: refused when made', () => {
+  it('refuses a property that is not a string, naming the prompt and the property', () => {
+    expect(() => prompt({ name: 'count', arguments: z.object({ text: z.string(), n: z.number() }), get: () => 'x' })).toThrow(
+      /emcp: prompt count: the schema \(zod\): property "n" must be a string \(prompt arguments are strings in MCP\)/,
+    )
+    expect(() => prompt({ name: 'nested', arguments: z.object({ opts: z.object({ a: z.string() }) }), get: () => 'x' })).toThrow(/prompt nested.*property "opts" must be a string/)
+  })
+
+  it('refuses a schema that is not an object', () => {
+    expect(() => prompt({ name: 'word', arguments: z.string() as never, get: () => 'x' })).toThrow(/emcp: prompt word: the schema \(zod\) must be an object schema/)
+  })
+
+  it('refuses a schema with no JSON Schema form, naming the prompt', () => {
+    expect(() => prompt({ name: 'bare', arguments: v.object({ a: v.string() }) as never, get: () => 'x' })).toThrow(/emcp: prompt bare: the input schema \(valibot\) has no JSON Schema form/)
+  })
+})
