@@ -28,7 +28,7 @@ export type { InterimResult, Middleware, NotificationInfo, NotificationStep, Out
 export { sumOf } from './contract/sum.js'
 export type { CheckedList, DuplicateNames, NamesOf, SumError, ToolList, ToolNamed } from './contract/sum.js'
 export type { Handler, HandlerResult, Handlers } from './server/call.js'
-export type { ElicitProperty, ElicitResult, ElicitSchema, Root, SamplingMessage, SamplingRequest, SamplingResult, ToolContext } from './server/context.js'
+export type { ElicitContent, ElicitProperty, ElicitResult, ElicitSchema, Root, SamplingMessage, SamplingRequest, SamplingResult, ToolContext } from './server/context.js'
 export { ClientError, outbound } from './server/outbound.js'
 export type { Outbound, RequestOptions, ServerMessage } from './server/outbound.js'
 export { text, toolError, ToolError } from './contract/content.js'

@@ -24,6 +24,9 @@ import { isModernVersion } from '../protocol/versions.js'
 import { outboundAsker } from './ask.js'
 import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from '../schema/schema.js'
 import { logLevels, type LogLevel, type Session } from './session.js'
+import { elicitForm } from './elicit-form.js'
+import { isStandardSchema } from '../schema/standard/detect.js'
+import type { InferOutput, StandardSchemaV1 } from '../schema/standard/spec.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -73,6 +76,9 @@ export interface ElicitSchema {
   readonly required?: ReadonlyArray<string>
 }
 
+/** What `elicit` answers with for a form: a Standard Schema's output, or the type a JSON Schema form describes. */
+export type ElicitContent<S> = S extends StandardSchemaV1 ? InferOutput<S> : TypeOfSpec<S>
+
 /** The user's answer: `content` (typed by the form) only when they accepted. */
 export type ElicitResult<A> =
   | { readonly action: 'accept'; readonly content: A }
@@ -103,11 +109,14 @@ export interface ToolContext {
   readonly log: (level: LogLevel, data: unknown, logger?: string) => void
   /** Asks the client's model for a message (`sampling/createMessage`). */
   readonly sample: (request: SamplingRequest, options?: RequestOptions) => Promise<SamplingResult>
-  /** Asks the user to fill a form (`elicitation/create`, form mode); the content is typed by the form. */
-  readonly elicit: <const S extends ElicitSchema>(
+  /**
+   * Asks the user to fill a form (`elicitation/create`, form mode): a flat JSON Schema, or a
+   * Standard Schema of an object of primitives (zod, valibot, ...); the content is typed by it.
+   */
+  readonly elicit: <const S extends ElicitSchema | StandardSchemaV1>(
     request: { readonly message: string; readonly requestedSchema: S },
     options?: RequestOptions,
-  ) => Promise<ElicitResult<TypeOfSpec<S>>>
+  ) => Promise<ElicitResult<ElicitContent<S>>>
   /** Asks the user to visit a URL (`elicitation/create`, URL mode). */
   readonly elicitUrl: (
     request: { readonly message: string; readonly url: string; readonly elicitationId: string },
@@ -183,12 +192,15 @@ class CallContext implements ToolContext {
 
   get elicit(): ToolContext['elicit'] {
     return async (request, options) => {
-      const result = (await this.ask('elicitation.form', 'elicitation/create', { mode: 'form', ...request }, options)) as {
+      // a library's schema is sent as the flat JSON Schema it writes, and checks the answer itself
+      const form = isStandardSchema(request.requestedSchema) ? elicitForm(request.message, request.requestedSchema) : undefined
+      const sent = form === undefined ? request : { ...request, requestedSchema: form.requestedSchema }
+      const result = (await this.ask('elicitation.form', 'elicitation/create', { mode: 'form', ...sent }, options)) as {
         action?: unknown
         content?: unknown
       }
       if (result.action !== 'accept') return { action: result.action === 'decline' ? 'decline' : 'cancel' }
-      const checked = validatorOf(request.requestedSchema as unknown as JsonSchema).decode(result.content ?? {})
+      const checked = await (form?.decode ?? validatorOf(request.requestedSchema as unknown as JsonSchema).decode)(result.content ?? {})
       if (checked._tag === 'Left')
         throw new Error(`the client's answer does not match the requested form: ${formatIssues(checked.left)}`)
       return { action: 'accept', content: checked.right as never }

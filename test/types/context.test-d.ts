@@ -6,6 +6,7 @@
  * nested object) does not compile.
  */
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
+import { z as zs } from 'zod'
 import {
   emcp,
   mcpServer,
@@ -182,3 +183,9 @@ expectError(ctx.roots({ signal: true }))
 expectAssignable<Root>({ uri: 'file:///home' })
 expectNotAssignable<Root>({ name: 'home' })
 expectAssignable<RequestOptions>({})
+
+// elicit with a Standard Schema form: the answer is the schema's output
+void (async () => {
+  const answer = await ctx.elicit({ message: 'm', requestedSchema: zs.object({ name: zs.string(), age: zs.number().default(30), n: zs.string().transform(Number) }) })
+  if (answer.action === 'accept') expectType<{ name: string; age: number; n: number }>(answer.content)
+})

@@ -1,0 +1,44 @@
+/**
+ * An elicitation form given as a Standard Schema (zod, valibot, arktype, effect): the flat
+ * `requestedSchema` MCP sends, written by the library (input direction) and checked to be an
+ * object of primitive properties once per schema object, and the check of the user's
+ * answer through the library's own `~standard.validate` (its defaults and transforms apply).
+ *
+ * @example
+ * import { z } from 'zod'
+ * import { elicitForm } from './elicit-form.js'
+ * elicitForm('Your name?', z.object({ name: z.string(), age: z.number().optional() })).requestedSchema
+ * // { type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' } }, required: ['name'] }
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { clip } from '../util/clip.js'
+import type { Eventually } from '../util/eventually.js'
+import type { Issue, JsonSchema } from '../schema/schema.js'
+import { flatForm, primitiveProperty } from '../schema/standard/flat-form.js'
+import type { StandardSchemaV1 } from '../schema/standard/spec.js'
+import { standardValidator } from '../schema/standard/validator.js'
+
+/** A form to send and the check of its answer. */
+export interface ElicitForm {
+  /** The flat object schema sent as `requestedSchema`. */
+  readonly requestedSchema: JsonSchema
+  /** Checks the user's content and gives the library's output. */
+  readonly decode: (content: unknown) => Eventually<E.Either<ReadonlyArray<Issue>, unknown>>
+}
+
+/** The form of `spec`, asked with `message`; a TypeError naming the property MCP cannot ask for. */
+export const elicitForm = (message: string, spec: StandardSchemaV1): ElicitForm => {
+  const known = forms.get(spec)
+  if (known !== undefined) return known
+  const form = flatForm('ctx.elicit', `form ${JSON.stringify(clip(String(message), 64))}`, spec, primitiveProperty)
+  const requestedSchema: JsonSchema = form.required.length === 0 ? { type: 'object', properties: form.properties } : { type: 'object', properties: form.properties, required: form.required }
+  const made: ElicitForm = { requestedSchema, decode: standardValidator(spec, requestedSchema).decode }
+  forms.set(spec, made)
+  return made
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** A schema is converted once, however many calls ask with it. */
+const forms = new WeakMap<object, ElicitForm>()

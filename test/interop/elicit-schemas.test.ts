@@ -1,0 +1,157 @@
+/**
+ * `ctx.elicit` with a Standard Schema form (zod): the client is sent the flat JSON Schema zod
+ * writes, the answer is checked by zod (its defaults applied, its messages on refusal), and
+ * a form MCP cannot ask for (a nested object) is refused naming the property, before anything
+ * is sent. Over HTTP to the official clients of both eras (1.x: 2025-11-25 over a session,
+ * 2.x: 2026-07-28 through input_required), and through inMemoryClient (2026-07-28).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client'
+import * as v from 'valibot'
+import { toStandardJsonSchema } from '@valibot/to-json-schema'
+import { z } from 'zod'
+import { emcp, inMemoryClient, mcpServer } from '../../src/index.js'
+import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
+
+const profile = z.object({ name: z.string().min(2, 'name too short'), age: z.number().int().default(30), plan: z.enum(['free', 'pro']).optional() })
+
+const signup = emcp({ name: 'signup', description: 'Signs someone up, asking for their profile.', input: { type: 'object' } })
+const nested = emcp({ name: 'nested', description: 'Asks for a form MCP cannot carry.', input: { type: 'object' } })
+const topic = emcp({ name: 'topic', description: 'Asks for a topic (valibot).', input: { type: 'object' } })
+
+const server = mcpServer([signup, nested, topic], { name: 'elicit-schemas', version: '1.0.0' }).implement({
+  signup: async (_args, ctx) => {
+    const r = await ctx.elicit({ message: 'Your profile?', requestedSchema: profile })
+    // typed by zod's output: age is a number, defaulted
+    return r.action === 'accept' ? `${r.content.name}, ${r.content.age.toFixed(0)}${r.content.plan === undefined ? '' : `, ${r.content.plan}`}` : r.action
+  },
+  nested: async (_args, ctx) => {
+    const r = await ctx.elicit({ message: 'Address?', requestedSchema: z.object({ address: z.object({ city: z.string() }) }) })
+    return r.action
+  },
+  topic: async (_args, ctx) => {
+    const r = await ctx.elicit({ message: 'Topic?', requestedSchema: toStandardJsonSchema(v.object({ topic: v.pipe(v.string(), v.minLength(3, 'too short a topic')) })) })
+    return r.action === 'accept' ? r.content.topic.toUpperCase() : r.action
+  },
+})
+
+const requestedProfile = {
+  type: 'object',
+  properties: { name: { type: 'string', minLength: 2 }, age: { type: 'integer', default: 30 }, plan: { type: 'string', enum: ['free', 'pro'] } },
+  required: ['name'],
+}
+
+/** What the client answers and what it was asked. */
+let answer: { readonly action: 'accept' | 'decline'; readonly content?: Record<string, unknown> } = { action: 'decline' }
+const asked: Array<{ message?: unknown; requestedSchema?: unknown }> = []
+
+interface Driver {
+  readonly call: (name: string) => Promise<{ isError?: boolean; text: string }>
+  readonly close: () => Promise<void>
+}
+
+let running: RunningHttp
+beforeAll(async () => {
+  running = await serveHttp(server, { port: 0, host: '127.0.0.1', handleSignals: false, sessions: true })
+})
+afterAll(async () => {
+  await running.close()
+})
+
+const textOf = (r: { isError?: unknown; content?: unknown }) => ({
+  isError: r.isError === true ? true : undefined,
+  text: ((r.content ?? []) as Array<{ text?: string }>).map((b) => b.text ?? '').join('\n'),
+})
+
+const clients: ReadonlyArray<readonly [string, () => Promise<Driver>]> = [
+  [
+    '@modelcontextprotocol/sdk 1.x (2025-11-25)',
+    async () => {
+      const client = new Client({ name: 'elicit-1', version: '1' }, { capabilities: { elicitation: { form: {} } } })
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params as never)
+        return answer as never
+      })
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)))
+      return { call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never), close: () => client.close() }
+    },
+  ],
+  [
+    '@modelcontextprotocol/client 2.x (2026-07-28)',
+    async () => {
+      const client = new Client2({ name: 'elicit-2', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } })
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params as never)
+        return answer as never
+      })
+      await client.connect(new Transport2(new URL(running.url)))
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      return { call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never), close: () => client.close() }
+    },
+  ],
+  [
+    'inMemoryClient (2026-07-28)',
+    async () => {
+      const client = inMemoryClient(server, {
+        protocolVersion: '2026-07-28',
+        capabilities: { elicitation: { form: {} } },
+        answer: (request) => {
+          asked.push(request.params as never)
+          return answer
+        },
+      })
+      return { call: async (name) => textOf((await client.callResult(name as 'signup', {})) as never), close: async () => {} }
+    },
+  ],
+]
+
+describe.each(clients)('ctx.elicit with a Standard Schema form, %s', (_, open) => {
+  it("sends the flat JSON Schema the library writes, and gives the handler the library's output", async () => {
+    const c = await open()
+    try {
+      asked.length = 0
+      answer = { action: 'accept', content: { name: 'Ada', plan: 'pro' } }
+      expect(await c.call('signup')).toEqual({ text: 'Ada, 30, pro' })
+      expect(asked).toHaveLength(1)
+      expect(asked[0]?.message).toBe('Your profile?')
+      expect(asked[0]?.requestedSchema).toMatchObject(requestedProfile)
+      expect(JSON.stringify(asked[0]?.requestedSchema)).not.toMatch(/~standard|_zod|\$schema/)
+      answer = { action: 'accept', content: { topic: 'cats' } }
+      expect(await c.call('topic')).toEqual({ text: 'CATS' })
+    } finally {
+      await c.close()
+    }
+  })
+
+  it("refuses an answer the library refuses, with the library's message", async () => {
+    const c = await open()
+    try {
+      answer = { action: 'accept', content: { name: 'A' } }
+      const r = await c.call('signup')
+      expect(r.isError).toBe(true)
+      expect(r.text).toMatch(/does not match the requested form: \/name: name too short/)
+      answer = { action: 'accept', content: { topic: 'ab' } }
+      expect((await c.call('topic')).text).toMatch(/\/topic: too short a topic/)
+      answer = { action: 'decline' }
+      expect(await c.call('signup')).toEqual({ text: 'decline' })
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('refuses a form MCP cannot carry, naming the property, and sends nothing', async () => {
+    const c = await open()
+    try {
+      asked.length = 0
+      const r = await c.call('nested')
+      expect(r.isError).toBe(true)
+      expect(r.text).toMatch(/ctx\.elicit form "Address\?": the schema \(zod\): property "address" must be a string, number, integer or boolean/)
+      expect(asked).toHaveLength(0)
+    } finally {
+      await c.close()
+    }
+  })
+})
