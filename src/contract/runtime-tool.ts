@@ -15,7 +15,8 @@
 import { objectRoot, type AnyTool, type TaskSupport, type Tool, type ToolMeta } from './emcp.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
-import type { KeywordRule } from '../schema/slot-schema.js'
+import { markLenient, type KeywordRule } from '../schema/slot-schema.js'
+import type { StandardSchemaV1 } from '../schema/standard/spec.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -30,10 +31,10 @@ export type RuntimeTool = Tool<string, RuntimeArgs, unknown, boolean>
 export interface RuntimeToolDef extends ToolMeta {
   /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .` (checked when a server is built). */
   readonly name: string
-  /** The arguments: a JSON Schema object (root `type: "object"`, or none) or an io-ts codec. */
-  readonly input: JsonSchema | Codec
-  /** The structured result: a JSON Schema object or an io-ts codec. */
-  readonly output?: JsonSchema | Codec | undefined
+  /** The arguments: a JSON Schema object (root `type: "object"`, or none), a Standard Schema (zod, valibot, ...) or an io-ts codec. */
+  readonly input: JsonSchema | Codec | StandardSchemaV1
+  /** The structured result: a JSON Schema object, a Standard Schema or an io-ts codec. */
+  readonly output?: JsonSchema | Codec | StandardSchemaV1 | undefined
   /** Whether a call may run as a task. */
   readonly taskSupport?: TaskSupport
   /** OAuth scopes a caller's token must grant, all of them, to see and call the tool. */
@@ -62,5 +63,7 @@ export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): Runti
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
   const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
   // the phantom types (_I, _O, _S, _D, _C, _H, _X, _app, _W) are never present at run time, as with `emcp`
-  return Object.freeze(tool) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app' | '_W'> as RuntimeTool
+  const made = Object.freeze(tool)
+  if (keywords === 'allow') markLenient(made)
+  return made satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app' | '_W'> as RuntimeTool
 }

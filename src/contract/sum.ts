@@ -12,6 +12,11 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { AnyTool } from './emcp.js'
 import { scopesProblem } from '../util/scope-token.js'
+import { isObject } from '../util/json-object.js'
+import { unknownKeywords } from '../schema/keywords.js'
+import { isCodec } from '../schema/schema.js'
+import { isLenient } from '../schema/slot-schema.js'
+import { isStandardSchema } from '../schema/standard/detect.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -122,6 +127,27 @@ export const sumOf = <U extends AnyTool>(
     else byName.set(name, tool)
     const scopes = scopesProblem(tool?.scopes)
     if (scopes !== undefined) errors.push({ path: `/${i}/scopes`, message: `tool ${String(name)}: ${scopes}` })
+    errors.push(...keywordErrors(tool, i))
   })
   return errors.length > 0 ? E.left(errors) : E.right(byName)
+}
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/**
+ * A contract built by hand (not by `emcp` or `runtimeTool`) reaches the server unchecked: its
+ * literal schemas are checked here for unknown keywords, as `emcp` checks them. Schemas a
+ * library wrote (a Standard Schema's, a codec's) are its own, and a manifest's contract
+ * keeps the warnings its reader gave.
+ */
+const keywordErrors = (tool: AnyTool, i: number): ReadonlyArray<SumError> => {
+  if (!isObject(tool) || isLenient(tool)) return []
+  const out: SumError[] = []
+  for (const [slot, spec] of [['inputSchema', tool.input], ['outputSchema', tool.output]] as const) {
+    const schema: unknown = tool[slot]
+    if (!isObject(schema) || isStandardSchema(spec) || isCodec(spec)) continue
+    for (const p of unknownKeywords(schema)) out.push({ path: `/${i}/${slot}${p.path}`, message: `tool ${String(tool.name)}: ${p.message}` })
+  }
+  return out
 }

@@ -16,6 +16,18 @@ import { isCodec, type JsonSchema } from './schema.js'
 import { isStandardSchema, notALiteral } from './standard/detect.js'
 import { standardJsonSchema } from './standard/json-schema.js'
 
+/** Contracts built with `'allow'` (from a manifest): `mcpServer` leaves their literals' unknown keywords to the manifest's warnings. */
+const lenient = new WeakSet<object>()
+
+/** Marks a contract built with `'allow'`, so that `mcpServer` does not refuse what its manifest reader warned about. */
+export const markLenient = <T extends object>(contract: T): T => {
+  lenient.add(contract)
+  return contract
+}
+
+/** True for a contract built from a manifest (`markLenient`). */
+export const isLenient = (contract: object): boolean => lenient.has(contract)
+
 /** What an unknown keyword (or another library's key) in a literal does: refuse the contract (code), or let it through for the caller to warn about (manifests). */
 export type KeywordRule = 'error' | 'allow'
 

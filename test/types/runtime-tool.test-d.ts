@@ -5,6 +5,7 @@
  */
 import * as t from 'io-ts'
 import { expectAssignable, expectError, expectType } from 'tsd'
+import { z as zr } from 'zod'
 import { mcpServer, runtimeTool, type AnyTool, type Handler, type JsonSchema, type RuntimeArgs, type RuntimeTool, type Server } from 'emcp'
 
 declare const schema: JsonSchema
@@ -36,3 +37,6 @@ expectType<Server<RuntimeTool>>(server)
 expectType<Server<RuntimeTool>>(server.addTool(runtimeTool({ name: 'more', input: schema }), (args) => Object.keys(args).length))
 // a handler must take the arguments as a JSON object, not as some narrower type
 expectError(mcpServer([tool], { name: 's', version: '1' }).implement({ lookup: (args: { id: number }) => args.id }))
+
+// a Standard Schema in either slot (zod): the contract stays a RuntimeTool
+expectType<RuntimeTool>(runtimeTool({ name: 'zod', input: zr.object({ a: zr.string() }), output: zr.object({ n: zr.number() }) }))
