@@ -19,7 +19,7 @@ import type { ToolContext } from '../server/context.js'
 import { schemaProblems } from '../schema/schema-check.js'
 import type { DefaultedOf, FastFromSchema, WithPlainProperties } from '../schema/fast-schema.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
-import { slotSchema, type KeywordRule } from '../schema/slot-schema.js'
+import { markMade, slotSchema, type KeywordRule } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
@@ -319,7 +319,7 @@ export function emcp(def: ToolMeta & { readonly name: string; readonly input: un
     tool.output = output
     tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
   }
-  return Object.freeze(tool) as unknown as AnyTool
+  return markMade(Object.freeze(tool), 'error') as unknown as AnyTool
 }
 
 // ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@
 import { objectRoot, type AnyTool, type TaskSupport, type Tool, type ToolMeta } from './emcp.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
-import { markLenient, type KeywordRule } from '../schema/slot-schema.js'
+import { markMade, type KeywordRule } from '../schema/slot-schema.js'
 import type { StandardSchemaV1 } from '../schema/standard/spec.js'
 
 // ---------------------------------------------------------------------------------------
@@ -63,7 +63,5 @@ export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): Runti
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
   const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
   // the phantom types (_I, _O, _S, _D, _C, _H, _X, _app, _W) are never present at run time, as with `emcp`
-  const made = Object.freeze(tool)
-  if (keywords === 'allow') markLenient(made)
-  return made satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app' | '_W'> as RuntimeTool
+  return markMade(Object.freeze(tool), keywords) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app' | '_W'> as RuntimeTool
 }

@@ -15,7 +15,7 @@ import { scopesProblem } from '../util/scope-token.js'
 import { isObject } from '../util/json-object.js'
 import { unknownKeywords } from '../schema/keywords.js'
 import { isCodec } from '../schema/schema.js'
-import { isLenient } from '../schema/slot-schema.js'
+import { madeWith } from '../schema/slot-schema.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
 
 // ---------------------------------------------------------------------------------------
@@ -137,12 +137,12 @@ export const sumOf = <U extends AnyTool>(
 
 /**
  * A contract built by hand (not by `emcp` or `runtimeTool`) reaches the server unchecked: its
- * literal schemas are checked here for unknown keywords, as `emcp` checks them. Schemas a
- * library wrote (a Standard Schema's, a codec's) are its own, and a manifest's contract
- * keeps the warnings its reader gave.
+ * literal schemas are checked here for unknown keywords, as `emcp` checks them. A contract
+ * `emcp` or `runtimeTool` made was checked then (a manifest's keeps the warnings its reader
+ * gave), and schemas a library wrote (a Standard Schema's, a codec's) are its own.
  */
 const keywordErrors = (tool: AnyTool, i: number): ReadonlyArray<SumError> => {
-  if (!isObject(tool) || isLenient(tool)) return []
+  if (!isObject(tool) || madeWith(tool) !== undefined) return []
   const out: SumError[] = []
   for (const [slot, spec] of [['inputSchema', tool.input], ['outputSchema', tool.output]] as const) {
     const schema: unknown = tool[slot]

@@ -16,17 +16,17 @@ import { isCodec, type JsonSchema } from './schema.js'
 import { isStandardSchema, notALiteral } from './standard/detect.js'
 import { standardJsonSchema } from './standard/json-schema.js'
 
-/** Contracts built with `'allow'` (from a manifest): `mcpServer` leaves their literals' unknown keywords to the manifest's warnings. */
-const lenient = new WeakSet<object>()
+/** Contracts made by `emcp` or `runtimeTool`, with the rule their literals were checked by. */
+const made = new WeakMap<object, KeywordRule>()
 
-/** Marks a contract built with `'allow'`, so that `mcpServer` does not refuse what its manifest reader warned about. */
-export const markLenient = <T extends object>(contract: T): T => {
-  lenient.add(contract)
+/** Records that `contract` was made with its literals checked by `rule` (manifests: `'allow'`, warned about by their reader). */
+export const markMade = <T extends object>(contract: T, rule: KeywordRule): T => {
+  made.set(contract, rule)
   return contract
 }
 
-/** True for a contract built from a manifest (`markLenient`). */
-export const isLenient = (contract: object): boolean => lenient.has(contract)
+/** The rule a contract's literals were checked by when it was made; undefined for one built by hand. */
+export const madeWith = (contract: object): KeywordRule | undefined => made.get(contract)
 
 /** What an unknown keyword (or another library's key) in a literal does: refuse the contract (code), or let it through for the caller to warn about (manifests). */
 export type KeywordRule = 'error' | 'allow'
