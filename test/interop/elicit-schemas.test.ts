@@ -5,6 +5,7 @@
  * is sent. Over HTTP to the official clients of both eras (1.x: 2025-11-25 over a session,
  * 2.x: 2026-07-28 through input_required), and through inMemoryClient (2026-07-28).
  */
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -153,5 +154,44 @@ describe.each(clients)('ctx.elicit with a Standard Schema form, %s', (_, open) =
     } finally {
       await c.close()
     }
+  })
+})
+
+describe('ctx.elicit with a Standard Schema form, Node http client (2026-07-28)', () => {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'node-http', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  }
+  /** One JSON-RPC request through node:http. */
+  const post = (body: { readonly method: string; readonly params: { readonly name: string } }): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': body.method, 'mcp-name': body.params.name }
+      const req = httpRequest(running.url, { method: 'POST', headers }, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => void (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end(JSON.stringify(body))
+    })
+
+  it("asks with zod's flat JSON Schema in input_required, and answers the retry with zod's output", async () => {
+    const first = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'signup', arguments: {}, _meta: meta } })
+    expect(first, first.text).toMatchObject({ status: 200 })
+    const r = (JSON.parse(first.text) as { result: { resultType: string; requestState?: string; inputRequests: Record<string, { method: string; params: { requestedSchema: unknown } }> } }).result
+    expect(r.resultType).toBe('input_required')
+    const [key, question] = Object.entries(r.inputRequests)[0]!
+    expect(question.method).toBe('elicitation/create')
+    expect(question.params.requestedSchema).toMatchObject(requestedProfile)
+    const retry = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'signup', arguments: {}, _meta: meta, inputResponses: { [key]: { action: 'accept', content: { name: 'Lin' } } }, ...(r.requestState === undefined ? {} : { requestState: r.requestState }) },
+    })
+    expect(retry.text).toContain('"text":"Lin, 30"')
   })
 })

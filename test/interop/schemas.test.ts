@@ -195,6 +195,15 @@ describe('Standard Schema tools, Node http client', () => {
       req.end(JSON.stringify(body))
     })
 
+  it('answers prompts/get with arguments zod refuses as -32602 naming the issue, and lists the derived arguments', async () => {
+    const bad = await post_({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'review', arguments: { code: 'x', lines: 'many' } } })
+    expect(bad.status).toBe(200)
+    expect(bad.text).toContain('"code":-32602')
+    expect(bad.text).toContain('prompts/get: prompt review: invalid arguments: /lines: lines must be digits')
+    const list = await post_({ jsonrpc: '2.0', id: 3, method: 'prompts/list', params: {} })
+    expect(list.text).toContain('"arguments":[{"name":"code","description":"The code","required":true},{"name":"lines"}]')
+  })
+
   it('answers the valibot case as invalid arguments, never a silent pass', async () => {
     const r = await post_({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'post', arguments: { title: 42 } } })
     expect(r.status).toBe(200)
