@@ -164,7 +164,7 @@ describe('ctx.elicit with a Standard Schema form, Node http client (2026-07-28)'
     'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
   }
   /** One JSON-RPC request through node:http. */
-  const post = (body: { readonly method: string; readonly params: { readonly name: string } }): Promise<{ status: number; text: string }> =>
+  const post = (body: { readonly method: string; readonly params: { readonly name: string; readonly [key: string]: unknown }; readonly [key: string]: unknown }): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': body.method, 'mcp-name': body.params.name }
       const req = httpRequest(running.url, { method: 'POST', headers }, (res) => {
