@@ -77,9 +77,15 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('the po
     const bad = { title: 'x', body: 'y', tags: ['Not lowercase'] }
     const [ported, original] = await Promise.all([c.client.callTool({ name: 'add_note', arguments: bad }), sdk.callTool({ name: 'add_note', arguments: bad })])
     expect(original.isError).toBe(true)
-    expect(texts(original.content).join('\n')).toContain('tags are lowercase words')
+    expect(texts(original.content)).toEqual(['MCP error -32602: Input validation error: Invalid arguments for tool add_note: tags are lowercase words at tags[0]'])
     expect(ported.isError).toBe(true)
     expect(texts(ported.content)).toEqual(['Invalid arguments for tool add_note: /tags/0: tags are lowercase words'])
+  })
+
+  it('a tool that is not there is a JSON-RPC error -32602, where the SDK answers a result with isError', async () => {
+    await expect(c.client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    const original = await sdk.callTool({ name: 'nope', arguments: {} })
+    expect(original).toMatchObject({ isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool nope not found' }] })
   })
 
   it('a handler\'s toolError is a result with isError, and a prompt and a template resource answer', async () => {
