@@ -3,6 +3,7 @@
  * see bench/servers/contract.mjs and examples/bench.ts) served by
  *
  *   emcp     dist/examples/bench.js (stdio, and stateless HTTP with JSON answers)
+ *   emcpZod  bench/servers/emcp-zod.mjs: emcp again, its `add` taking SDK v1's zod schemas
  *   sdk1     @modelcontextprotocol/sdk (McpServer + StdioServerTransport; stateless HTTP with a
  *            new McpServer and StreamableHTTPServerTransport per request)
  *   sdk2     @modelcontextprotocol/server + @modelcontextprotocol/node (serveStdio; createMcpHandler)
@@ -13,7 +14,8 @@
  * transport: calls/s with many calls in flight (stdio: N requests written at once; HTTP: 64 in
  * flight), calls/s and p50/p99 latency at concurrency 32, calls/s with 2000 tools registered,
  * tools/list time with 2000 tools, peak RSS (VmHWM) and startup time (spawn to first answered
- * ping). Rounds are interleaved (A B C D, A B C D, ...) and medians taken.
+ * ping). Rounds are interleaved (A B C D, A B C D, ...) and medians taken. The zod rows set
+ * emcp's calls/s with zod beside emcp with the JSON Schema literal and beside SDK v1's zod tool.
  *
  *   npm run bench                   # build, 3 rounds, writes bench/results/runtime.{json,svg}, docs/benchmarks.md
  *   npm run bench -- --quick        # 1 round, smaller counts: a fast check that prints and writes nothing
@@ -105,6 +107,12 @@ const allServers = [
     http: ['dist/examples/bench.js', 'http'],
   },
   {
+    id: 'emcpZod',
+    label: 'emcp zod',
+    stdio: ['bench/servers/emcp-zod.mjs', 'stdio'],
+    http: ['bench/servers/emcp-zod.mjs', 'http'],
+  },
+  {
     id: 'sdk1',
     label: 'SDK v1',
     stdio: ['bench/servers/sdk1-stdio.mjs'],
@@ -137,7 +145,7 @@ if (
   (only !== undefined && only.some((id) => !allServers.some((s) => s.id === id)))
 ) {
   console.error(
-    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling] [--render] [--no-write]',
+    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling] [--render] [--no-write]',
   )
   process.exit(2)
 }
@@ -840,6 +848,56 @@ const targetsOf = (medians) => {
   return rows
 }
 
+/**
+ * emcp's calls/s with zod beside emcp with the JSON Schema literal and beside SDK v1's zod
+ * tool, per transport and load: the ratios and the issue's targets (zod at least 0.9× the
+ * literal, and ahead of the SDK).
+ */
+const zodRowsOf = (medians) =>
+  Object.keys(medians).flatMap((t) => {
+    const [e, z, s] = ['emcp', 'emcpZod', 'sdk1'].map((id) => medians[t][id])
+    if (z === undefined) return []
+    return ['burst', 'c32'].map((key) => {
+      const vsLiteral = round(ratio(z[key], e?.[key]), 2)
+      const vsSdk = round(ratio(z[key], s?.[key]), 2)
+      return {
+        transport: t,
+        load: metrics.find((m) => m.key === key).label,
+        literal: e?.[key] ?? null,
+        zod: z[key],
+        sdk1: s?.[key] ?? null,
+        vsLiteral,
+        vsSdk,
+        met: vsLiteral === null || vsSdk === null ? null : vsLiteral >= 0.9 && vsSdk > 1,
+      }
+    })
+  })
+
+/** The page's section on the zod rows. */
+const zodPage = (rows, mark) => [
+  '### emcp with zod',
+  '',
+  'The server **emcp zod** ([bench/servers/emcp-zod.mjs](../bench/servers/emcp-zod.mjs)) is emcp with `add` taking SDK v1\'s zod schemas ' +
+    '(the same shapes, each in `z.object(...)`), validated by zod. Its calls/s beside emcp with the JSON Schema literal and beside SDK v1 ' +
+    'with the same zod schemas, in the same run; targets from the issue: at least 0.9× the literal, and ahead of the SDK.',
+  '',
+  mdTable([
+    ['transport', 'load', 'emcp zod', 'emcp literal', 'zod / literal', 'SDK v1 zod', 'zod / SDK v1', 'result'],
+    ...rows.map((r) => [r.transport === 'stdio' ? 'stdio' : 'stateless HTTP', r.load, fmt(r.zod, '/s'), fmt(r.literal, '/s'), fmtRatio(r.vsLiteral), fmt(r.sdk1, '/s'), fmtRatio(r.vsSdk), mark(r.met)]),
+  ]),
+  '',
+]
+
+const printZod = (rows) => {
+  if (rows.length === 0) return
+  console.log('\nemcp with zod: calls/s beside emcp with the JSON Schema literal and SDK v1 with zod (targets: >= 0.9x literal, > 1x SDK v1)')
+  for (const r of rows)
+    console.log(
+      `  ${(r.transport === 'stdio' ? 'stdio' : 'stateless HTTP').padEnd(14)} ${r.load.padEnd(24)} zod ${fmt(r.zod, '/s')}  literal ${fmt(r.literal, '/s')} (${fmtRatio(r.vsLiteral)})  ` +
+        `SDK v1 ${fmt(r.sdk1, '/s')} (${fmtRatio(r.vsSdk)})  ${r.met === null ? 'n/a' : r.met ? 'met' : 'MISSED'}`,
+    )
+}
+
 // ---------------------------------------------------------------------------------------
 // printing
 
@@ -883,7 +941,7 @@ const tableRows = (medians, t, ids) => {
   return rows
 }
 
-const orderedIds = (medians, t) => ['emcp', 'sdk1', 'sdk2', 'raw'].filter((id) => medians[t]?.[id] !== undefined)
+const orderedIds = (medians, t) => ['emcp', 'emcpZod', 'sdk1', 'sdk2', 'raw'].filter((id) => medians[t]?.[id] !== undefined)
 
 const printTable = (medians) => {
   for (const t of Object.keys(medians)) {
@@ -900,7 +958,7 @@ const printTable = (medians) => {
 // ---------------------------------------------------------------------------------------
 // the chart: calls/s per server per transport, one panel per transport
 
-const palette = { emcp: '#2f6fdf', sdk1: '#e07b28', sdk2: '#8a5cc7', raw: '#7a7a7a' }
+const palette = { emcp: '#2f6fdf', emcpZod: '#5fa8e8', sdk1: '#e07b28', sdk2: '#8a5cc7', raw: '#7a7a7a' }
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 const renderSvg = (result) => {
@@ -1027,12 +1085,14 @@ const renderPage = (result) => {
   out.push('## Runtime: emcp beside the official SDKs')
   out.push('')
   out.push(
-    'Four servers implement one contract, the one of [examples/bench.ts](../examples/bench.ts): the tool `add` ' +
+    'The servers implement one contract, the one of [examples/bench.ts](../examples/bench.ts): the tool `add` ' +
       '(input `{a: number, b: number}`, output `{sum: number}`, the text block the JSON of the output) and `TOOLS=N` ' +
       'filler tools `tool_0000`, … with 2 or 3 described properties. The servers are in [bench/servers/](../bench/servers/):',
   )
   out.push('')
   out.push(`- **emcp** ${v.emcp}: \`dist/examples/bench.js\`, over stdio and over stateless HTTP (JSON answers).`)
+  if (medians[ts[0]]?.emcpZod !== undefined)
+    out.push('- **emcp zod**: `bench/servers/emcp-zod.mjs`, emcp again, its `add` taking SDK v1\'s zod schemas (validated by zod); the filler tools are literals.')
   out.push(
     `- **SDK v1**, \`@modelcontextprotocol/sdk\` ${v['@modelcontextprotocol/sdk']}: \`McpServer\` + \`registerTool\` with zod shapes; ` +
       '`StdioServerTransport`; for HTTP, as its stateless examples do, a new `McpServer` and ' +
@@ -1073,7 +1133,7 @@ const renderPage = (result) => {
   out.push('- **server CPU per call**: user + system CPU time of the server process during the many-in-flight load, divided by the calls.')
   out.push('')
   out.push(
-    `${p.rounds} round${p.rounds === 1 ? '' : 's'}, interleaved (emcp, SDK v1, SDK v2, raw, then again); each figure is the median over the rounds. ` +
+    `${p.rounds} round${p.rounds === 1 ? '' : 's'}, interleaved (emcp, emcp zod, SDK v1, SDK v2, raw, then again); each figure is the median over the rounds. ` +
       'Ratios are to raw and to SDK v1 (a ratio above 1 is better for calls/s, worse for times and memory). The driver and the server ' +
       `share the machine's ${result.machine.cpus} cores, so the fastest servers are partly bounded by the driver: the CPU-per-call row shows the server's own cost.`,
   )
@@ -1124,6 +1184,7 @@ const renderPage = (result) => {
       out.push('')
     }
   }
+  if ((result.zod ?? []).length > 0) out.push(...zodPage(result.zod, mark))
   if (result.failures.length > 0) {
     out.push('### Failures')
     out.push('')
@@ -1304,7 +1365,9 @@ const runtimeSection = async (started) => {
     discarded,
   }
   result.targets = targetsOf(medians)
+  result.zod = zodRowsOf(medians)
   printTable(medians)
+  printZod(result.zod)
   if (result.targets.length > 0) {
     console.log('\nemcp targets:')
     for (const r of result.targets) console.log(`  ${r.met === null ? 'n/a   ' : r.met ? 'met   ' : 'MISSED'}  ${r.target}: ${r.ratio}×`)

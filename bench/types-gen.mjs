@@ -1,7 +1,8 @@
 /**
  * The servers `npm run bench:types` checks, generated from seeded tool specs: the same tools
- * written with emcp (JSON Schema literals, `mcpServer([...]).implement({...})`) and with the
- * official SDK (`McpServer.registerTool` with zod 4 shapes). Every tool has an output schema
+ * written with emcp (JSON Schema literals, `mcpServer([...]).implement({...})`), with the
+ * official SDK (`McpServer.registerTool` with zod 4 shapes), and with emcp again taking the
+ * SDK's zod schemas (the same shapes, each in `z.object(...)`). Every tool has an output schema
  * (the SDK's typed path: `outputSchema` and `structuredContent`); properties vary in kind
  * (string, number, integer, boolean, enum, array, nested object) and in required sets;
  * handlers read every argument and return a typed result.
@@ -209,9 +210,14 @@ const zodOf = (p, optional) => {
 const zodOutputOf = (o) =>
   ({ number: 'z.number()', integer: 'z.number().int()', string: 'z.string()', boolean: 'z.boolean()', strings: 'z.array(z.string())' })[o.kind]
 
+/** The zod shape of a tool's arguments, as the SDK's `inputSchema` takes it. */
+export const zodInputShape = (s) => `{ ${s.props.map((p) => `${p.name}: ${zodOf(p, !s.required.includes(p.name))}`).join(', ')} }`
+/** The zod shape of a tool's result, as the SDK's `outputSchema` takes it. */
+export const zodOutputShape = (s) => `{ ${s.output.map((o) => `${o.name}: ${zodOutputOf(o)}`).join(', ')} }`
+
 const sdkTool = (s) => {
-  const input = `{ ${s.props.map((p) => `${p.name}: ${zodOf(p, !s.required.includes(p.name))}`).join(', ')} }`
-  const out = s.output ? `\n    outputSchema: { ${s.output.map((o) => `${o.name}: ${zodOutputOf(o)}`).join(', ')} },` : ''
+  const input = zodInputShape(s)
+  const out = s.output ? `\n    outputSchema: ${zodOutputShape(s)},` : ''
   const args = `{ ${s.props.map((p) => p.name).join(', ')} }`
   const result = s.output
     ? `{ const structuredContent = ${outputObject(s)}\n    return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent } }`
@@ -238,5 +244,30 @@ export const sdkFile = (specs) =>
     `export const server = new McpServer({ name: 'bench', version: '1.0.0' })`,
     '',
     ...specs.map(sdkTool),
+    '',
+  ].join('\n')
+
+// ---------------------------------------------------------------------------------------
+// emcp with the SDK's zod schemas: the same shapes, in `z.object(...)` (emcp takes a schema,
+// not a shape; the SDK wraps its shapes in `z.object` itself)
+
+const emcpZodContract = (s, i) => `export const t${i} = emcp({
+  name: '${s.name}',
+  description: '${s.description}',
+  input: z.object(${zodInputShape(s)}),
+  output: z.object(${zodOutputShape(s)}),
+})`
+
+/** The emcp server of `specs` with the same zod schemas as `sdkFile(specs)`. */
+export const emcpZodFile = (specs) =>
+  [
+    `import { emcp, mcpServer } from 'emcp'`,
+    `import * as z from 'zod'`,
+    '',
+    ...specs.map(emcpZodContract),
+    '',
+    `export const server = mcpServer([${specs.map((_, i) => `t${i}`).join(', ')}], { name: 'bench', version: '1.0.0' }).implement({`,
+    ...specs.map(emcpHandler),
+    '})',
     '',
   ].join('\n')

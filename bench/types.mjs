@@ -10,13 +10,17 @@
  * so that a busy spell of the machine falls on all of them alike; timings are the median of
  * the rounds, instantiation and type counts are exact.
  *
+ * A third file per size, `emcp:zod`, is the emcp server taking the SDK file's zod schemas (the
+ * same shapes, each in `z.object(...)`): the cost of zod in emcp beside the SDK's, with the
+ * same schemas.
+ *
  * For emcp it also checks two partial files per size, so that each step's cost shows:
  *   contracts  only the `emcp({...})` calls
  *   sum        the contracts and `mcpServer([...])`, without `implement`
  *   full       everything (the file compared with the SDK)
  *
- * Target (TypeScript 5.9): emcp costs at most the SDK's instantiations and check time at 300
- * and 1000 tools; the report says met or MISSED. Fails (exit 1) on any compiler error,
+ * Target (TypeScript 5.9): emcp, with literals and with zod, costs at most the SDK's
+ * instantiations and check time at 300 and 1000 tools; the report says met or MISSED. Fails (exit 1) on any compiler error,
  * TS2589 ("excessively deep") in particular. Writes bench/results/types.json; work files go to
  * bench/.work/types/ (git-ignored).
  *
@@ -31,7 +35,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { cpus, totalmem } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { emcpFile, sdkFile, toolSpec } from './types-gen.mjs'
+import { emcpFile, emcpZodFile, sdkFile, toolSpec } from './types-gen.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const work = join(root, 'bench', '.work', 'types')
@@ -159,7 +163,7 @@ const report = (rows) => {
       ['ts', 'tools', 'library', 'check s', 'cpu s', 'instantiations', 'per tool', 'types', 'memory MB', 'errors'],
       compilers.flatMap((c) =>
         sizes.flatMap((n) =>
-          ['sdk', 'emcp'].map((lib) => {
+          ['sdk', 'emcp', 'emcp:zod'].map((lib) => {
             const r = find(c.id, lib, n)
             return [c.id, n, lib, r.checkS.toFixed(2), r.cpuS.toFixed(2), r.instantiations, r.perTool, r.types, r.memoryMB, r.errors]
           }),
@@ -167,14 +171,19 @@ const report = (rows) => {
       ),
     ),
   )
-  const ratios = compilers.flatMap((c) =>
-    sizes.map((n) => {
-      const e = find(c.id, 'emcp', n)
-      const s = find(c.id, 'sdk', n)
-      return { ts: c.id, tools: n, instantiations: ratio(e.instantiations, s.instantiations), check: ratio(e.checkS, s.checkS), cpu: ratio(e.cpuS, s.cpuS), memory: ratio(e.memoryMB, s.memoryMB) }
-    }),
-  )
-  lines.push('', 'emcp / SDK', table(['ts', 'tools', '', 'instantiations', 'check', 'cpu', 'memory'], ratios.map((r) => [r.ts, r.tools, '', r.instantiations, r.check, r.cpu, r.memory])))
+  const ratiosOf = (lib) =>
+    compilers.flatMap((c) =>
+      sizes.map((n) => {
+        const e = find(c.id, lib, n)
+        const s = find(c.id, 'sdk', n)
+        return { ts: c.id, tools: n, instantiations: ratio(e.instantiations, s.instantiations), check: ratio(e.checkS, s.checkS), cpu: ratio(e.cpuS, s.cpuS), memory: ratio(e.memoryMB, s.memoryMB) }
+      }),
+    )
+  const ratioTable = (rs) => table(['ts', 'tools', '', 'instantiations', 'check', 'cpu', 'memory'], rs.map((r) => [r.ts, r.tools, '', r.instantiations, r.check, r.cpu, r.memory]))
+  const ratios = ratiosOf('emcp')
+  const zodRatios = ratiosOf('emcp:zod')
+  lines.push('', 'emcp / SDK', ratioTable(ratios))
+  lines.push('', 'emcp with the same zod schemas / SDK', ratioTable(zodRatios))
   let stages = []
   if (breakdown) {
     stages = compilers.flatMap((c) =>
@@ -201,23 +210,25 @@ const report = (rows) => {
   }
   const targets = sizes
     .filter((n) => (n === 300 || n === 1000) && compilers.some((c) => c.id === '5.9'))
-    .map((n) => {
-      const e = find('5.9', 'emcp', n)
-      const s = find('5.9', 'sdk', n)
-      return { tools: n, instantiations: e.instantiations <= s.instantiations, checkTime: e.checkS <= s.checkS }
-    })
+    .flatMap((n) =>
+      ['emcp', 'emcp:zod'].map((lib) => {
+        const e = find('5.9', lib, n)
+        const s = find('5.9', 'sdk', n)
+        return { lib, tools: n, instantiations: e.instantiations <= s.instantiations, checkTime: e.checkS <= s.checkS }
+      }),
+    )
   if (targets.length > 0) {
-    lines.push('', 'targets (TypeScript 5.9): emcp at most the SDK in instantiations and check time')
+    lines.push('', 'targets (TypeScript 5.9): emcp (literals, and zod) at most the SDK in instantiations and check time')
     for (const t of targets) {
-      const e = find('5.9', 'emcp', t.tools)
+      const e = find('5.9', t.lib, t.tools)
       const s = find('5.9', 'sdk', t.tools)
       lines.push(
-        `  ${String(t.tools).padStart(5)} tools: instantiations ${e.instantiations} vs ${s.instantiations} ${t.instantiations ? 'met' : 'MISSED'}, ` +
+        `  ${String(t.tools).padStart(5)} tools, ${t.lib.padEnd(8)}: instantiations ${e.instantiations} vs ${s.instantiations} ${t.instantiations ? 'met' : 'MISSED'}, ` +
           `check ${e.checkS.toFixed(2)} s vs ${s.checkS.toFixed(2)} s ${t.checkTime ? 'met' : 'MISSED'}`,
       )
     }
   }
-  return { text: lines.join('\n'), ratios, stages, targets }
+  return { text: lines.join('\n'), ratios, zodRatios, stages, targets }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -226,12 +237,12 @@ const report = (rows) => {
 const main = () => {
   ensureBuilt()
   rmSync(work, { recursive: true, force: true })
-  const libs = ['sdk', 'emcp', ...(breakdown ? ['emcp:contracts', 'emcp:sum'] : [])]
+  const libs = ['sdk', 'emcp', 'emcp:zod', ...(breakdown ? ['emcp:contracts', 'emcp:sum'] : [])]
   const rows = []
   let failed = false
   for (const n of sizes) {
     const specs = Array.from({ length: n }, (_, i) => toolSpec(i))
-    const sources = { sdk: sdkFile(specs), emcp: emcpFile(specs, 'full'), 'emcp:contracts': emcpFile(specs, 'contracts'), 'emcp:sum': emcpFile(specs, 'sum') }
+    const sources = { sdk: sdkFile(specs), emcp: emcpFile(specs, 'full'), 'emcp:zod': emcpZodFile(specs), 'emcp:contracts': emcpFile(specs, 'contracts'), 'emcp:sum': emcpFile(specs, 'sum') }
     const dirs = Object.fromEntries(libs.map((lib) => [lib, join(work, `${lib.replace(':', '-')}-${n}`)]))
     for (const lib of libs) write(dirs[lib], sources[lib])
     const samples = new Map()
@@ -272,7 +283,7 @@ const main = () => {
       }
   }
 
-  const { text, ratios, stages, targets } = report(rows)
+  const { text, ratios, zodRatios, stages, targets } = report(rows)
   console.log(`\n${text}`)
 
   mkdirSync(dirname(resultsFile), { recursive: true })
@@ -294,9 +305,11 @@ const main = () => {
       'checkS/totalS: "Check time"/"Total time" of --extendedDiagnostics (wall clock, median of the rounds); cpuS: CPU seconds of the compiler and its threads (median); instantiations, types: exact counts',
       'perTool: instantiations / tools (includes the fixed cost of the imports: about 1k for emcp, 16k for the SDK)',
       'emcp:contracts = only the emcp() calls; emcp:sum = contracts + mcpServer([...]); emcp = everything (+ implement)',
+      'emcp:zod = the emcp server with the SDK file\'s zod schemas (the same shapes, each in z.object(...)); zodRatios: emcp:zod / sdk',
     ],
     rows,
     ratios,
+    zodRatios,
     stages,
     targets,
     failed,

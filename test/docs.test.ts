@@ -30,6 +30,7 @@ const exampleModules: Record<string, string> = {
   './calculator.js': 'examples/calculator.ts',
   './context.js': 'examples/context.ts',
   './shared-store.js': 'examples/shared-store.ts',
+  './from-sdk.js': 'examples/from-sdk.ts',
 }
 
 const importsEmcp = /^\s*import\b[^'"]*\bfrom\s+['"]emcp(\/[^'"]*)?['"]/m

@@ -7,24 +7,13 @@
  * (default export, served at top level). dist/ is built by the test setup, so the pack skips
  * the prepack build (--ignore-scripts).
  */
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { root } from './interop/children.js'
+import { run } from './support/run.js'
 
-/** Runs a command to its end (killed after `timeoutMs`); never rejects. */
-const run = (cmd: string, args: ReadonlyArray<string>, cwd: string, timeoutMs = 180_000): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.once('error', (e) => resolve({ code: -1, stdout, stderr: stderr + String(e) }))
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
 
 /** The shell blocks of a markdown file. */
 const shellBlocks = (file: string): string =>

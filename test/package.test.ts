@@ -10,31 +10,15 @@
  * `@types` package unless something references it): the doc's tsconfig.json and src/server.ts
  * blocks, `tsc` with no arguments, no skipLibCheck; then the `emcp` command on what it emits.
  */
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdio, root, texts } from './interop/children.js'
+import { run, type Ran } from './support/run.js'
 
-interface Ran {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
 
-/** Runs a command to its end (killed after `timeoutMs`); never rejects. */
-const run = (cmd: string, args: ReadonlyArray<string>, cwd: string, timeoutMs = 240_000): Promise<Ran> =>
-  new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.once('error', (e) => resolve({ code: -1, stdout, stderr: stderr + String(e) }))
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   readonly files: ReadonlyArray<string>
