@@ -5,7 +5,9 @@
  * (its own connection) and may bind a loopback address of its own.
  */
 import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http'
+import { afterEach } from 'vitest'
 import { emcp, mcpServer } from '../../../src/index.js'
+import { serveHttp, type RunningHttp, type ServeHttpOptions } from '../../../src/transport/http.js'
 
 export const V26 = '2026-07-28'
 export const meta26 = { 'io.modelcontextprotocol/protocolVersion': V26, 'io.modelcontextprotocol/clientCapabilities': {} }
@@ -14,6 +16,25 @@ export const meta26 = { 'io.modelcontextprotocol/protocolVersion': V26, 'io.mode
 export const echoServer = () => {
   const echo = emcp({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
   return mcpServer([echo], { name: 'stalls', version: '1' }).implement({ echo: ({ text }) => text })
+}
+
+/**
+ * Serves `echoServer` and keeps clients to close, all ended after each test of the calling file
+ * (call it once at the file's top level): `serve` starts a server on a free port, `hold` keeps
+ * clients open until the test ends.
+ */
+export const closedAfterEach = () => {
+  let running: RunningHttp | undefined
+  const open: Array<{ close: () => void }> = []
+  afterEach(async () => {
+    for (const o of open.splice(0)) o.close()
+    await running?.close()
+    running = undefined
+  })
+  return {
+    serve: async (options: ServeHttpOptions = {}): Promise<RunningHttp> => (running = await serveHttp(echoServer(), { port: 0, handleSignals: false, ...options })),
+    hold: (...held: ReadonlyArray<{ close: () => void }>): void => void open.push(...held),
+  }
 }
 
 /** An answer read to its end. */

@@ -5,24 +5,16 @@
  * its stream ends. Real sockets, Node's `http` client and `fetch`.
  */
 import { Agent, request } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
-import { serveHttp, type RunningHttp, type ServeHttpOptions } from '../../../src/transport/http.js'
+import { describe, expect, it } from 'vitest'
 import { headers as sessionHeaders, initialize } from '../../support/raw-session.js'
-import { echoServer, listen, meta26, readAll, V26, type Held } from './hostile.js'
+import { closedAfterEach, listen, meta26, readAll, V26, type Held } from './hostile.js'
 
-let running: RunningHttp | undefined
-const open: Array<{ close: () => void }> = []
-afterEach(async () => {
-  for (const o of open.splice(0)) o.close()
-  await running?.close()
-  running = undefined
-})
-const serve = async (options: ServeHttpOptions) => (running = await serveHttp(echoServer(), { port: 0, handleSignals: false, ...options }))
+const { serve, hold } = closedAfterEach()
 
 /** A listen stream held open (closed after the test). */
 const held = async (url: string, address: string, extra: Record<string, string> = {}): Promise<Held> => {
   const h = await listen(url, address, 0, extra)
-  open.push(h)
+  hold(h)
   return h
 }
 /** The JSON-RPC error of a refusal's text. */
@@ -73,7 +65,7 @@ describe('stateful GET streams', () => {
   const getStream = (url: string, sid: string, localAddress: string): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
       const req = request(url, { method: 'GET', agent: new Agent(), localAddress, headers: sessionHeaders(sid, { accept: 'text/event-stream' }) }, (res) => {
-        open.push({ close: () => req.destroy() })
+        hold({ close: () => req.destroy() })
         if (res.statusCode === 200) resolve({ status: 200, text: '' })
         else readAll(res).then((a) => resolve({ status: a.status, text: a.text }), reject)
       })
