@@ -154,8 +154,8 @@ interface Waiter {
 
 const noop = (): void => {}
 
-/** Adds `n` to `key`'s count, deleting it at zero. */
-const addTo = (counts: Map<string, number>, key: string, n: number): void => {
+/** Adds `n` to `key`'s count, deleting it at zero (so that a map of counts holds only clients with some). */
+export const addTo = (counts: Map<string, number>, key: string, n: number): void => {
   const left = (counts.get(key) ?? 0) + n
   if (left <= 0) counts.delete(key)
   else counts.set(key, left)

@@ -14,6 +14,7 @@
  * if (typeof slot === 'function') slot()
  */
 import type { Identity } from '../../server/session.js'
+import { addTo } from './in-flight.js'
 import type { HttpReply, HttpRequestHead } from './model.js'
 
 // ---------------------------------------------------------------------------------------
@@ -54,10 +55,7 @@ export const streamSlots = (limits: { readonly total: number; readonly perClient
         if (given) return
         given = true
         open--
-        if (client === undefined) return
-        const left = (byClient.get(client) ?? 1) - 1
-        if (left <= 0) byClient.delete(client)
-        else byClient.set(client, left)
+        if (client !== undefined) addTo(byClient, client, -1)
       }
     },
     limits,
