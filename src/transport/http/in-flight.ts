@@ -19,6 +19,7 @@
  * // ... read the body, answer ...
  * release()
  */
+import { declaredLength } from './body-pace.js'
 import type { HttpRequestHead } from './model.js'
 
 // ---------------------------------------------------------------------------------------
@@ -137,8 +138,8 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
 
 /** The bytes a request's body may take: its declared length, else the limit (none when it is refused unread). */
 export const shareOf = (req: HttpRequestHead, limit: number): number => {
-  const declared = Number(req.header('content-length') ?? Number.NaN)
-  return Number.isFinite(declared) && declared >= 0 ? (declared > limit ? 0 : declared) : limit
+  const declared = declaredLength(req.header('content-length'))
+  return declared === undefined ? limit : declared > limit ? 0 : declared
 }
 
 // ---------------------------------------------------------------------------------------
