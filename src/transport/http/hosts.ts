@@ -57,7 +57,8 @@ export const originCheck = (allowed: ReadonlyArray<string> | undefined): ((origi
 // ---------------------------------------------------------------------------------------
 // internals
 
-const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
+// an IPv6 name comes bracketed, from parseHost and from URL alike
+const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 // a name of 253 characters, its trailing dot, brackets and ":65535" fit in 262; anything
 // longer is refused before the grammar runs
