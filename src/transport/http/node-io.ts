@@ -1,9 +1,10 @@
 /// <reference types="node" preserve="true" />
 /**
  * Bytes in and out of a Node request: the body read up to a limit (refused early when its
- * declared length is over it) and at a pace, reserving its bytes as they come, and a reply written whole or, for an SSE stream, chunk by
- * chunk, waiting for 'drain' when the client reads slowly; after an early answer, the rest of
- * the body read and thrown away for a bounded time (a lingering close).
+ * declared length is over it) and at a pace, reserving its bytes as they come, and a reply
+ * written whole or, for an SSE stream, chunk by chunk, waiting for 'drain' when the client
+ * reads slowly; after an early answer, the rest of the body read and thrown away for a
+ * bounded time (a lingering close).
  *
  * @example
  * import { readNodeBody, send } from './node-io.js'
