@@ -11,7 +11,7 @@
  * // { spec: { code: { description: 'The code', required: true }, focus: {} }, decode: ... }
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { formatIssues, type Issue } from '../schema/schema.js'
+import { formatIssues, maxIssuesNamed, type Issue } from '../schema/schema.js'
 import { flatForm, stringProperty } from '../schema/standard/flat-form.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
 import type { StandardSchemaV1 } from '../schema/standard/spec.js'
@@ -76,4 +76,4 @@ export const validArguments = (name: string, of: PromptArgumentsOf, args: unknow
 const derived = new WeakMap<object, PromptArgumentsOf>()
 
 /** At most as many issues in the error's data as `formatIssues` names. */
-const issuesData = (issues: ReadonlyArray<Issue>): ReadonlyArray<Issue> => issues.slice(0, 20)
+const issuesData = (issues: ReadonlyArray<Issue>): ReadonlyArray<Issue> => issues.slice(0, maxIssuesNamed)
