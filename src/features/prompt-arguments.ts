@@ -8,14 +8,14 @@
  * import { z } from 'zod'
  * import { schemaArguments } from './prompt-arguments.js'
  * schemaArguments('review', z.object({ code: z.string().describe('The code'), focus: z.string().optional() }))
- * // { spec: { code: { description: 'The code', required: true }, focus: {} }, schema: ... }
+ * // { spec: { code: { description: 'The code', required: true }, focus: {} }, decode: ... }
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { formatIssues, type Issue } from '../schema/schema.js'
+import { formatIssues, maxIssuesNamed, type Issue } from '../schema/schema.js'
 import { flatForm, stringProperty } from '../schema/standard/flat-form.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
 import type { StandardSchemaV1 } from '../schema/standard/spec.js'
-import { standardValidator } from '../schema/standard/validator.js'
+import { standardValidator, type SlotValidator } from '../schema/standard/validator.js'
 import { rpcError, type RpcError } from '../protocol/jsonrpc.js'
 import { map, type Eventually } from '../util/eventually.js'
 import { stripUndefined } from '../util/json-object.js'
@@ -27,10 +27,11 @@ export interface ArgumentDeclaration {
   readonly required?: boolean
 }
 
-/** A prompt's arguments by name, and the Standard Schema they came from, if any. */
+/** A prompt's arguments by name, and the check of the Standard Schema they came from, if any. */
 export interface PromptArgumentsOf {
   readonly spec: { readonly [name: string]: ArgumentDeclaration }
-  readonly schema?: StandardSchemaV1
+  /** The schema library's check of `prompts/get` arguments, made once with the prompt. */
+  readonly decode?: SlotValidator['decode']
 }
 
 /** The named arguments a Standard Schema `schema` of prompt `name` stands for; a TypeError naming a property that is not a string. */
@@ -47,7 +48,7 @@ export const schemaArguments = (name: string, schema: StandardSchemaV1): PromptA
       }),
     ]),
   )
-  return { spec, schema }
+  return { spec, decode: standardValidator(schema, {}).decode }
 }
 
 /** The arguments of a prompt whose `arguments` is `declared` (a schema is derived once per prompt object). */
@@ -62,8 +63,8 @@ export const argumentsOf = (owner: object, name: string, declared: unknown): Pro
 
 /** What `get` receives: the arguments as sent, or the library's output for them; -32602 naming its issues. */
 export const validArguments = (name: string, of: PromptArgumentsOf, args: unknown): Eventually<E.Either<RpcError, unknown>> => {
-  if (of.schema === undefined) return E.right(args)
-  return map(standardValidator(of.schema, {}).decode(args), (r) =>
+  if (of.decode === undefined) return E.right(args)
+  return map(of.decode(args), (r) =>
     E.isRight(r) ? r : E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: invalid arguments: ${formatIssues(r.left)}`, { name, issues: issuesData(r.left) })),
   )
 }
@@ -75,4 +76,4 @@ export const validArguments = (name: string, of: PromptArgumentsOf, args: unknow
 const derived = new WeakMap<object, PromptArgumentsOf>()
 
 /** At most as many issues in the error's data as `formatIssues` names. */
-const issuesData = (issues: ReadonlyArray<Issue>): ReadonlyArray<Issue> => issues.slice(0, 20)
+const issuesData = (issues: ReadonlyArray<Issue>): ReadonlyArray<Issue> => issues.slice(0, maxIssuesNamed)

@@ -146,7 +146,8 @@ export const formatIssues = (issues: ReadonlyArray<Issue>): string => {
   return issues.length > maxIssuesNamed ? `${named.join('; ')}; and ${issues.length - maxIssuesNamed} more` : named.join('; ')
 }
 
-const maxIssuesNamed = 20
+/** The most issues an invalid-input answer names (and carries in its data). */
+export const maxIssuesNamed = 20
 
 /**
  * Where a schema breaks its dialect's meta-schema (a keyword whose value has the wrong kind:

@@ -124,7 +124,7 @@ const slotValidator = (spec: unknown, schema: JsonSchema): SlotValidator =>
  * conversion is looser or stricter than its validation never sends what the schema refuses.
  */
 const outputValidator = (spec: unknown, schema: JsonSchema): SlotValidator => {
-  if (!isStandardSchema(spec)) return validatorOf(spec as SchemaSpec, schema)
+  if (!isStandardSchema(spec)) return slotValidator(spec, schema)
   const own = standardValidator(spec, schema)
   const wire = validatorOf(schema)
   const check = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {

@@ -5,7 +5,6 @@
  * is sent. Over HTTP to the official clients of both eras (1.x: 2025-11-25 over a session,
  * 2.x: 2026-07-28 through input_required), and through inMemoryClient (2026-07-28).
  */
-import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -16,6 +15,7 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { z } from 'zod'
 import { emcp, inMemoryClient, mcpServer } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
+import { postText } from '../support/http-post.js'
 
 const profile = z.object({ name: z.string().min(2, 'name too short'), age: z.number().int().default(30), plan: z.enum(['free', 'pro']).optional() })
 
@@ -164,19 +164,10 @@ describe('ctx.elicit with a Standard Schema form, Node http client (2026-07-28)'
     'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
   }
   /** One JSON-RPC request through node:http. */
-  const post = (body: { readonly method: string; readonly params: { readonly name: string; readonly [key: string]: unknown }; readonly [key: string]: unknown }): Promise<{ status: number; text: string }> =>
-    new Promise((resolve, reject) => {
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': body.method, 'mcp-name': body.params.name }
-      const req = httpRequest(running.url, { method: 'POST', headers }, (res) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => void (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-        res.on('error', reject)
-      })
-      req.on('error', reject)
-      req.end(JSON.stringify(body))
-    })
+  const post = (body: { readonly method: string; readonly params: { readonly name: string; readonly [key: string]: unknown }; readonly [key: string]: unknown }): Promise<{ status: number; text: string }> => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': body.method, 'mcp-name': body.params.name }
+    return postText(running.url, headers, JSON.stringify(body))
+  }
 
   it("asks with zod's flat JSON Schema in input_required, and answers the retry with zod's output", async () => {
     const first = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'signup', arguments: {}, _meta: meta } })

@@ -5,7 +5,6 @@
  * arguments are validated by the library with its own messages, and results are checked by
  * the client against the listed output schema.
  */
-import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -18,6 +17,7 @@ import * as v from 'valibot'
 import { z } from 'zod'
 import { emcp, mcpServer, prompt, prompts } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
+import { postText } from '../support/http-post.js'
 
 const post = emcp({
   name: 'post',
@@ -183,17 +183,7 @@ describe.each(clients)('a prompt with zod arguments, %s over HTTP', (_, open) =>
 describe('Standard Schema tools, Node http client', () => {
   /** One JSON-RPC request in a stateless 2025-11-25 exchange, through node:http. */
   const post_ = (body: unknown): Promise<{ status: number; text: string }> =>
-    new Promise((resolve, reject) => {
-      const req = httpRequest(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' } }, (res) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => void (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-        res.on('error', reject)
-      })
-      req.on('error', reject)
-      req.end(JSON.stringify(body))
-    })
+    postText(running.url, { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, JSON.stringify(body))
 
   it('answers prompts/get with arguments zod refuses as -32602 naming the issue, and lists the derived arguments', async () => {
     const bad = await post_({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'review', arguments: { code: 'x', lines: 'many' } } })
