@@ -98,6 +98,6 @@ const describe = (v: unknown): string => {
     const name = Object.getPrototypeOf(v)?.constructor?.name
     return `${name !== undefined && name !== 'Object' ? `an instance of ${name}` : 'an object'}${keys.length > 0 ? ` with keys ${keys.join(', ')}` : ''}`
   }
-  const sample = inspect(v, { maxStringLength: 40 })
-  return `${/^[aeiou]/.test(typeof v) ? 'an' : 'a'} ${typeof v} (${sample})`
+  // what is left (string, number, bigint, boolean, symbol, function) all take 'a'
+  return `a ${typeof v} (${inspect(v, { maxStringLength: 40 })})`
 }
