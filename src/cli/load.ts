@@ -70,21 +70,20 @@ export const loadServer = async (path: string | undefined, cwd: string): Promise
 const loadFailure = (e: unknown, file: string, cwd: string): string => {
   const message = e instanceof Error ? e.message : String(e)
   if (!(e instanceof SyntaxError)) return message
-  // thrown while the module ran (JSON.parse, new Function, …): the stack already names the place
-  const ran = firstFileFrame(e.stack ?? '')
-  if (ran !== undefined) return `${relative(cwd, fileURLToPath(ran.replace(/:\d+:\d+$/, '')))}${/(:\d+:\d+)$/.exec(ran)?.[1] ?? ''}: SyntaxError: ${message}`
+  // thrown while the module ran (JSON.parse, new Function, …): the stack already names the place;
   // a module that does not parse: nothing in its graph ran, and a fresh import elsewhere runs nothing either
-  const at = syntaxErrorAt(file)
+  const at = firstFileFrame(e.stack ?? '') ?? syntaxErrorAt(file)
   return at === undefined ? `SyntaxError: ${message}` : `${relative(cwd, at)}: SyntaxError: ${message}`
 }
 
-/** The first `file://…:line:column` of a stack, read line by line (one regular expression over the whole stack backtracked quadratically). */
+/** The first `file://…:line:column` of a stack as `path:line:column`, read line by line (one regular expression over the whole stack backtracked quadratically). */
 const firstFileFrame = (stack: string): string | undefined => {
   for (const line of stack.split('\n')) {
     const start = line.indexOf('file://')
     if (start < 0) continue
     const token = line.slice(start).split(/[\s)]/, 1)[0] ?? ''
-    if (/(:\d+:\d+)$/.test(token)) return token
+    const position = /:\d+:\d+$/.exec(token)
+    if (position !== null) return `${fileURLToPath(token.slice(0, position.index))}${position[0]}`
   }
   return undefined
 }
@@ -98,6 +97,6 @@ const describe = (v: unknown): string => {
     const name = Object.getPrototypeOf(v)?.constructor?.name
     return `${name !== undefined && name !== 'Object' ? `an instance of ${name}` : 'an object'}${keys.length > 0 ? ` with keys ${keys.join(', ')}` : ''}`
   }
-  const sample = inspect(v, { maxStringLength: 40 })
-  return `${/^[aeiou]/.test(typeof v) ? 'an' : 'a'} ${typeof v} (${sample})`
+  // what is left (string, number, bigint, boolean, symbol, function) all take 'a'
+  return `a ${typeof v} (${inspect(v, { maxStringLength: 40 })})`
 }

@@ -38,9 +38,10 @@ export const heldByLoader = (server: Server): Promise<never> | undefined => {
 /** Runs `load` (an import) with the mark set; settles with its value, or with the first server served meanwhile. */
 export const loadingServers = async <A>(load: () => Promise<A>): Promise<Loaded<A>> => {
   const outer = current()
-  let served: (server: Server) => void = () => {}
-  const serving = new Promise<Loaded<A>>((resolve) => (served = (server) => resolve({ served: server })))
-  ;(globalThis as { [mark]?: Loading })[mark] = { served: (server) => served(server) }
+  // the executor runs at once: the mark is set with this load's resolve before `load` starts
+  const serving = new Promise<Loaded<A>>((resolve) => {
+    ;(globalThis as { [mark]?: Loading })[mark] = { served: (server) => resolve({ served: server }) }
+  })
   try {
     return await Promise.race([load().then((value) => ({ value })), serving])
   } finally {

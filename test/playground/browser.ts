@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll } from 'vitest'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { serveHttp, type RunningHttp } from 'emcp/http'
 
 /** The Chromium executable, or undefined when this machine has none. */
@@ -36,6 +36,21 @@ export const launch = (): Promise<Browser> =>
 export const screenshot = async (page: Page, name: string): Promise<void> => {
   const dir = process.env.EMCP_SCREENSHOTS
   if (dir !== undefined && dir !== '') await page.screenshot({ path: `${dir}/${name}.png` })
+}
+
+/** Picks `tool` in the playground's list and waits for its form. */
+export const callWith = async (page: Page, tool: string): Promise<void> => {
+  await page.click(`#tools button[data-name="${tool}"]`)
+  await page.waitForSelector(`form[data-tool="${tool}"]`)
+}
+
+/** Calls `tool` with its form as it stands and waits for the elicitation form the tool asks. */
+export const elicitationOf = async (page: Page, tool: string): Promise<Locator> => {
+  await callWith(page, tool)
+  await page.click('[data-testid="call"]')
+  const form = page.locator('[data-testid="elicitation"]')
+  await form.waitFor()
+  return form
 }
 
 /** Opens the playground at `url` and waits until it has connected and listed the tools. */

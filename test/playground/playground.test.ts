@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { emcp, mcpServer, toolError } from 'emcp'
 import { fromManifest } from 'emcp/manifest'
 import { playgroundAnswer, serveHttp } from 'emcp/http'
-import { launch, openPlayground, servedPlayground, postedMethods, screenshot, skipBrowser } from './browser.js'
+import { callWith, elicitationOf, launch, openPlayground, servedPlayground, postedMethods, screenshot, skipBrowser } from './browser.js'
 
 /** A gate the test opens: the progress tool waits on it between its steps, so the test sees each one. */
 const gates: Array<() => void> = []
@@ -78,11 +78,6 @@ const server = mcpServer([add, slow, greet, shapes, hostile, toggle], { name: 'p
 
 describe.skipIf(skipBrowser)('the playground in Chromium', () => {
   const served = servedPlayground(server)
-
-  const callWith = async (page: Page, tool: string): Promise<void> => {
-    await page.click(`#tools button[data-name="${tool}"]`)
-    await page.waitForSelector(`form[data-tool="${tool}"]`)
-  }
 
   it.each(['2025-11-25', '2026-07-28'])('fills and submits the form of add (%s) and shows 5', async (era) => {
     const page = await served.open()
@@ -159,10 +154,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium', () => {
       await page.selectOption('#era', era)
       await page.waitForSelector(`#status.ok:has-text("${era}")`)
     }
-    await callWith(page, 'greet')
-    await page.click('[data-testid="call"]')
-    const form = page.locator('[data-testid="elicitation"]')
-    await form.waitFor()
+    const form = await elicitationOf(page, 'greet')
     expect(await form.locator('.message').textContent()).toBe('What is your name?')
     await form.locator('button[data-action="accept"]').click()
     await form.locator('[data-problem="name"]:has-text("required")').waitFor()

@@ -6,10 +6,9 @@
  * zod's message); an elicitation whose form is a zod schema is shown and answered too.
  */
 import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
 import { z } from 'zod'
 import { emcp, mcpServer } from 'emcp'
-import { servedPlayground, skipBrowser } from './browser.js'
+import { callWith, elicitationOf, servedPlayground, skipBrowser } from './browser.js'
 
 const order = emcp({
   name: 'order',
@@ -33,11 +32,6 @@ const server = mcpServer([order, profile], { name: 'playground-zod', version: '1
 
 describe.skipIf(skipBrowser)('the playground in Chromium, zod tools', () => {
   const served = servedPlayground(server)
-
-  const callWith = async (page: Page, tool: string): Promise<void> => {
-    await page.click(`#tools button[data-name="${tool}"]`)
-    await page.waitForSelector(`form[data-tool="${tool}"]`)
-  }
 
   it("builds the form from zod's JSON Schema, checks it before sending, and shows zod's refusal from the server", async () => {
     const page = await served.open()
@@ -63,10 +57,7 @@ describe.skipIf(skipBrowser)('the playground in Chromium, zod tools', () => {
 
   it('answers an elicitation whose form is a zod schema', async () => {
     const page = await served.open()
-    await callWith(page, 'profile')
-    await page.click('[data-testid="call"]')
-    const form = page.locator('[data-testid="elicitation"]')
-    await form.waitFor()
+    const form = await elicitationOf(page, 'profile')
     expect(await form.locator('.message').textContent()).toBe('Your nickname?')
     await form.locator('input[name="nick"]').fill('Al')
     await form.locator('button[data-action="accept"]').click()
