@@ -51,16 +51,14 @@ export const fetchJson = async (url: string, o: FetchJsonOptions): Promise<E.Eit
       signal: AbortSignal.timeout(o.timeoutMs),
     })
   } catch (e) {
-    const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
-    return E.left(timedOut ? `${url} timed out after ${o.timeoutMs} ms` : `${url} could not be reached: ${e instanceof Error ? e.message : String(e)}`)
+    return E.left(failure(url, o.timeoutMs, 'could not be reached', e))
   }
   let text: string | undefined
   try {
     text = await readBounded(res.body, max)
   } catch (e) {
     // the time limit covers the body too: an answer that stalls mid-way ends here, as data
-    const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
-    return E.left(timedOut ? `${url} timed out after ${o.timeoutMs} ms` : `${url} broke off its answer: ${e instanceof Error ? e.message : String(e)}`)
+    return E.left(failure(url, o.timeoutMs, 'broke off its answer', e))
   }
   if (text === undefined) return E.left(`${url} answered more than ${max} bytes`)
   try {
@@ -69,3 +67,10 @@ export const fetchJson = async (url: string, o: FetchJsonOptions): Promise<E.Eit
     return E.left(`${url} answered HTTP ${res.status} with a body that is not JSON`)
   }
 }
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** What a thrown fetch or body read says: the time limit when that is what ended it, else `what` and the error. */
+const failure = (url: string, timeoutMs: number, what: string, e: unknown): string =>
+  e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError') ? `${url} timed out after ${timeoutMs} ms` : `${url} ${what}: ${e instanceof Error ? e.message : String(e)}`

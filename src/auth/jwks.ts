@@ -18,6 +18,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose'
+import { isObject } from '../util/json-object.js'
 import { fetchJson } from './fetch-json.js'
 
 // ---------------------------------------------------------------------------------------
@@ -106,12 +107,12 @@ const fetchKeys = async (jose: Jose, o: JwksOptions): Promise<E.Either<string, O
   const r = await fetchJson(o.uri, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, ...(o.fetch === undefined ? {} : { fetch: o.fetch }) })
   if (E.isLeft(r)) return r
   if (r.right.status !== 200) return E.left(`${o.uri} answered HTTP ${r.right.status}`)
-  const body = r.right.body as { keys?: unknown }
-  if (typeof body !== 'object' || body === null || !Array.isArray(body.keys)) return E.left(`${o.uri} answered something that is not a JWKS`)
+  const body = r.right.body
+  if (!isObject(body) || !Array.isArray(body.keys)) return E.left(`${o.uri} answered something that is not a JWKS`)
   const keys = (body.keys as unknown[]).slice(0, maxKeys)
   try {
     const getKey = jose.createLocalJWKSet({ keys } as JSONWebKeySet)
-    const kids = new Set(keys.flatMap((k) => (typeof k === 'object' && k !== null && typeof (k as { kid?: unknown }).kid === 'string' ? [(k as { kid: string }).kid] : [])))
+    const kids = new Set(keys.flatMap((k) => (isObject(k) && typeof k.kid === 'string' ? [k.kid] : [])))
     return E.right({ getKey, kids })
   } catch (e) {
     return E.left(`${o.uri} answered a JWKS jose refuses: ${e instanceof Error ? e.message : String(e)}`)

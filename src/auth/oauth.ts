@@ -121,7 +121,7 @@ export const oauth = (o: OAuthOptions): OAuth => {
         clockTolerance: o.clockToleranceSec ?? 30,
         requiredClaims: ['exp'],
       })
-      return E.mapLeft((d: string): TokenRefusal => ({ error: 'invalid_token', description: d }))(identityOf(payload))
+      return identified(payload)
     } catch (e) {
       return E.left(jwtRefusal(jose.errors, e))
     }
@@ -134,7 +134,7 @@ export const oauth = (o: OAuthOptions): OAuth => {
     if (introspect === undefined) return refuse('invalid_token', 'the token is not a JWT and introspection is not configured')
     const claims = await introspect(token)
     if (E.isLeft(claims)) return refuse(claims.left.startsWith('the token') ? 'invalid_token' : 'temporarily_unavailable', claims.left)
-    return E.mapLeft((d: string): TokenRefusal => ({ error: 'invalid_token', description: d }))(identityOf(claims.right))
+    return identified(claims.right)
   }
   return {
     issuer: o.issuer,
@@ -204,6 +204,10 @@ const unverifiedRefusal = (jose: Jose, token: string, issuer: string, audience: 
   if (typeof claims['exp'] === 'number' && claims['exp'] + toleranceSec < Date.now() / 1000) return invalid('the token has expired')
   return undefined
 }
+
+/** The identity verified claims name; claims that name nobody make the token invalid. */
+const identified = (claims: { readonly [key: string]: unknown }): E.Either<TokenRefusal, Identity> =>
+  E.mapLeft((description: string): TokenRefusal => ({ error: 'invalid_token', description }))(identityOf(claims))
 
 /** What the client is told about a JWT that did not verify. */
 const jwtRefusal = (errors: Jose['errors'], e: unknown): TokenRefusal => {

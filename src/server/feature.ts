@@ -90,6 +90,7 @@ export interface Feature {
 /** The part of a `subscriptions/listen` filter that names things a caller may not be allowed to hear of. */
 export interface ListenFilter {
   readonly resourceSubscriptions?: ReadonlyArray<string>
+  /** The tasks extension: `notifications/tasks` for these task ids. */
   readonly taskIds?: ReadonlyArray<string>
 }
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
 import { serveHttp, type RunningHttp } from 'emcp/http'
 import { oauth, type OAuthOptions } from 'emcp/oauth'
-import { startIssuer, type Issuer, type Key } from '../support/issuer.js'
+import { startIssuer, startKeyedIssuer, type Issuer, type Key } from '../support/issuer.js'
 
 // the identity provider as a hostile or broken network peer: a real HTTP server on 127.0.0.1
 // whose answers the test scripts (500s, garbage, endless or stalled bodies); the verifier and
@@ -20,9 +20,7 @@ let iss: Issuer
 let key: Key
 const running: RunningHttp[] = []
 beforeAll(async () => {
-  iss = await startIssuer()
-  key = await iss.key('k1')
-  iss.published = [key]
+  ;({ iss, key } = await startKeyedIssuer())
 })
 afterEach(async () => {
   iss.routes.clear()

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
 import { serveHttp, type RunningHttp } from 'emcp/http'
 import { oauth } from 'emcp/oauth'
-import { startIssuer, type Issuer, type Key } from '../support/issuer.js'
+import { startKeyedIssuer, type Issuer, type Key } from '../support/issuer.js'
 
 // users and machine clients are two namespaces: a client registered as "alice" is not the
 // user alice, on a stateful server over real sockets (fetch and Node's http client)
@@ -16,9 +16,7 @@ let iss: Issuer
 let key: Key
 let running: RunningHttp
 beforeAll(async () => {
-  iss = await startIssuer()
-  key = await iss.key('k1')
-  iss.published = [key]
+  ;({ iss, key } = await startKeyedIssuer())
   running = await serveHttp(server, { port: 0, sessions: true, auth: oauth({ issuer: iss.issuer, audience: resource }) })
 })
 afterAll(async () => {

@@ -4,16 +4,14 @@ import { createHmac } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { oauth, type TokenRefusal } from 'emcp/oauth'
-import { startIssuer, type Issuer, type Key } from '../support/issuer.js'
+import { startIssuer, startKeyedIssuer, type Issuer, type Key } from '../support/issuer.js'
 
 const resource = 'http://127.0.0.1:9/mcp'
 let iss: Issuer
 let key: Key
 
 beforeAll(async () => {
-  iss = await startIssuer()
-  key = await iss.key('k1')
-  iss.published = [key]
+  ;({ iss, key } = await startKeyedIssuer())
 })
 afterAll(() => iss.close())
 

@@ -13,7 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { emcp, mcpServer, resource, resources, resourceTemplate, rpcError, type Middleware, type Server } from '../../src/index.js'
 import { oauth } from '../../src/auth/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
-import { startIssuer, type Issuer } from '../support/issuer.js'
+import { issuerWithTokens, type Issuer } from '../support/issuer.js'
 import { modernClient, type Via } from '../support/modern-client.js'
 
 const audience = 'http://127.0.0.1/resources-listen/mcp'
@@ -43,13 +43,12 @@ const server = mcpServer([noop], { name: 'docs', version: '1' }, { features: [do
 
 let iss: Issuer
 let http: RunningHttp
-const tokens = { alice: '', bob: '' }
+let tokens: Record<'alice' | 'bob', string>
 beforeAll(async () => {
-  iss = await startIssuer()
-  const key = await iss.key('k1')
-  iss.published = [key]
-  tokens.alice = await iss.sign(key, { sub: 'alice', aud: audience, scope: 'docs:secret', roles: ['admin'] })
-  tokens.bob = await iss.sign(key, { sub: 'bob', aud: audience, scope: 'docs:public' })
+  ;({ iss, tokens } = await issuerWithTokens({
+    alice: { sub: 'alice', aud: audience, scope: 'docs:secret', roles: ['admin'] },
+    bob: { sub: 'bob', aud: audience, scope: 'docs:public' },
+  }))
   http = await serveHttp(server, { port: 0, handleSignals: false, auth: oauth({ issuer: iss.issuer, audience }) })
 })
 afterAll(async () => {

@@ -87,3 +87,19 @@ export const startIssuer = async (metadataIssuer?: (origin: string) => string): 
   })
   return self
 }
+
+/** An issuer whose JWKS publishes one ES256 key, "k1": the setup most tests start from. */
+export const startKeyedIssuer = async (): Promise<{ iss: Issuer; key: Key }> => {
+  const iss = await startIssuer()
+  const key = await iss.key('k1')
+  iss.published = [key]
+  return { iss, key }
+}
+
+/** A keyed issuer and, for each name, a token signed with its key carrying that name's claims. */
+export const issuerWithTokens = async <N extends string>(claims: Record<N, JWTPayload>): Promise<{ iss: Issuer; tokens: Record<N, string> }> => {
+  const { iss, key } = await startKeyedIssuer()
+  const tokens = {} as Record<N, string>
+  for (const name of Object.keys(claims) as N[]) tokens[name] = await iss.sign(key, claims[name])
+  return { iss, tokens }
+}

@@ -14,7 +14,7 @@
  * h.broadcast('notifications/tools/list_changed') // goes out with _meta: { 'io.modelcontextprotocol/subscriptionId': 1 }
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Answer, Feature, Screen } from '../../server/feature.js'
+import type { Answer, Feature, ListenFilter, Screen } from '../../server/feature.js'
 import type { Hub } from '../../server/hub.js'
 import type { Outbound } from '../../server/outbound.js'
 import { all, map } from '../../util/eventually.js'
@@ -26,14 +26,11 @@ import { declaresTasks, tasksExtension } from '../../features/tasks/extension.js
 /** The `_meta` key naming the subscription a notification belongs to. */
 export const subscriptionIdKey = 'io.modelcontextprotocol/subscriptionId'
 
-/** What a client may opt in to. */
-export interface SubscriptionFilter {
+/** What a client may opt in to: the list changes, and the named resources and tasks a feature's screen judges. */
+export interface SubscriptionFilter extends ListenFilter {
   readonly toolsListChanged?: boolean
   readonly promptsListChanged?: boolean
   readonly resourcesListChanged?: boolean
-  readonly resourceSubscriptions?: ReadonlyArray<string>
-  /** The tasks extension: `notifications/tasks` for these task ids. */
-  readonly taskIds?: ReadonlyArray<string>
 }
 
 /**

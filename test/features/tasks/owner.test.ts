@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { emcp, mcpServer, tasks, type Server, type SharedStore } from '../../../src/index.js'
 import { oauth } from '../../../src/auth/index.js'
 import { serveHttp, type RunningHttp } from '../../../src/transport/http.js'
-import { startIssuer, type Issuer } from '../../support/issuer.js'
+import { issuerWithTokens, type Issuer } from '../../support/issuer.js'
 import { modernClient, type Via } from '../../support/modern-client.js'
 import { onReplicaBackends } from '../../support/replica-backends.js'
 
@@ -41,13 +41,9 @@ const replica = (store: SharedStore): Server =>
   }) as unknown as Server
 
 let iss: Issuer
-const tokens = { alice: '', bob: '' }
+let tokens: Record<'alice' | 'bob', string>
 beforeAll(async () => {
-  iss = await startIssuer()
-  const key = await iss.key('k1')
-  iss.published = [key]
-  tokens.alice = await iss.sign(key, { sub: 'alice', aud: audience, scope: 'data' })
-  tokens.bob = await iss.sign(key, { sub: 'bob', aud: audience, scope: 'data' })
+  ;({ iss, tokens } = await issuerWithTokens({ alice: { sub: 'alice', aud: audience, scope: 'data' }, bob: { sub: 'bob', aud: audience, scope: 'data' } }))
 })
 afterAll(() => iss.close())
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { emcp, mcpServer, type Server } from '../../../src/index.js'
 import { oauth } from '../../../src/auth/index.js'
 import { serveHttp, type RunningHttp } from '../../../src/transport/http.js'
-import { startIssuer, type Issuer } from '../../support/issuer.js'
+import { issuerWithTokens, type Issuer } from '../../support/issuer.js'
 import { modernClient, type Via } from '../../support/modern-client.js'
 
 const audience = 'http://127.0.0.1/request-state-caller/mcp'
@@ -27,13 +27,9 @@ const server = mcpServer([drop], { name: 'rs', version: '1' }, { requestState: {
 
 let iss: Issuer
 let http: RunningHttp
-const tokens = { alice: '', bob: '' }
+let tokens: Record<'alice' | 'bob', string>
 beforeAll(async () => {
-  iss = await startIssuer()
-  const key = await iss.key('k1')
-  iss.published = [key]
-  tokens.alice = await iss.sign(key, { sub: 'alice', aud: audience })
-  tokens.bob = await iss.sign(key, { sub: 'bob', aud: audience })
+  ;({ iss, tokens } = await issuerWithTokens({ alice: { sub: 'alice', aud: audience }, bob: { sub: 'bob', aud: audience } }))
   http = await serveHttp(server, { port: 0, handleSignals: false, auth: oauth({ issuer: iss.issuer, audience }) })
 })
 afterAll(async () => {
