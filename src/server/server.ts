@@ -45,6 +45,7 @@ import { observeNotification, runRequest, type Middleware, type NotificationStep
 import { toolTable, type Chain } from './tools.js'
 import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedTools } from '../contract/sum.js'
+import { searchOptionsOf, type ToolSearchOptions } from '../features/tool-search/mode.js'
 import { appsCapability, checkAppLinks, withApps, type AppResource, type CheckedLinks } from '../features/apps.js'
 
 // ---------------------------------------------------------------------------------------
@@ -113,6 +114,13 @@ export interface ServerOptions {
    * (literal URIs) or throws when the server is built. See docs/apps.md.
    */
   readonly apps?: ReadonlyArray<AppResource>
+  /**
+   * Tool-search mode, for large catalogs: `tools/list` shows `search_tools` (ranked names
+   * and one-line descriptions for a query), `call_tool` (calls a tool by name, with its own
+   * schema, middleware, scopes and authorization) and the `pinned` tools, instead of every
+   * tool. Off by default; `true` takes the defaults. See docs/tool-search.md.
+   */
+  readonly toolSearch?: boolean | ToolSearchOptions
 }
 
 /** A server: the tools it serves and the dispatcher that speaks MCP about them. */
@@ -142,6 +150,11 @@ export interface Server<U extends AnyTool = AnyTool> {
    * computed, and clients told, once when it returns, not once per change.
    */
   readonly batch: (changes: () => void) => void
+  /**
+   * Turns tool-search mode on (`true` or options) or off (`false`) on a running server, as
+   * the `toolSearch` option would have from the start; clients are told the list changed.
+   */
+  readonly setToolSearch: (setting: boolean | ToolSearchOptions) => void
   /** Forgets a session whose transport closed (its subscriptions, its place in the hub) and aborts its calls still running. */
   readonly release: (session: Session) => void
   /**
@@ -214,7 +227,8 @@ const build = <U extends AnyTool>(
   const hub = sharedHub(newHub(), store.bus)
   const features: ReadonlyArray<Feature> = withApps(options.features ?? [], options.apps).map((f) => f(hub, { store }))
   const { chain, use } = chainOf(options)
-  const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
+  const search = searchOptionsOf(options.toolSearch)
+  const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain, ...(search === undefined ? {} : { search }) })
 
   const serverInfo = stripUndefined(info)
   const completers = features.filter((f) => f.complete !== undefined)
@@ -248,6 +262,7 @@ const build = <U extends AnyTool>(
     enableTool: (name) => table.setEnabled(name, true),
     disableTool: (name) => table.setEnabled(name, false),
     batch: table.batch,
+    setToolSearch: (setting) => table.setSearch(searchOptionsOf(setting)),
     release: (session) => {
       // nothing will read the answers of calls still running: their signals say so
       for (const id of [...session.inFlight.keys()]) abortCall(session, id, new DOMException('the session ended', 'AbortError'))

@@ -25,6 +25,8 @@ import { sumOf } from '../contract/sum.js'
 import { registry, type Registry } from './registry.js'
 import { isScoped, missingScopes } from './scopes.js'
 import { authorized, toolCaller, type Chain } from './tool-call.js'
+import { searchGate, type SearchGate } from './search-gate.js'
+import { callToolName, type ToolSearchOptions } from '../features/tool-search/mode.js'
 
 export type { Chain } from './tool-call.js'
 
@@ -38,6 +40,8 @@ export interface ToolsConfig {
   /** Features that may take a call over (the tasks extension). */
   readonly takeovers: ReadonlyArray<Feature>
   readonly chain: Chain
+  /** Tool-search mode from the start (see features/tool-search); off when absent. */
+  readonly search?: ToolSearchOptions
 }
 
 /** A server's tools and the two methods about them. */
@@ -50,6 +54,8 @@ export interface ToolTable {
   readonly remove: (name: string) => boolean
   readonly setEnabled: (name: string, enabled: boolean) => void
   readonly batch: (changes: () => void) => void
+  /** Turns tool-search mode on with these options, or off (undefined); clients are told the list changed. */
+  readonly setSearch: (options: ToolSearchOptions | undefined) => void
 }
 
 /** What the registry derives from the enabled tools: the contracts, and their list pages per era. */
@@ -72,14 +78,26 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
   if (taskOnly.length > 0)
     throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
   const reg = toolRegistry(tools, handlers, config)
+  const gate = searchGate({ enabled: () => reg.view().enabled, has: reg.isEnabled, chain: config.chain })
+  if (config.search !== undefined) gate.set(config.search, tools)
+  const caller = toolCaller({
+    find: (name) => gate.find(name) ?? reg.get(name),
+    isEnabled: (name) => gate.find(name) !== undefined || reg.isEnabled(name),
+    chain: config.chain,
+    takeovers: config.takeovers,
+  })
   return {
     tools: contractsOf(reg, tools),
-    list: toolLister(reg, config),
-    call: toolCaller({ find: reg.get, isEnabled: reg.isEnabled, chain: config.chain, takeovers: config.takeovers }),
-    add: toolAdder(reg, config),
+    list: toolLister(reg, gate, config),
+    call: (req, session) => (gate.mode() !== undefined && req.params?.name === callToolName ? gate.callThrough(req, session, caller) : caller(req, session)),
+    add: toolAdder(reg, gate, config),
     remove: reg.remove,
     setEnabled: reg.setEnabled,
     batch: reg.batch,
+    setSearch: (options) => {
+      gate.set(options, reg.list().map((c) => c.tool))
+      config.hub.broadcast('notifications/tools/list_changed')
+    },
   }
 }
 
@@ -114,22 +132,40 @@ const contractsOf = (reg: ToolRegistry, tools: ReadonlyArray<AnyTool>): (() => R
   }
 }
 
-/** `tools/list`: the pages computed on change, or, when something authorizes, the session's own. */
-const toolLister = (reg: ToolRegistry, { chain, pageSize }: ToolsConfig) => (req: Request, session: Session): E.Either<RpcError, unknown> => {
-  const legacy = !isModernVersion(session.protocolVersion)
-  const view = reg.view()
-  const allowed = (t: AnyTool): boolean => missingScopes(t, session).length === 0 && authorized(chain, t, session)
-  // with an authorization predicate each session sees its own list, built per request (the
-  // listed forms are still computed once per tool and era)
-  const pages =
-    chain.authorize.length === 0 && !view.scoped
-      ? legacy ? view.legacy : view.modern
-      : pagesOf('tools', view.enabled.filter(allowed).map((t) => listedOf(t, legacy)), pageSize)
-  return answerPage('tools/list', 'tools', pages, req.params?.cursor)
+/**
+ * `tools/list`: the pages computed on change, or, when something authorizes, the session's
+ * own; in search mode, those of the gateways and the pinned tools (computed once per change).
+ */
+const toolLister = (reg: ToolRegistry, gate: SearchGate, { chain, pageSize }: ToolsConfig) => {
+  const searchPages: { of?: ReadonlyArray<AnyTool>; legacy?: ReadonlyArray<RawJson>; modern?: ReadonlyArray<RawJson> } = {}
+  return (req: Request, session: Session): E.Either<RpcError, unknown> => {
+    const legacy = !isModernVersion(session.protocolVersion)
+    const view = reg.view()
+    const allowed = (t: AnyTool): boolean => missingScopes(t, session).length === 0 && authorized(chain, t, session)
+    const searching = gate.mode() !== undefined
+    const shown = gate.listed(view.enabled)
+    if (searching && searchPages.of !== shown) {
+      searchPages.of = shown
+      searchPages.legacy = pagesOf('tools', shown.map((t) => listedOf(t, true)), pageSize)
+      searchPages.modern = pagesOf('tools', shown.map((t) => listedOf(t, false)), pageSize)
+    }
+    // with an authorization predicate each session sees its own list, built per request (the
+    // listed forms are still computed once per tool and era)
+    const pages =
+      chain.authorize.length > 0 || view.scoped
+        ? pagesOf('tools', shown.filter(allowed).map((t) => listedOf(t, legacy)), pageSize)
+        : searching
+          ? ((legacy ? searchPages.legacy : searchPages.modern) as ReadonlyArray<RawJson>)
+          : legacy
+            ? view.legacy
+            : view.modern
+    return answerPage('tools/list', 'tools', pages, req.params?.cursor)
+  }
 }
 
 /** Adding a tool to a running server: the checks `mcpServer` makes at build, one tool at a time. */
-const toolAdder = (reg: ToolRegistry, config: ToolsConfig) => (tool: AnyTool, handler: Callable['handler']): void => {
+const toolAdder = (reg: ToolRegistry, gate: SearchGate, config: ToolsConfig) => (tool: AnyTool, handler: Callable['handler']): void => {
+  if (gate.find(tool.name) !== undefined) throw new TypeError(`emcp: cannot add tool ${tool.name}: tool search lists its own tool of that name`)
   const checked = sumOf([...reg.list().map((c) => c.tool), tool])
   if (E.isLeft(checked)) throw new TypeError(`emcp: cannot add tool: ${checked.left.map((e) => e.message).join('; ')}`)
   if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
