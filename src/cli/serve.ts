@@ -13,10 +13,11 @@ import { serveStdio } from '../transport/stdio.js'
 import { lastOption, parseArgs } from './args.js'
 import { listenError, UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
+import { applySearch, searchHelp, searchOptions } from './search.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
 import { counted } from '../util/counted.js'
 
-const help = `Usage: emcp serve <module> [--stdio | --http [--port N] [--host H] [--sessions]]
+const help = `Usage: emcp serve <module> [--stdio | --http [--port N] [--host H] [--sessions]] [--search [--pin NAME]...]
 
 Serves the module's default-exported server. Over stdio (the default), standard output
 carries only protocol messages; everything else goes to standard error.
@@ -29,11 +30,13 @@ Options:
   --sessions      stateful HTTP (MCP-Session-Id, SSE streams)
 ${selectionHelp}
                   (the other tools are disabled: neither listed nor callable)
+${searchHelp}
   --help          this text
 
 Examples:
   emcp serve dist/examples/calculator.js
-  emcp serve dist/examples/catalog.js --http --port 3001 --category vector`
+  emcp serve dist/examples/catalog.js --http --port 3001 --category vector
+  emcp serve dist/examples/catalog.js --search --pin scalar.add_i8`
 
 /** The subcommand. */
 export const serve: Command = {
@@ -41,7 +44,7 @@ export const serve: Command = {
   summary: "Serve a module's server over stdio or HTTP",
   help,
   run: async (argv, io) => {
-    const args = parseArgs(argv, { options: ['port', 'host', ...selectionOptions], switches: ['stdio', 'http', 'sessions'] })
+    const args = parseArgs(argv, { options: ['port', 'host', ...selectionOptions, ...searchOptions.options], switches: ['stdio', 'http', 'sessions', ...searchOptions.switches] })
     const [modulePath, ...extra] = args.positionals
     if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
     if (args.switches.has('stdio') && args.switches.has('http')) throw new UsageError('give --stdio or --http, not both')
@@ -62,6 +65,7 @@ export const serve: Command = {
       })
       io.err(`serving ${keep.size} of ${counted(server.tools.length, 'tool')}\n`)
     }
+    applySearch(server, args)
     if (!http) {
       io.err(`${server.info.name} ${server.info.version}: serving over stdio\n`)
       await serveStdio(server)
