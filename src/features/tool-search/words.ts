@@ -8,7 +8,7 @@
  * @example
  * import { analyzer } from './words.js'
  * const words = analyzer({ vocabulary: ['num', 'instants'] })
- * words.terms('temporal_num_instants', 'name').map((t) => t.term) // ['tempor', 'num', 'number', 'count', 'instant']
+ * words.terms('temporal_num_instants', 'name').map((t) => t.term) // ['temporal', 'num', 'number', 'count', 'instant']
  */
 import { abbreviations as builtIn, letters, prefixes, stopwords, synonyms, type Abbreviations } from './abbreviations.js'
 
@@ -61,19 +61,36 @@ export const analyzer = (options: AnalyzerOptions = {}): Analyzer => {
     ...(table.get(w) ?? []).map((x) => [x, expansionWeight] as const),
     ...(said.get(w) ?? []).map((x) => [x, expansionWeight] as const),
   ]
+  /** The stemmed terms of one word, each once at its best weight. */
+  const expand = (w: string): ReadonlyArray<readonly [string, number]> => {
+    const pieces = table.has(w) || w.length < 4 ? [] : split(w, parts, table)
+    const expanded = [...meanings(w, false), ...pieces.flatMap((p, i) => meanings(p, i === 0 && pieces.length > 1 && p in prefixes))]
+    const seen = new Set<string>()
+    const out: Array<readonly [string, number]> = []
+    for (const [x, weight] of expanded) {
+      const term = stem(x)
+      if (seen.has(term)) continue
+      seen.add(term)
+      out.push([term, weight])
+    }
+    return out
+  }
+  // a catalog repeats its words (every MEOS description says "Spatiotemporal arguments are
+  // passed as serialized strings"): each is read once; a query's words are not kept
+  const known = new Map<string, ReadonlyArray<readonly [string, number]>>()
+  const expandKnown = (w: string): ReadonlyArray<readonly [string, number]> => {
+    let e = known.get(w)
+    if (e === undefined) {
+      e = expand(w)
+      if (known.size < maxKnownWords) known.set(w, e)
+    }
+    return e
+  }
   const terms = (text: string, role: 'name' | 'text' | 'query'): ReadonlyArray<Term> => {
     const out: Term[] = []
     rawWords(text).forEach((w, word) => {
       if (role === 'query' && stopwords.has(w)) return
-      const pieces = table.has(w) || w.length < 4 ? [] : split(w, parts, table)
-      const expanded = [...meanings(w, false), ...pieces.flatMap((p, i) => meanings(p, i === 0 && pieces.length > 1 && p in prefixes))]
-      const seen = new Set<string>()
-      for (const [x, weight] of expanded) {
-        const term = stem(x)
-        if (seen.has(term)) continue
-        seen.add(term)
-        out.push({ term, weight, word })
-      }
+      for (const [term, weight] of role === 'query' ? expand(w) : expandKnown(w)) out.push({ term, weight, word })
     })
     return out
   }
@@ -117,6 +134,9 @@ export const stem = (w: string): string => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** The most distinct words an analyzer remembers the terms of. */
+const maxKnownWords = 100_000
 
 /** The longest part a compound word is split into. */
 const maxPart = 24
