@@ -14,6 +14,7 @@ import type { Handler } from '../../server/call.js'
 import type { AnyTool, Tool } from '../../contract/emcp.js'
 import { stripUndefined } from '../../util/json-object.js'
 import { mcpServer, type Server, type ServerInfo, type ServerOptions } from '../../server/server.js'
+import { gateways, searchOptionsOf } from '../../features/tool-search/mode.js'
 import { metaKeys } from './manifest.js'
 import { listingBudget, type ListingBudget } from './tokens.js'
 
@@ -86,9 +87,11 @@ export const catalogServer = (entries: ReadonlyArray<CatalogEntry>, info: Server
   for (const e of kept) handlers[e.tool.name] = e.handler
   // a list built at run time: mcpServer checks names and duplicates as it runs
   const server: Server = mcpServer(kept.map((e) => e.tool), info, serverOptions).implement(handlers)
-  // the listing as tools/list gives it: the wire fields of each tool, nothing else
+  // the listing as tools/list gives it (in tool-search mode: the gateways and the pinned tools): the wire fields of each tool, nothing else
+  const search = searchOptionsOf(serverOptions.toolSearch)
+  const listed = search === undefined ? server.tools : [...gateways, ...server.tools.filter((t) => search.pinned?.includes(t.name) === true)]
   const estimate = listingBudget(
-    server.tools.map(({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }) =>
+    listed.map(({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }) =>
       stripUndefined({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }),
     ),
     budget,

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { emcp, inMemoryClient, mcpServer, runtimeTool, type AnyTool, type CallToolResult, type Server } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { fromManifest } from 'emcp/manifest'
+import { conversions } from '../../../examples/tool-search.js'
 
 const note = emcp({ name: 'note', description: 'Keep a note.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
 
@@ -91,5 +92,14 @@ describe('tool search over tools that change at run time', () => {
     expect(await found('item code')).toEqual(['inv_qty'])
     const r = await call('call_tool', { name: 'inv_qty', arguments: { sku: 'A1' } })
     expect(r.content).toEqual([{ type: 'text', text: '7' }])
+  })
+
+  it('finds conversions in the example catalog by the words of its own abbreviations', async () => {
+    const { call, found } = clientOf(conversions)
+    expect((await found('kilometres to miles'))[0]).toBe('len_km_to_mi')
+    expect((await found('celsius to fahrenheit'))[0]).toBe('temp_c_to_f')
+    expect((await found('convert feet into metres'))[0]).toBe('len_ft_to_m')
+    expect((await inMemoryClient(conversions).list()).map((t) => t.name)).toEqual(['search_tools', 'call_tool', 'convert_help'])
+    expect((await call('call_tool', { name: 'temp_c_to_f', arguments: { value: 100 } })).structuredContent).toEqual({ result: 212 })
   })
 })
