@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Client as Client2026, StreamableHTTPClientTransport as Http2026 } from '@modelcontextprotocol/client'
+import { StdioClientTransport as Stdio2026 } from '@modelcontextprotocol/client/stdio'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
@@ -78,6 +79,24 @@ describe('emcp serve --search', () => {
       expect(namesOf(await c.client.callTool({ name: 'search_tools', arguments: { query: 'format disk' } }))).not.toContain('format_disk')
     } finally {
       await c.dispose()
+    }
+  }, 120_000)
+
+  it('reviews an ask tool called through call_tool in the 2026-07-28 era too: input_required, answered by the client, then the call runs', async () => {
+    const client = new Client2026({ name: 'v2', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } })
+    const asked: string[] = []
+    client.setRequestHandler('elicitation/create', async (req) => {
+      asked.push(String((req.params as { message?: unknown }).message))
+      return { action: 'accept', content: { table: 'users' } }
+    })
+    await client.connect(new Stdio2026({ command: process.execPath, args: [bin, 'serve', example('ops'), '--search'], stderr: 'pipe' }))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      const r = await client.callTool({ name: 'call_tool', arguments: { name: 'drop_table', arguments: { table: 'users' } } })
+      expect(asked).toHaveLength(1)
+      expect(r.content).toEqual([{ type: 'text', text: 'dropped users' }])
+    } finally {
+      await client.close()
     }
   }, 120_000)
 
