@@ -193,6 +193,20 @@ describe.each(clients)('tool search through the %s client', (_label, connect) =>
     const limit = await c.callTool('search_tools', { query: 'number', limit: 51 })
     expect(textOf(limit)).toMatch(/\/limit: /)
   })
+
+  it('answers hostile call_tool arguments without echoing them, and refuses what nests too deeply', async () => {
+    const long = await c.callTool('call_tool', { name: 'x'.repeat(100_000), arguments: {} })
+    expect(textOf(long)).toBe('Invalid arguments for tool call_tool: /name: must have 1 to 128 characters, not 100000')
+    const typed = await c.callTool('search_tools', { query: { $gt: '' } as never })
+    expect(typed.isError).toBe(true)
+    const extra = await c.callTool('call_tool', { name: 'add', ['k'.repeat(50_000)]: 1 })
+    expect(textOf(extra).length).toBeLessThan(400)
+    let deep: unknown = {}
+    for (let i = 0; i < 1000; i++) deep = { deep }
+    await expect(c.callTool('call_tool', { name: 'add', arguments: deep as Record<string, unknown> })).rejects.toThrow(/nest|depth|deep/i)
+    // and the server still answers
+    expect((await c.callTool('call_tool', { name: 'add', arguments: { a: 1, b: 1 } })).structuredContent).toEqual({ sum: 2 })
+  })
 })
 
 describe('tool search for an authenticated caller', () => {
