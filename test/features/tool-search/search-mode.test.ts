@@ -25,12 +25,19 @@ const greet = emcp({
 })
 const wipe = emcp({ name: 'wipe_memory', description: 'Erase the calculator memory.', input: { type: 'object' }, scopes: ['calc:write'] })
 const audit = emcp({ name: 'audit_log', description: 'Read the audit log of the calculator.', input: { type: 'object' } })
+const mine = emcp({
+  name: 'my_orders',
+  description: 'The orders of the caller.',
+  input: { type: 'object', properties: { userId: { type: 'string' }, limit: { type: 'integer' } }, required: ['userId'], additionalProperties: false },
+  claims: { userId: 'sub' },
+})
+const broken = emcp({ name: 'broken_total', description: 'A total that breaks its contract.', input: { type: 'object' }, output: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] } })
 const squared = emcp({ name: 'square', description: 'Square of a number.', input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, output: { type: 'number' } })
 
 /** The tools the tool-call middleware saw, in order. */
 const seen: string[] = []
 
-const server = mcpServer([add, greet, wipe, audit, squared], { name: 'calc', version: '1.0.0' }, {
+const server = mcpServer([add, greet, wipe, audit, squared, mine, broken], { name: 'calc', version: '1.0.0' }, {
   toolSearch: { pinned: ['add'] },
   authorize: (tool, session) => tool.name !== 'audit_log' || session.identity?.roles.includes('admin') === true,
   middleware: [
@@ -47,10 +54,13 @@ const server = mcpServer([add, greet, wipe, audit, squared], { name: 'calc', ver
   wipe_memory: () => 'wiped',
   audit_log: () => 'nothing happened',
   square: ({ n }) => n * n,
+  my_orders: ({ userId, limit }) => `orders of ${userId} (${limit ?? 'all'})`,
+  // a JavaScript caller's mistake the compiler would refuse: the result is checked at run time too
+  broken_total: () => ({ total: 'many' }) as never,
 })
 
 const identities: { readonly [token: string]: Identity } = {
-  writer: { subject: 'wendy', roles: [], scopes: ['calc:write'] },
+  writer: { subject: 'wendy', roles: [], scopes: ['calc:write'], claims: { sub: 'wendy' } },
   admin: { subject: 'ada', roles: ['admin'], scopes: [] },
 }
 
@@ -171,6 +181,15 @@ describe.each(clients)('tool search through the %s client', (_label, connect) =>
     expect(textOf(near)).not.toMatch(/audit_log/)
   })
 
+  it("call_tool checks the tool's result against its output schema, and refuses a claim-bound argument without a token to fill it", async () => {
+    const r = await c.callTool('call_tool', { name: 'broken_total', arguments: {} })
+    expect(r.isError).toBe(true)
+    expect(textOf(r)).toMatch(/^Tool broken_total returned a result that does not match its output schema: \/total/)
+    await expect(c.callTool('call_tool', { name: 'my_orders', arguments: {} })).rejects.toThrow(/sub/)
+    const sent = await c.callTool('call_tool', { name: 'my_orders', arguments: { userId: 'mallory' } })
+    expect(textOf(sent)).toMatch(/userId: filled from the caller's token; do not send it/)
+  })
+
   it('a direct call of a tool search mode does not list still works', async () => {
     const r = await c.callTool('greet_person', { who: 'Lin' })
     expect(textOf(r)).toBe('hello Lin')
@@ -218,6 +237,7 @@ describe('tool search for an authenticated caller', () => {
         expect(found.structuredContent.tools[0]?.name).toBe(tool)
         const r = await c.callTool('call_tool', { name: tool, arguments: {} })
         expect(r.isError).toBeFalsy()
+        if (token === 'writer') expect(textOf(await c.callTool('call_tool', { name: 'my_orders', arguments: { limit: 2 } }))).toBe('orders of wendy (2)')
       } finally {
         await c.close()
       }
