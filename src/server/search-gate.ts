@@ -17,6 +17,8 @@ import type { Answer } from './feature.js'
 import { clip } from '../util/clip.js'
 import { isObject } from '../util/json-object.js'
 import { rpcError, type Request } from '../protocol/jsonrpc.js'
+import { legacyOutputSchema, wrapsOutput } from '../protocol/2025-11-25/legacy-output.js'
+import { isModernVersion } from '../protocol/versions.js'
 import type { Session } from './session.js'
 import { missingScopes } from './scopes.js'
 import { authorized, type Chain } from './tool-call.js'
@@ -70,7 +72,11 @@ export const searchGate = (setup: GateSetup): SearchGate => {
     const mode = state.mode
     // the mode was turned off while this call waited: nothing to search
     if (mode === undefined) return errorMessage(`tool ${searchToolName} is not served now`)
-    return searchAnswer(mode.indexOf(setup.enabled()), args as Parameters<typeof searchAnswer>[1], mode.defaultLimit, visibleTo(ctx.session))
+    // `args` passed searchTool's input schema before the handler runs; the output schemas are
+    // shown as tools/list shows them to this session's era
+    const legacy = !isModernVersion(ctx.session.protocolVersion)
+    const outputSchema = (t: AnyTool) => (legacy && t.outputSchema !== undefined && wrapsOutput(t.outputSchema) ? legacyOutputSchema(t.outputSchema) : t.outputSchema)
+    return searchAnswer(mode.indexOf(setup.enabled()), args as Parameters<typeof searchAnswer>[1], mode.defaultLimit, { visible: visibleTo(ctx.session), outputSchema })
   })
   const gateway = callable(callTool, () => errorMessage(`${callToolName} is answered by the tool it names`))
   return {

@@ -13,7 +13,8 @@
  * const server = mcpServer([add], { name: 'calc', version: '1.0.0' }, { toolSearch: { pinned: ['add'] } })
  *   .implement({ add: ({ a, b }) => String((a ?? 0) + (b ?? 0)) })
  */
-import { emcp, type AnyTool } from '../../contract/emcp.js'
+import { emcp, type AnyTool, type ToolAnnotations } from '../../contract/emcp.js'
+import type { JsonSchema } from '../../schema/schema.js'
 import type { Abbreviations } from './abbreviations.js'
 import { searchIndex, type Hit, type SearchIndex } from './rank.js'
 
@@ -42,12 +43,14 @@ export const maxSearchLimit = 50
 /** The longest query, in characters. */
 export const maxQueryChars = 1000
 
-/** What `search_tools` answers per tool. */
+/** What `search_tools` answers per tool (the schemas and annotations only when asked for `details`). */
 export interface SearchHit {
   readonly name: string
   readonly description: string
   readonly score: number
-  readonly inputSchema?: { readonly [keyword: string]: unknown }
+  readonly inputSchema?: JsonSchema
+  readonly outputSchema?: JsonSchema
+  readonly annotations?: ToolAnnotations
 }
 
 /** The search mode of a server, as its tool table holds it. */
@@ -67,13 +70,13 @@ export const searchTool = emcp({
   name: searchToolName,
   title: 'Search tools',
   description:
-    'Find the tools of this server for a task: give a few words (what you want done, the kinds of values involved); get the best-matching tool names with one-line descriptions, best first. Call one with call_tool; set details to true to get each tool\'s input schema as well.',
+    'Find the tools of this server for a task: give a few words (what you want done, the kinds of values involved); get the best-matching tool names with one-line descriptions, best first. Call one with call_tool; set details to true to get each tool\'s input and output schemas and annotations as well.',
   input: {
     type: 'object',
     properties: {
       query: { type: 'string', minLength: 1, maxLength: maxQueryChars, description: 'What the tool should do, in a few words (e.g. "number of instants of a temporal value").' },
       limit: { type: 'integer', minimum: 1, maximum: maxSearchLimit, description: `How many tools to answer (default 10, at most ${maxSearchLimit}).` },
-      details: { type: 'boolean', description: "Also answer each tool's input schema." },
+      details: { type: 'boolean', description: "Also answer each tool's input and output schemas and annotations." },
     },
     required: ['query'],
     additionalProperties: false,
@@ -85,7 +88,14 @@ export const searchTool = emcp({
         type: 'array',
         items: {
           type: 'object',
-          properties: { name: { type: 'string' }, description: { type: 'string' }, score: { type: 'number' }, inputSchema: { type: 'object' } },
+          properties: {
+            name: { type: 'string' },
+            description: { type: 'string' },
+            score: { type: 'number' },
+            inputSchema: { type: 'object' },
+            outputSchema: {},
+            annotations: { type: 'object' },
+          },
           required: ['name', 'description', 'score'],
         },
       },
@@ -150,13 +160,19 @@ export const listedInSearch = (mode: SearchMode, enabled: ReadonlyArray<AnyTool>
   ...enabled.filter((t) => mode.pinned.has(t.name)),
 ]
 
-/** The answer of `search_tools`: the best tools among those `visible`, with their schemas when asked. */
-export const searchAnswer = (index: SearchIndex, args: { readonly query: string; readonly limit?: number; readonly details?: boolean }, limit: number, visible: (t: AnyTool) => boolean): { tools: SearchHit[] } => ({
-  tools: index.search(args.query, args.limit ?? limit, visible).map((h: Hit) => ({
+/** How `search_tools` answers one call: the tools the caller may see, and the output schema as its era lists it. */
+export interface SearchScope {
+  readonly visible: (t: AnyTool) => boolean
+  readonly outputSchema: (t: AnyTool) => JsonSchema | undefined
+}
+
+/** The answer of `search_tools`: the best tools among those visible, with their schemas when asked. */
+export const searchAnswer = (index: SearchIndex, args: { readonly query: string; readonly limit?: number; readonly details?: boolean }, limit: number, scope: SearchScope): { tools: SearchHit[] } => ({
+  tools: index.search(args.query, args.limit ?? limit, scope.visible).map((h: Hit) => ({
     name: h.name,
     description: h.description,
     score: h.score,
-    ...(args.details === true ? { inputSchema: h.tool.inputSchema as { readonly [keyword: string]: unknown } } : {}),
+    ...(args.details === true ? detailsOf(h.tool, scope.outputSchema(h.tool)) : {}),
   })),
 })
 
@@ -180,6 +196,13 @@ export const nearestNames = (index: SearchIndex, tools: ReadonlyArray<AnyTool>, 
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** What `details` adds to a hit: the schemas and annotations a caller needs to call the tool well. */
+const detailsOf = (t: AnyTool, outputSchema: JsonSchema | undefined): Pick<SearchHit, 'inputSchema' | 'outputSchema' | 'annotations'> => ({
+  inputSchema: t.inputSchema,
+  ...(outputSchema === undefined ? {} : { outputSchema }),
+  ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
+})
 
 /** The Levenshtein distance of two words when at most `max`, else `max + 1`; computed in a band of width `2 max + 1`. */
 const editDistance = (a: string, b: string, max: number): number => {

@@ -127,7 +127,9 @@ describe.each(clients)('tool search through the %s client', (_label, connect) =>
     expect(hits[0]?.score).toBeGreaterThan(0)
     expect(JSON.parse(textOf(r))).toEqual(r.structuredContent)
     const detailed = await c.callTool('search_tools', { query: 'sum of two numbers', limit: 1, details: true })
-    expect(detailed.structuredContent.tools).toEqual([{ name: 'add', description: 'Add two numbers.', score: expect.any(Number), inputSchema: add.inputSchema }])
+    expect(detailed.structuredContent.tools).toEqual([
+      { name: 'add', description: 'Add two numbers.', score: expect.any(Number), inputSchema: add.inputSchema, outputSchema: add.outputSchema, annotations: { readOnlyHint: true } },
+    ])
   })
 
   it('search_tools leaves out what the caller may not see: a tool needing a scope, a tool its authorization refuses', async () => {
@@ -149,6 +151,8 @@ describe.each(clients)('tool search through the %s client', (_label, connect) =>
   it('call_tool of a tool with a non-object output answers in the shape of the era', async () => {
     const r = await c.callTool('call_tool', { name: 'square', arguments: { n: 4 } })
     expect(r.structuredContent).toEqual(c.era === '2025-11-25' ? { result: 16 } : 16)
+    const found = await c.callTool('search_tools', { query: 'square of a number', limit: 1, details: true })
+    expect(found.structuredContent.tools[0].outputSchema).toMatchObject(c.era === '2025-11-25' ? { type: 'object', properties: { result: { type: 'number' } } } : { type: 'number' })
   })
 
   it('call_tool answers invalid arguments with an isError naming the tool and the path', async () => {
