@@ -31,8 +31,10 @@ export const searchOf = (args: Args): ToolSearchOptions | undefined => {
 }
 
 /** Turns search mode on for `server` as the options ask; a pinned name that is no tool is a usage error naming it. */
-export const applySearch = (server: Server, args: Args): void => {
-  const options = searchOf(args)
+export const applySearch = (server: Server, args: Args): void => enableSearch(server, searchOf(args))
+
+/** Turns search mode on for `server` with `options` (nothing when undefined); options that cannot work are a usage error. */
+export const enableSearch = (server: Server, options: ToolSearchOptions | undefined): void => {
   if (options === undefined) return
   try {
     server.setToolSearch(options)

@@ -16,6 +16,8 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { lastOption, parseArgs, wholeOption } from '../../cli/args.js'
 import { UsageError } from '../../cli/command.js'
+import { enableSearch, searchOf } from '../../cli/search.js'
+import type { ToolSearchOptions } from '../../features/tool-search/mode.js'
 import type { Identity } from '../../server/session.js'
 import { serveHttp } from '../../transport/http.js'
 import { startStdio } from '../../transport/stdio.js'
@@ -68,6 +70,11 @@ What to serve:
   --timeout MS         statement timeout per call (default 30000; 0: none)
   --set-role           run each call under the caller's role (SET LOCAL ROLE)
 
+Tool search:
+  --search             list search_tools and call_tool (and the pinned tools) instead of
+                       every tool; see docs/tool-search.md
+  --pin NAME           with --search, keep tool NAME listed too (repeatable)
+
 Transport (one of):
   --stdio              newline-delimited JSON-RPC on stdin/stdout (default)
   --identity WHO       stdio: who the caller is, as SUBJECT or SUBJECT:ROLE,ROLE
@@ -103,6 +110,7 @@ export const start = async (argv: ReadonlyArray<string>, io: PgIO): Promise<Runn
       sqlFiles: toolFiles,
       onWarning: (w) => io.err(`emcp pg: ${w}\n`),
     })
+    enableSearch(tools.server, o.search)
     const stopAll = async (): Promise<void> => {
       await tools.close()
       await db.close()
@@ -185,11 +193,12 @@ interface Parsed {
   readonly host?: string | undefined
   readonly tokens?: string | undefined
   readonly identity?: Identity | undefined
+  readonly search?: ToolSearchOptions | undefined
 }
 
 const spec = {
-  options: ['url', 'pglite', 'init', 'sql', 'schema', 'prefix', 'name', 'listen', 'timeout', 'port', 'host', 'tokens', 'identity'],
-  switches: ['set-role', 'stdio', 'http'],
+  options: ['url', 'pglite', 'init', 'sql', 'schema', 'prefix', 'name', 'listen', 'timeout', 'port', 'host', 'tokens', 'identity', 'pin'],
+  switches: ['set-role', 'stdio', 'http', 'search'],
 } as const
 
 const parse = (argv: ReadonlyArray<string>): Parsed => {
@@ -213,6 +222,7 @@ const parse = (argv: ReadonlyArray<string>): Parsed => {
     host: one('host'),
     tokens: one('tokens'),
     identity: identityOf(one('identity')),
+    search: searchOf(args),
   }
 }
 

@@ -80,6 +80,33 @@ describe('postgres: emcp pg (run, start)', () => {
     }
   }, 180_000)
 
+  it('serves in tool-search mode with --search and --pin, and refuses a pinned name that is no routine', async () => {
+    const schema = file(
+      'search.sql',
+      `create function shout_text(_text text) returns text language sql as $$ select upper(_text) $$;
+       comment on function shout_text is '@mcp Turns text to upper case.';
+       create function count_words(_text text) returns int language sql as $$ select array_length(regexp_split_to_array(trim(_text), '\\s+'), 1) $$;
+       comment on function count_words is '@mcp Number of words in a text.';`,
+    )
+    const h = io()
+    const running = await start(['--init', schema, '--http', '--port', '0', '--search', '--pin', 'shout_text'], h)
+    try {
+      const client = new Client({ name: 'cli-test', version: '0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)))
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool', 'shout_text'])
+      const found = await client.callTool({ name: 'search_tools', arguments: { query: 'how many words' } })
+      expect((found.structuredContent as { tools: Array<{ name: string }> }).tools[0]?.name).toBe('count_words')
+      const r = await client.callTool({ name: 'call_tool', arguments: { name: 'count_words', arguments: { text: 'one two three' } } })
+      expect(r.structuredContent).toEqual({ value: 3 })
+      await client.close()
+    } finally {
+      await running.close()
+    }
+    const bad = io()
+    expect(await run(['--init', schema, '--search', '--pin', 'nope'], bad)).toBe(2)
+    expect(bad.errText()).toMatch(/--pin names no tool: nope/)
+  }, 180_000)
+
   it('serves over stdio, as the identity --identity names', async () => {
     const schema = file(
       'stdio.sql',
