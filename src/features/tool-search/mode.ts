@@ -128,6 +128,7 @@ export const gateways: ReadonlyArray<AnyTool> = [searchTool, callTool]
 
 /** A search mode for `options` over the tools served now; throws a TypeError for options that cannot work. */
 export const searchMode = (options: ToolSearchOptions, tools: ReadonlyArray<AnyTool>): SearchMode => {
+  checkShape(options)
   const names = new Set(tools.map((t) => t.name))
   const taken = gateways.filter((g) => names.has(g.name)).map((g) => g.name)
   if (taken.length > 0) throw new TypeError(`emcp: toolSearch lists its own ${taken.join(' and ')}: rename the server's tool of that name`)
@@ -196,6 +197,16 @@ export const nearestNames = (index: SearchIndex, tools: ReadonlyArray<AnyTool>, 
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** Fails, naming the key, on options a JavaScript caller got the shape of wrong. */
+const checkShape = (options: unknown): void => {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`emcp: toolSearch must be true, false or an object of options, got ${typeof options}`)
+  const { pinned, abbreviations } = options as { pinned?: unknown; abbreviations?: unknown }
+  if (pinned !== undefined && !(Array.isArray(pinned) && pinned.every((p) => typeof p === 'string')))
+    throw new TypeError('emcp: toolSearch.pinned must be an array of tool names')
+  if (abbreviations !== undefined && !(typeof abbreviations === 'object' && abbreviations !== null && Object.values(abbreviations).every((v) => typeof v === 'string')))
+    throw new TypeError('emcp: toolSearch.abbreviations must map each abbreviation to the words it stands for, as a string')
+}
 
 /** What `details` adds to a hit: the schemas and annotations a caller needs to call the tool well. */
 const detailsOf = (t: AnyTool, outputSchema: JsonSchema | undefined): Pick<SearchHit, 'inputSchema' | 'outputSchema' | 'annotations'> => ({
