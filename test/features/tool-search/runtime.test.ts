@@ -8,10 +8,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
-import { emcp, inMemoryClient, mcpServer, runtimeTool, type AnyTool, type CallToolResult, type Server } from 'emcp'
+import { emcp, inMemoryClient, mcpServer, runtimeTool, tasks, type AnyTool, type CallToolResult, type Server } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { fromManifest } from 'emcp/manifest'
 import { conversions } from '../../../examples/tool-search.js'
+import { meta, send, waitFor } from '../tasks/support.js'
 
 const note = emcp({ name: 'note', description: 'Keep a note.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
 
@@ -104,5 +105,23 @@ describe('tool search over tools that change at run time', () => {
     expect((await found('convert feet into metres'))[0]).toBe('len_ft_to_m')
     expect((await inMemoryClient(conversions).list()).map((t) => t.name)).toEqual(['search_tools', 'call_tool', 'convert_help'])
     expect((await call('call_tool', { name: 'temp_c_to_f', arguments: { value: 100 } })).structuredContent).toEqual({ result: 212 })
+  })
+
+  it('runs a tool that runs only as a task through call_tool as a task (2026-07-28, tasks extension), and answers a client without the extension as a direct call would', async () => {
+    const report = emcp({ name: 'long_report', description: 'A report that takes a while.', input: { type: 'object' }, taskSupport: 'required' })
+    let finish: (text: string) => void = () => undefined
+    const server = mcpServer([note, report], { name: 'r', version: '1' }, { toolSearch: true, features: [tasks()] }).implement({
+      note: ({ text }) => text,
+      long_report: () => new Promise<string>((resolve) => (finish = resolve)),
+    })
+    const r = await send(server, 'tools/call', { name: 'call_tool', arguments: { name: 'long_report', arguments: {} } })
+    expect(r.result).toMatchObject({ resultType: 'task', taskId: expect.any(String), status: 'working' })
+    finish('the report')
+    const done = await waitFor(server, r.result.taskId, 'completed')
+    expect(done.status).toBe('completed')
+    const inline = await send(server, 'tools/call', { name: 'call_tool', arguments: { name: 'long_report', arguments: {} } }, meta({}, false))
+    const direct = await send(server, 'tools/call', { name: 'long_report', arguments: {} }, meta({}, false))
+    expect(inline.error ?? inline.result).toBeDefined()
+    expect(inline.error ?? inline.result).toEqual(direct.error ?? direct.result)
   })
 })
