@@ -10,7 +10,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { describe, expect, it } from 'vitest'
 import { emcp, inMemoryClient, mcpServer, runtimeTool, tasks, type AnyTool, type CallToolResult, type Server } from 'emcp'
 import { serveHttp } from 'emcp/http'
-import { fromManifest } from 'emcp/manifest'
+import { catalogServer, fromManifest, type ListingBudget } from 'emcp/manifest'
 import { conversions } from '../../../examples/tool-search.js'
 import { meta, send, waitFor } from '../tasks/support.js'
 
@@ -96,6 +96,16 @@ describe('tool search over tools that change at run time', () => {
     expect(await found('item code')).toEqual(['inv_qty'])
     const r = await call('call_tool', { name: 'inv_qty', arguments: { sku: 'A1' } })
     expect(r.content).toEqual([{ type: 'text', text: '7' }])
+  })
+
+  it('counts in a catalog server\'s listing budget only what search mode lists', () => {
+    const estimates: ListingBudget[] = []
+    const entries = [...conversions.tools].map((tool) => ({ tool, handler: () => 'x' }))
+    catalogServer(entries, { name: 'all', version: '1' }, { budget: 1000, onBudget: (e) => estimates.push(e) })
+    catalogServer(entries, { name: 'searching', version: '1' }, { budget: 1000, toolSearch: { pinned: ['convert_help'] }, onBudget: (e) => estimates.push(e) })
+    expect(estimates.map((e) => e.tools)).toEqual([conversions.tools.length, 3])
+    expect(estimates[0]?.warning).toBeDefined()
+    expect(estimates[1]?.warning).toBeUndefined()
   })
 
   it('finds conversions in the example catalog by the words of its own abbreviations', async () => {
