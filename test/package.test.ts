@@ -57,6 +57,7 @@ const expectedExport: Record<string, string> = {
   'emcp/geometry': 'geometryCodecs',
   'emcp/redis': 'redisStore',
   'emcp/postgres-store': 'postgresStore',
+  'emcp/client': 'connect',
 }
 const subpaths = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
