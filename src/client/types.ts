@@ -18,6 +18,8 @@ import type { ArgsOf, ResultOf } from '../transport/in-memory.js'
 /** A tool as `tools/list` shows it, and as `emcp types` writes it: a name and its schemas. */
 export interface ListedContract {
   readonly name: string
+  readonly title?: string
+  readonly description?: string
   readonly inputSchema: JSONSchema
   readonly outputSchema?: JSONSchema
 }
