@@ -6,7 +6,7 @@
 // shared by all entry points, so `emcp`, `emcp/stdio` and `emcp/http` see the same classes.
 // ajv (loaded on first compile), the PostgreSQL drivers (loaded on first use) and the
 // optional peers jose and @opentelemetry/api stay outside: they are loaded lazily on purpose;
-// so does @modelcontextprotocol/client, the optional peer of emcp/client.
+// so do @modelcontextprotocol/client, the optional peer of emcp/client, and yaml (emcp install goose).
 import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
 
@@ -55,7 +55,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml'],
   plugins: [esModules],
   logLevel: 'warning',
 })

@@ -4,11 +4,12 @@
  *
  * @example
  * import { commands } from './commands.js'
- * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'types']
+ * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'types', 'install']
  */
 import { call } from './call.js'
 import type { Command } from './command.js'
 import { dev } from './dev.js'
+import { install } from './install.js'
 import { list } from './list.js'
 import { manifest } from './manifest.js'
 import { pg } from './pg.js'
@@ -17,4 +18,4 @@ import { types } from './types.js'
 import { validate } from './validate.js'
 
 /** Every subcommand, in the order `emcp --help` shows them. */
-export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, types]
+export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, types, install]
