@@ -6,7 +6,8 @@
 // shared by all entry points, so `emcp`, `emcp/stdio` and `emcp/http` see the same classes.
 // ajv (loaded on first compile), the PostgreSQL drivers (loaded on first use) and the
 // optional peers jose and @opentelemetry/api stay outside: they are loaded lazily on purpose;
-// so do @modelcontextprotocol/client, the optional peer of emcp/client, and yaml (emcp install goose).
+// so do @modelcontextprotocol/client, the optional peer of emcp/client, yaml (emcp install goose), esbuild and
+// fflate (emcp bundle).
 import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
 
@@ -55,7 +56,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate'],
   plugins: [esModules],
   logLevel: 'warning',
 })

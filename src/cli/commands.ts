@@ -4,8 +4,9 @@
  *
  * @example
  * import { commands } from './commands.js'
- * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'types', 'install']
+ * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'types', 'install', 'bundle']
  */
+import { bundle } from './bundle.js'
 import { call } from './call.js'
 import type { Command } from './command.js'
 import { dev } from './dev.js'
@@ -18,4 +19,4 @@ import { types } from './types.js'
 import { validate } from './validate.js'
 
 /** Every subcommand, in the order `emcp --help` shows them. */
-export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, types, install]
+export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, types, install, bundle]
