@@ -71,6 +71,16 @@ describe('emcp examples over HTTP', () => {
   })
 })
 
+describe('examples/client.ts', () => {
+  it('makes its typed calls over stdio and HTTP in both eras, answering the elicitation', async () => {
+    const ran = await run(process.execPath, [example('client'), '--name', 'Lin'], root)
+    expect(ran.code).toBe(0)
+    const lines = ran.stdout.trim().split('\n')
+    expect(lines).toEqual(['stdio', 'stdio', 'http ', 'http '].map((t, i) => `${t} ${eras[i % 2]}: Hello, Lin! primes below 20: 2 3 5 7 11 13 17 19`))
+    expect(ran.stderr.match(/the server asks: What is your name\?/g)).toHaveLength(4)
+  })
+})
+
 describe('a server emcp did not write: the official SDK example, typed through emcp types', () => {
   it('the module emcp types wrote is up to date, and the typed client calls the server', async () => {
     const checked = await run(process.execPath, [emcpBin, 'types', '--check', 'test/client/fixtures/sdk-weather-tools.ts', '--', 'node', sdkExample], root)
