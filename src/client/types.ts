@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The types of the typed client (`emcp/client`), all read from one value: an emcp server
  * (`typeof server`), its list of contracts, or the const tool list `emcp types` writes for a
