@@ -11,6 +11,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { JsonSchema } from '../schema/schema.js'
+import { deeperThan } from '../util/json-depth.js'
 import { isObject } from '../util/json-object.js'
 
 /** A listed tool as `emcp types` keeps it (a type alias: manifests' diff reads it as one of their tools). */
@@ -21,6 +22,9 @@ export type TypedTool = {
   readonly inputSchema: JsonSchema
   readonly outputSchema?: JsonSchema
 }
+
+/** The deepest schema kept (64 levels): deeper ones are refused, as no type could be read from them. */
+export const maxSchemaDepth = 64
 
 /** The largest module `emcp types` writes or reads (16 MiB): a listing past it is refused, not half-written. */
 export const maxModuleBytes = 16 * 1024 * 1024
@@ -35,6 +39,8 @@ export const typedTools = (listed: ReadonlyArray<unknown>): E.Either<string, Rea
     if (!isObject(t) || typeof t.name !== 'string') return E.left(`tool ${i} has no name`)
     if (!isObject(t.inputSchema)) return E.left(`tool ${t.name} has no inputSchema object`)
     if (t.outputSchema !== undefined && !isObject(t.outputSchema)) return E.left(`tool ${t.name}: outputSchema is not an object`)
+    if (deeperThan(t.inputSchema, maxSchemaDepth) || (t.outputSchema !== undefined && deeperThan(t.outputSchema, maxSchemaDepth)))
+      return E.left(`tool ${t.name}: a schema nests deeper than ${maxSchemaDepth} levels`)
     out.push({
       name: t.name,
       ...(typeof t.title === 'string' ? { title: t.title } : {}),

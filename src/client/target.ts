@@ -57,7 +57,8 @@ export const transportFor = (target: Target, http: HttpParts): Transport => {
   return new StdioClientTransport({
     command: target.command,
     args: [...(target.args ?? [])],
-    ...(target.env === undefined ? {} : { env: { ...process.env, ...target.env } as Record<string, string> }),
+    // the SDK adds these to its safe defaults (PATH, HOME, ...): no other variable of this process leaks to the server
+    ...(target.env === undefined ? {} : { env: { ...target.env } }),
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     stderr: target.stderr ?? 'inherit',
   })

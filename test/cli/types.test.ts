@@ -80,6 +80,10 @@ describe('emcp types', () => {
     expect(await cli(['types', 'dup.json'])).toMatchObject({ code: 1, err: expect.stringMatching(/two tools named "weather"/) })
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ tools: [{ name: 'x', inputSchema: 'object' }] }))
     expect((await cli(['types', 'bad.json'])).err).toMatch(/tool x has no inputSchema object/)
+    let deep: unknown = { type: 'string' }
+    for (let i = 0; i < 1_000; i++) deep = { type: 'object', properties: { x: deep } }
+    writeFileSync(join(dir, 'deep.json'), JSON.stringify({ tools: [{ name: 'deep', inputSchema: deep }] }))
+    expect(await cli(['types', 'deep.json'])).toMatchObject({ code: 1, err: expect.stringMatching(/tool deep: a schema nests deeper than 64 levels/) })
     writeFileSync(join(dir, 'hand.ts'), 'export const tools = [{ name: ] as const')
     expect((await cli(['types', '--check', 'hand.ts', 'm.json'])).err).toMatch(/hand\.ts cannot be checked: its tool list is not the JSON emcp types writes/)
     expect((await cli(['types', 'https://127.0.0.1:1/mcp', '--header', 'nocolon'])).err).toMatch(/--header wants 'Name: value'/)
