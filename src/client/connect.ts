@@ -19,6 +19,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { Client, ProtocolError, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestParams, type ElicitResult, type RequestOptions, type Root } from '@modelcontextprotocol/client'
 import type { CallToolResult } from '../contract/content.js'
 import type { AnyTool, ListedTool } from '../contract/emcp.js'
+import type { AnyPrompt } from '../features/prompts.js'
 import { wrapsOutput } from '../protocol/2025-11-25/legacy-output.js'
 import { isModernVersion } from '../protocol/versions.js'
 import { formatIssues, isCodec, type JsonSchema } from '../schema/schema.js'
@@ -29,13 +30,15 @@ import { finishAuth, transportFor, type Command, type Target } from './target.js
 import type { CallOptions, Described, ListedContract, RemoteClient, ToolsOf } from './types.js'
 
 /** Options of `connect`. */
-export interface ConnectOptions<S = unknown> {
+export interface ConnectOptions<S = unknown, P extends AnyPrompt = AnyPrompt> {
   /**
    * The contracts as a value (the server, its tool list, or what `emcp types` wrote): types
    * are then inferred from it, io-ts codecs encode arguments and decode results, and a
    * 2025-11-25 server's wrapped non-object results are unwrapped.
    */
   readonly contracts?: S
+  /** The server's prompts as values (`prompt(...)`): `prompts.get` is then typed by their names and arguments. */
+  readonly prompts?: ReadonlyArray<P>
   /**
    * The revision to speak: `2026-07-28` (no `initialize`), a 2025 one (`initialize` offering
    * it), or absent: probe with `server/discover` and fall back to `initialize`.
@@ -70,9 +73,9 @@ interface Known {
 }
 
 /** Connects to an emcp server value in memory; its types and codecs come from it. */
-export function connect<S extends Server<AnyTool>>(server: S, options?: ConnectOptions<S>): Promise<RemoteClient<ToolsOf<S>>>
+export function connect<S extends Server<AnyTool>, P extends AnyPrompt = AnyPrompt>(server: S, options?: ConnectOptions<S, P>): Promise<RemoteClient<ToolsOf<S>, P>>
 /** Connects to a URL or a command; typed by `S` (`typeof server`, or `emcp types`' list), given or inferred from `contracts`. */
-export function connect<S extends Described = ReadonlyArray<AnyTool>>(target: string | URL | Command, options?: ConnectOptions<S>): Promise<RemoteClient<ToolsOf<S>>>
+export function connect<S extends Described = ReadonlyArray<AnyTool>, P extends AnyPrompt = AnyPrompt>(target: string | URL | Command, options?: ConnectOptions<S, P>): Promise<RemoteClient<ToolsOf<S>, P>>
 export async function connect(target: Target, options: ConnectOptions<unknown> = {}): Promise<RemoteClient<AnyTool>> {
   const given = options.contracts ?? (typeof target === 'object' && 'dispatch' in target ? target : undefined)
   const known = new Map<string, Known>(contractsOf(given).map((c) => [c.name, c]))
@@ -189,7 +192,7 @@ const typedSurface = (client: Client, known: Map<string, Known>, defaults: Conne
     list,
     prompts: {
       list: async () => (await rpc(() => client.listPrompts())).prompts,
-      get: async (name, args, options) => rpc(() => client.getPrompt({ name, ...(args === undefined ? {} : { arguments: { ...args } }) }, requestOptions(defaults, options))),
+      get: async (name, args, options) => rpc(() => client.getPrompt({ name, ...(args === undefined ? {} : { arguments: { ...(args as Record<string, string>) } }) }, requestOptions(defaults, options))),
     },
     resources: {
       list: async () => (await rpc(() => client.listResources())).resources,

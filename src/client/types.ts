@@ -15,6 +15,8 @@ import type { CallToolResult } from '../contract/content.js'
 import type { AnyTool, ListedTool, Tool } from '../contract/emcp.js'
 import type { ToolNamed } from '../contract/sum.js'
 import type { ArgsOf, ResultOf } from '../transport/in-memory.js'
+import type { AnyPrompt, Prompt, PromptArgs } from '../features/prompts.js'
+import type { InferInput, StandardSchemaV1 } from '../schema/standard/spec.js'
 
 /** A tool as `tools/list` shows it, and as `emcp types` writes it: a name and its schemas. */
 export interface ListedContract {
@@ -91,8 +93,20 @@ export interface ResourceContents {
   readonly blob?: string
 }
 
-/** A connected, typed client of a server whose tools are the union `U`. */
-export interface RemoteClient<U extends AnyTool> extends AsyncDisposable {
+/** The arguments a caller sends to prompt `P` (strings on the wire): a schema's input, else the declared ones, the required ones required. */
+export type PromptArgsOf<P> = P extends Prompt<string, infer A>
+  ? 0 extends 1 & A
+    ? { readonly [argument: string]: string }
+    : A extends StandardSchemaV1
+      ? InferInput<A>
+      : PromptArgs<A>
+  : never
+
+/** The prompt of `P` named `K` (all of them when names are not known). */
+export type PromptNamed<P extends AnyPrompt, K extends string> = string extends P['name'] ? P : Extract<P, { readonly name: K }>
+
+/** A connected, typed client of a server whose tools are the union `U` and prompts `P` (typed when given as `prompts`). */
+export interface RemoteClient<U extends AnyTool, P extends AnyPrompt = AnyPrompt> extends AsyncDisposable {
   /** Calls a tool; resolves to its typed (decoded) output, rejects with `ToolCallError` on `isError`. */
   readonly call: <K extends U['name']>(name: K, args: ArgsOf<ToolNamed<U, K>>, options?: CallOptions) => Promise<ResultOf<ToolNamed<U, K>>>
   /** Calls a tool and resolves to the whole `CallToolResult`, tool errors included. */
@@ -102,7 +116,7 @@ export interface RemoteClient<U extends AnyTool> extends AsyncDisposable {
   /** Prompts: listed (every page) and rendered with their arguments. */
   readonly prompts: {
     readonly list: () => Promise<ReadonlyArray<ListedPrompt>>
-    readonly get: (name: string, args?: { readonly [argument: string]: string }, options?: CallOptions) => Promise<{ readonly description?: string; readonly messages: ReadonlyArray<PromptMessage> }>
+    readonly get: <K extends P['name']>(name: K, args?: PromptArgsOf<PromptNamed<P, K>>, options?: CallOptions) => Promise<{ readonly description?: string; readonly messages: ReadonlyArray<PromptMessage> }>
   }
   /** Resources: listed (every page), their templates, and read. */
   readonly resources: {

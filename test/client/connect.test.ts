@@ -31,13 +31,14 @@ const count = emcp({ name: 'count', description: 'Reports progress.', input: { t
 const wait = emcp({ name: 'wait', description: 'Waits until cancelled.', input: { type: 'object' } })
 const fail = emcp({ name: 'fail', description: 'Always fails.', input: { type: 'object' } })
 
+const hello = prompt({ name: 'hello', description: 'Say hello.', arguments: { who: { required: true } }, get: ({ who }) => `Hello ${who}` })
 const nameForm = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const
 const cancelled: string[] = []
 
 const build = () =>
   mcpServer([add, addDays, primes, greet, ask, where, count, wait, fail], { name: 'client-test', version: '1.0.0' }, {
     features: [
-      prompts([prompt({ name: 'hello', description: 'Say hello.', arguments: { who: { required: true } }, get: ({ who }) => `Hello ${who}` })]),
+      prompts([hello]),
       resources([resource({ uri: 'test://about', name: 'about', mimeType: 'text/plain', read: () => 'about text' })]),
     ],
   }).implement({
@@ -92,7 +93,7 @@ const targets = [
 
 describe.each(targets)('connect %s', (_label, target) => {
   describe.each(['2025-11-25', '2026-07-28'])('at %s', (protocolVersion) => {
-    const open = () => connect(target() as string, { contracts: server, protocolVersion, ...callbacks })
+    const open = () => connect(target() as string, { contracts: server, prompts: [hello], protocolVersion, ...callbacks })
 
     it('speaks the era asked for, calls with types and codecs, unwraps non-object results', async () => {
       await using c = await open()

@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts'
 import { expectError, expectType } from 'tsd'
-import { DateFromISOString, emcp, mcpServer, type CallToolResult, type ListedTool } from 'emcp'
+import { DateFromISOString, emcp, mcpServer, prompt, type CallToolResult, type ListedTool } from 'emcp'
 import { connect, type RemoteClient, type ToolsOf } from 'emcp/client'
 
 const add = emcp({
@@ -31,6 +31,8 @@ const tools = [
   { name: 'ping_host', inputSchema: { type: 'object', properties: { host: { type: 'string' } }, required: ['host'] } },
 ] as const
 
+const chat = prompt({ name: 'weather_chat', arguments: { region: { required: true }, mood: {} }, get: ({ region }) => `Weather in ${region}?` })
+
 const typed = async (): Promise<void> => {
   const local = await connect(server)
   expectType<RemoteClient<typeof add | typeof echo | typeof addDays>>(local)
@@ -50,6 +52,16 @@ const typed = async (): Promise<void> => {
   expectType<string>(weather.conditions)
   expectType<CallToolResult>(await foreign.call('ping_host', { host: 'example.org' }))
   expectType<'get_weather' | 'ping_host'>(null as unknown as ToolsOf<typeof tools>['name'])
+
+  // prompts given as values: names and arguments typed
+  const withPrompts = await connect('http://127.0.0.1:3000/mcp', { contracts: server, prompts: [chat] })
+  await withPrompts.prompts.get('weather_chat', { region: 'eu-north' })
+  await withPrompts.prompts.get('weather_chat', { region: 'eu-north', mood: 'sunny' })
+  expectError(withPrompts.prompts.get('weather', { region: 'eu-north' }))
+  expectError(withPrompts.prompts.get('weather_chat', { mood: 'sunny' }))
+  expectError(withPrompts.prompts.get('weather_chat', { region: 42 }))
+  // without them, any name and string arguments
+  await remote.prompts.get('anything', { any: 'string' })
 
   // a wrong tool name
   // message: /^Argument of type '"multiply"' is not assignable to parameter of type '"add" \| "/
