@@ -171,3 +171,12 @@ describe('connect without contracts', () => {
     }
   })
 })
+
+describe('connect refuses what it cannot reach, saying why', () => {
+  it('a URL that is not http(s), a stdio target without a command, contracts that are not a list', async () => {
+    await expect(connect('ftp://127.0.0.1/mcp')).rejects.toThrow(/an MCP URL is http: or https:, not ftp:/)
+    await expect(connect({ command: '' })).rejects.toThrow(/a stdio target needs a command/)
+    await expect(connect(http.url, { contracts: { tools: 'add' } as never })).rejects.toThrow(/`contracts` is a server, a list of contracts/)
+    await expect(connect({ command: process.execPath, args: ['-e', 'process.exit(3)'], stderr: 'ignore' }, { timeoutMs: 5_000 })).rejects.toThrow()
+  })
+})
