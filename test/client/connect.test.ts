@@ -83,7 +83,7 @@ afterAll(async () => {
 const callbacks = {
   elicit: async () => ({ action: 'accept' as const, content: { name: 'Ada' } }),
   sample: async () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: 'Paris' }, model: 'test-model' }),
-  roots: [{ uri: 'file:///work', name: 'work' }],
+  roots: [{ uri: 'file:///home/ada/project', name: 'project' }],
 }
 
 const targets = [
@@ -111,7 +111,7 @@ describe.each(targets)('connect %s', (_label, target) => {
       await using c = await open()
       expect(await c.call('greet', {})).toEqual({ text: 'Hi Ada' })
       expect((await c.call('ask', {})).content).toEqual([{ type: 'text', text: 'Paris' }])
-      expect((await c.call('where', {})).content).toEqual([{ type: 'text', text: 'file:///work' }])
+      expect((await c.call('where', {})).content).toEqual([{ type: 'text', text: 'file:///home/ada/project' }])
     })
 
     it('reports progress, renders prompts, reads resources', async () => {
