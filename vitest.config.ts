@@ -16,6 +16,7 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/oauth', './src/auth/index.ts'],
   ['emcp/otel', './src/otel/index.ts'],
   ['emcp/cli', './src/cli/index.ts'],
+  ['emcp/client', './src/client/index.ts'],
 ]
 
 export default defineConfig({

@@ -31,6 +31,7 @@ const exampleModules: Record<string, string> = {
   './context.js': 'examples/context.ts',
   './shared-store.js': 'examples/shared-store.ts',
   './from-sdk.js': 'examples/from-sdk.ts',
+  './oauth.js': 'examples/oauth.ts',
 }
 
 const importsEmcp = /^\s*import\b[^'"]*\bfrom\s+['"]emcp(\/[^'"]*)?['"]/m

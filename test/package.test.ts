@@ -57,6 +57,7 @@ const expectedExport: Record<string, string> = {
   'emcp/geometry': 'geometryCodecs',
   'emcp/redis': 'redisStore',
   'emcp/postgres-store': 'postgresStore',
+  'emcp/client': 'connect',
 }
 const subpaths = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
@@ -159,8 +160,8 @@ describe('the packed package in a fresh consumer project', () => {
     mkdirSync(emcpDir, { recursive: true })
     const untar = await run('tar', ['-xzf', join(tmp, info.filename), '-C', emcpDir, '--strip-components=1'], tmp, 120_000)
     if (untar.code !== 0) throw new Error(`tar failed (${untar.code}):\n${untar.stderr}`)
-    // the optional peer emcp/otel needs, as a user of that subpath installs it (consumer7 goes without)
-    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript', '@opentelemetry/api']) {
+    // the optional peers emcp/otel and emcp/client need, as a user of those subpaths installs them (consumer7 goes without)
+    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript', '@opentelemetry/api', '@modelcontextprotocol/client']) {
       const link = join(consumer, 'node_modules', name)
       mkdirSync(dirname(link), { recursive: true })
       symlinkSync(join(root, 'node_modules', name), link, 'dir')

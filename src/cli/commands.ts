@@ -4,16 +4,20 @@
  *
  * @example
  * import { commands } from './commands.js'
- * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg']
+ * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'types', 'install', 'bundle', 'server-json']
  */
+import { bundle } from './bundle.js'
 import { call } from './call.js'
 import type { Command } from './command.js'
 import { dev } from './dev.js'
+import { install } from './install.js'
 import { list } from './list.js'
 import { manifest } from './manifest.js'
 import { pg } from './pg.js'
 import { serve } from './serve.js'
+import { serverJsonCommand } from './server-json.js'
+import { types } from './types.js'
 import { validate } from './validate.js'
 
 /** Every subcommand, in the order `emcp --help` shows them. */
-export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg]
+export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, types, install, bundle, serverJsonCommand]

@@ -5,7 +5,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import * as v2 from '@modelcontextprotocol/client'
 import { expect, test } from 'vitest'
 import { emcp, mcpServer } from 'emcp'
-import { behindOAuth } from '../support/oauth.js'
+import { behindOAuth, browse } from '../support/oauth.js'
 
 // the spec's whole flow with the official SDK client and a real OpenID provider, no manual step:
 // 401 → Protected Resource Metadata → authorization server metadata → dynamic client registration
@@ -50,29 +50,6 @@ class Recorder implements OAuthClientProvider {
   codeVerifier(): string {
     return this.verifier
   }
-}
-
-/** What a browser does with the authorization URL: follows redirects, keeping cookies, until the client's redirect URI; its query. */
-const browse = async (start: URL, redirectUri: string): Promise<URLSearchParams> => {
-  const jar = new Map<string, string>()
-  let url = start.href
-  for (let hops = 0; hops < 20; hops++) {
-    if (url.startsWith(redirectUri)) {
-      const query = new URL(url).searchParams
-      if (query.get('code') === null) throw new Error(`no code in ${url}`)
-      return query
-    }
-    const r = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } })
-    for (const c of r.headers.getSetCookie()) {
-      const [pair = ''] = c.split(';')
-      const eq = pair.indexOf('=')
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1))
-    }
-    const next = r.headers.get('location')
-    if (next === null) throw new Error(`HTTP ${r.status} at ${url}: ${(await r.text()).slice(0, 300)}`)
-    url = new URL(next, url).href
-  }
-  throw new Error('too many redirects')
 }
 
 test('the SDK client registers, gets a code with PKCE, a token for this resource, and calls', async () => {

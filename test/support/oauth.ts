@@ -60,3 +60,26 @@ export const behindOAuth = <U extends AnyTool>(server: Server<U>, scopesSupporte
     token: (scope, resource) => demoToken(started(as).issuer, resource ?? started(running).url, scope),
   }
 }
+
+/** What a browser does with the authorization URL: follows redirects, keeping cookies, until the client's redirect URI; its query. */
+export const browse = async (start: URL, redirectUri: string): Promise<URLSearchParams> => {
+  const jar = new Map<string, string>()
+  let url = start.href
+  for (let hops = 0; hops < 20; hops++) {
+    if (url.startsWith(redirectUri)) {
+      const query = new URL(url).searchParams
+      if (query.get('code') === null) throw new Error(`no code in ${url}`)
+      return query
+    }
+    const r = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } })
+    for (const c of r.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';')
+      const eq = pair.indexOf('=')
+      jar.set(pair.slice(0, eq), pair.slice(eq + 1))
+    }
+    const next = r.headers.get('location')
+    if (next === null) throw new Error(`HTTP ${r.status} at ${url}: ${(await r.text()).slice(0, 300)}`)
+    url = new URL(next, url).href
+  }
+  throw new Error('too many redirects')
+}

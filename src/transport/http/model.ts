@@ -14,6 +14,7 @@ import type { Server as NodeServer } from 'node:http'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Identity } from '../../server/session.js'
 import type { PlaygroundOptions } from './playground.js'
+import type { ServerCardOptions } from './server-card.js'
 import type { SessionOptions } from './sessions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -114,6 +115,11 @@ export interface BearerAuth {
 
 /** Options of `serveHttp`. */
 export interface ServeHttpOptions extends HttpOptions {
+  /**
+   * Serve the server card (draft SEP-2127, a subset of the registry's server.json) at
+   * `/.well-known/mcp/server-card.json` (default false). See docs/distribution.md.
+   */
+  readonly serverCard?: boolean | ServerCardOptions
   /** The port (default 3000; 0 picks a free one). */
   readonly port?: number
   /** The address to bind (default 127.0.0.1). */

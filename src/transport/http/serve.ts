@@ -18,6 +18,7 @@ import { defaultDrainTimeoutMs, exitSoon, onShutdownSignal } from '../drain.js'
 import type { RunningHttp, ServeHttpOptions } from './model.js'
 import { toNodeListener } from './node.js'
 import { playgroundRoutes } from './playground.js'
+import { serverCardRoute } from './server-card.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -31,7 +32,8 @@ export const serveHttp = <U extends AnyTool>(server: Server<U>, options: ServeHt
   const path = options.path ?? '/mcp'
   // the playground's routes come first among the `use` steps: after the Host and Origin guards
   const playground = options.playground === undefined || options.playground === false ? [] : [playgroundRoutes({ ...(options.playground === true ? {} : options.playground), endpoint: path })]
-  const listener = toNodeListener(server, { ...options, path, use: [...playground, ...(options.use ?? [])] })
+  const card = options.serverCard === undefined || options.serverCard === false ? [] : [serverCardRoute(server.info, { ...(options.serverCard === true ? {} : options.serverCard), endpoint: path })]
+  const listener = toNodeListener(server, { ...options, path, use: [...playground, ...card, ...(options.use ?? [])] })
   const node = createServer(listener)
   // `Expect: 100-continue`: the client is told to send its body only once the chain reads it
   node.on('checkContinue', listener.onCheckContinue)
