@@ -5,7 +5,7 @@
 // for the bench server answering one ping). Code splitting keeps one copy of each module
 // shared by all entry points, so `emcp`, `emcp/stdio` and `emcp/http` see the same classes.
 // ajv (loaded on first compile), the PostgreSQL drivers (loaded on first use) and the
-// optional peers jose and @opentelemetry/api stay outside: they are loaded lazily on purpose.
+// optional peers jose, @opentelemetry/api and koffi stay outside: they are loaded lazily on purpose.
 import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
 
@@ -21,6 +21,8 @@ export const entries = {
   otel: 'dist/src/otel/index.js',
   'postgres-store': 'dist/src/stores/postgres.js',
   redis: 'dist/src/stores/redis.js',
+  meos: 'dist/src/sources/meos/index.js',
+  'meos-worker': 'dist/src/sources/meos/worker.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
   'cli-dev-child': 'dist/src/cli/dev-child.js',
@@ -53,7 +55,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', 'koffi'],
   plugins: [esModules],
   logLevel: 'warning',
 })
