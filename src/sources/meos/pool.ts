@@ -152,6 +152,8 @@ const pump = (st: State): void => {
 
 const dispatch = (st: State, slot: Slot, job: Job): void => {
   slot.job = job
+  // the last words reported for a call are its own, not an earlier call's warnings
+  slot.tail = ''
   slot.timer = setTimeout(() => {
     slot.overdue = true
     slot.child.kill('SIGKILL')
