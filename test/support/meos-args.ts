@@ -70,6 +70,13 @@ export const valueFor = (name: string, type: string): string => {
   return fixed[type] ?? 'Point(1 1)'
 }
 
+/** Two elements of an array argument; temporal ones as instants at two times (MEOS merges only values that do not overlap). */
+const arrayFor = (name: string, type: string): ReadonlyArray<string> => {
+  if (type !== 'Temporal' && type !== 'TInstant') return [valueFor(name, type), valueFor(name, type)]
+  const inst = valueFor(name, 'TInstant')
+  return [inst, inst.replace('2000-01-01', '2000-01-03')]
+}
+
 /** Arguments for every property of the tool's input schema. */
 export const argumentsFor = (tool: SweptTool): { readonly [name: string]: unknown } => {
   const args: Record<string, unknown> = {}
@@ -78,7 +85,7 @@ export const argumentsFor = (tool: SweptTool): { readonly [name: string]: unknow
     else if (p.type === 'integer') args[key] = 1
     else if (p.type === 'number') args[key] = 1.5
     else if (p.type === 'boolean') args[key] = true
-    else if (p.type === 'array') args[key] = [valueFor(tool.name, p.items?.title ?? ''), valueFor(tool.name, p.items?.title ?? '')]
+    else if (p.type === 'array') args[key] = arrayFor(tool.name, p.items?.title ?? '')
     else if (p.title !== undefined && p.title !== '' && p.title !== 'text') args[key] = valueFor(tool.name, p.title)
     else args[key] = 'a'
   }

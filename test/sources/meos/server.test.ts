@@ -6,12 +6,12 @@
  * warning, categories, and manifest-only decode for comparison.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inMemoryClient } from 'emcp'
+import { inMemoryClient, type CallToolResult } from 'emcp'
 import { meosServer, type MeosServer } from 'emcp/meos'
 import { libraryPath, meosData, meosDocuments, skipMeos } from '../../support/meos.js'
 
 const seq = '{t@2000-01-01, f@2000-01-03, t@2000-01-05}'
-const texts = (r: { readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }> }): string => r.content.map((b) => b.text ?? '').join('\n')
+const texts = (r: CallToolResult): string => r.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n')
 
 describe.skipIf(skipMeos)('meosServer, libmeos in worker processes', () => {
   let meos: MeosServer
