@@ -68,7 +68,7 @@ export const baseOf = (token: string): Base | undefined => {
   if (t.startsWith('"')) return 'text'
   if (/^(t|f|true|false)$/i.test(t)) return 'bool'
   if (/^[+-]?\d+$/.test(t)) return Math.abs(Number(t)) > 2147483647 ? 'bigint' : 'int'
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) || /^[+-]?(nan|inf|infinity)$/i.test(t)) return 'float'
+  if (/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(t) || /^[+-]?(nan|inf|infinity)$/i.test(t)) return 'float'
   if (/^\d{4}-\d{2}-\d{2}$/.test(t)) return 'date'
   if (/^\d{4}-\d{2}-\d{2}[ T]\d/.test(t)) return 'tstz'
   if (/^npoint\s*\(/i.test(t)) return 'npoint'

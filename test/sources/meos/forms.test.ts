@@ -80,4 +80,12 @@ describe('parserFor', () => {
       'bool', 'int', 'float', 'text', 'date', 'point', 'pose', undefined,
     ])
   })
+
+  it('reads a hostile 1 MB value in linear time', () => {
+    const t0 = performance.now()
+    for (const v of ['1'.repeat(1_000_000) + 'x@2000-01-01', '{' + '1'.repeat(1_000_000) + 'x}', '[' + ' '.repeat(1_000_000) + 'x', 'SRID=1;'.repeat(100_000)])
+      for (const type of ['Temporal', 'TInstant', 'Set', 'Span', 'SpanSet']) expect(parserFor(of(type, 'tbool_in'), v, decoders)).toBeDefined()
+    // a quadratic reading of any of them takes minutes
+    expect(performance.now() - t0).toBeLessThan(2_000)
+  })
 })
