@@ -168,7 +168,7 @@ const dispatch = (st: State, slot: Slot, job: Job): void => {
 
 const spawnWorker = (st: State): void => {
   st.started++
-  const child = fork(st.script, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' })
+  const child = fork(st.script, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'json' })
   const slot: Slot = { child, ready: false, overdue: false, tail: '' }
   st.slots.add(slot)
   const keepTail = (chunk: Buffer): void => {
