@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * Crash isolation: MEOS calls run in worker processes (worker.ts), never in the server's.
  * Each worker runs one call at a time; calls wait in one queue (bounded) for the next idle
