@@ -36,6 +36,11 @@ export interface PoolOptions {
   readonly timeoutMs: number
   /** Calls that may wait for a worker (default 1024); one more is refused. */
   readonly maxQueue?: number
+  /**
+   * Calls a worker serves before it is replaced (default 10 000): what MEOS leaks on its
+   * error paths stays bounded, whatever a client sends.
+   */
+  readonly recycleAfter?: number
   /** The worker script (default: the built one beside this module). */
   readonly script?: string
 }
@@ -65,6 +70,10 @@ interface Job {
 interface Slot {
   readonly child: ChildProcess
   ready: boolean
+  /** Calls answered so far. */
+  served: number
+  /** Replaced after its share of calls: its exit is expected. */
+  retired: boolean
   job?: Job | undefined
   timer?: NodeJS.Timeout | undefined
   overdue: boolean
@@ -170,7 +179,7 @@ const dispatch = (st: State, slot: Slot, job: Job): void => {
 const spawnWorker = (st: State): void => {
   st.started++
   const child = fork(st.script, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'json' })
-  const slot: Slot = { child, ready: false, overdue: false, tail: '' }
+  const slot: Slot = { child, ready: false, served: 0, retired: false, overdue: false, tail: '' }
   st.slots.add(slot)
   const keepTail = (chunk: Buffer): void => {
     slot.tail = (slot.tail + chunk.toString('utf8')).slice(-2048)
@@ -200,6 +209,12 @@ const onMessage = (st: State, slot: Slot, m: WorkerMessage): void => {
     const job = slot.job
     slot.job = undefined
     job.resolve(m.outcome)
+    if (++slot.served >= (st.options.recycleAfter ?? 10_000)) {
+      // no more calls for it: it exits on the disconnect, and onExit starts its successor
+      slot.ready = false
+      slot.retired = true
+      slot.child.disconnect()
+    }
     pump(st)
   }
 }
@@ -217,7 +232,7 @@ const onExit = (st: State, slot: Slot, code: number | null, signal: NodeJS.Signa
     slot.job.resolve({ kind: 'error', message })
   }
   if (st.closing || st.broken !== undefined) return
-  if (!slot.ready && ++st.earlyDeaths >= 3) {
+  if (!slot.ready && !slot.retired && ++st.earlyDeaths >= 3) {
     fail(st, `the MEOS worker ended before it was ready, three times: ${how}${words === '' ? '' : ` (${words})`}`)
     return
   }

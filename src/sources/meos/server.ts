@@ -48,6 +48,8 @@ export interface MeosOptions extends ServerOptions {
   readonly workers?: number
   /** A call's deadline in milliseconds, after which its worker is ended (default 10 000). */
   readonly timeoutMs?: number
+  /** Calls a worker serves before it is replaced, bounding what MEOS leaks on its error paths (default 10 000). */
+  readonly recycleAfter?: number
   /** Pick each argument's parser from its value (`universal`, the default) or always use the manifest's (`manifest`). */
   readonly decode?: 'universal' | 'manifest'
   /** Who the server is (default: the manifest's `x-meos.server`, version 1.3.0). */
@@ -93,6 +95,7 @@ export const meosServer = async (options: MeosOptions): Promise<MeosServer> => {
     universal: options.decode !== 'manifest',
     workers: options.workers ?? defaultWorkers(availableParallelism()),
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    ...(options.recycleAfter === undefined ? {} : { recycleAfter: options.recycleAfter }),
     ...(options.workerScript === undefined ? {} : { script: options.workerScript }),
   })
   let missingSymbols: ReadonlyArray<string>
@@ -179,7 +182,7 @@ const buildServer = (manifest: Manifest, served: ReadonlyArray<ManifestTool>, pl
     const hasOutput = e.outputSchema !== undefined
     handlers[e.name] = async (args, ctx) => answerOf(e.name, hasOutput, await pool.call(e.name, args, ctx.signal))
   }
-  const { library: _l, manifest: _m, catalog: _c, categories: _k, workers: _w, timeoutMs: _t, decode: _d, info, onWarning: _o, workerScript: _s, ...serverOptions } = options
+  const { library: _l, manifest: _m, catalog: _c, categories: _k, workers: _w, timeoutMs: _t, recycleAfter: _r, decode: _d, info, onWarning: _o, workerScript: _s, ...serverOptions } = options
   const meos = manifest['x-meos']
   const name = isObject(meos) && typeof meos.server === 'string' ? meos.server : 'meos'
   const built = serverOfManifest({ ...manifest, tools: entries }, handlers, {

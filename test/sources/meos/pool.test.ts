@@ -72,3 +72,17 @@ describe.skipIf(skipMeos)('the per-call deadline', () => {
     }
   })
 })
+
+describe.skipIf(skipMeos)('worker recycling', () => {
+  it('replaces a worker after its share of calls, and every call is answered', async () => {
+    const meos = await meosServer({ library: libraryPath(), manifest: meosData.manifest, catalog: meosData.catalog, workers: 1, recycleAfter: 3, categories: ['accessor'] })
+    try {
+      const client = inMemoryClient(meos.server)
+      for (let i = 0; i < 7; i++) expect((await client.callResult('temporal_num_instants', { temp: seq })).structuredContent).toEqual({ result: 3 })
+      // the first worker served 3 calls, the second 3, the third serves the seventh
+      expect(meos.pool.started()).toBe(3)
+    } finally {
+      await meos.close()
+    }
+  })
+})
