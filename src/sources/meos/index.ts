@@ -14,7 +14,7 @@
 export { baseOf, encodingsOf, parserFor } from './forms.js'
 export type { ParserChoice } from './forms.js'
 export type { Outcome } from './invoke.js'
-export { decodersOf, plansOf } from './plan.js'
+export { decodersOf, errorCodesOf, plansOf } from './plan.js'
 export type { CallPlan, CScalar, Decoders, EncodePlan, ParamPlan, PlanProblem, ResultPlan, SerializedPlan } from './plan.js'
 export { defaultWorkers, startPool } from './pool.js'
 export type { Pool, PoolOptions } from './pool.js'

@@ -124,6 +124,12 @@ export const decodersOf = (catalog: unknown): Decoders => {
   return out
 }
 
+/** MEOS's error codes by number (`11` -> `MEOS_ERR_INVALID_ARG_TYPE`), from the catalog's `errorCode` enum. */
+export const errorCodesOf = (catalog: unknown): { readonly [code: number]: string } => {
+  const values = enumsOf(catalog).get('errorCode') ?? {}
+  return Object.fromEntries(Object.entries(values).map(([name, code]) => [code, name]))
+}
+
 /** The C parameter types of a catalog function (for binding a parse or serialize function), or undefined when it has none of that name. */
 export const signatureOf = (catalog: unknown, name: string): { readonly params: ReadonlyArray<string>; readonly result: string } | undefined => {
   const list = isObject(catalog) && Array.isArray(catalog.functions) ? catalog.functions : []

@@ -28,7 +28,7 @@ import { codecNamesOf } from '../manifest/dispatch.js'
 import { serverOfManifest } from '../manifest/import.js'
 import type { Manifest, ManifestTool } from '../manifest/manifest.js'
 import type { Outcome } from './invoke.js'
-import { decodersOf, plansOf, type CallPlan } from './plan.js'
+import { decodersOf, errorCodesOf, plansOf, type CallPlan } from './plan.js'
 import { defaultWorkers, startPool, type Pool } from './pool.js'
 
 // ---------------------------------------------------------------------------------------
@@ -115,7 +115,7 @@ export const meosServer = async (options: MeosOptions): Promise<MeosServer> => {
     await pool.close()
     throw new TypeError('emcp/meos: libmeos exports none of the manifest\'s functions')
   }
-  const server = buildServer(manifest, served, plans, pool, options)
+  const server = buildServer(manifest, served, plans, pool, options, errorCodesOf(catalog))
   return { server, missing: [...missing, ...unplanned], pool: { pids: pool.pids, started: pool.started }, close: pool.close }
 }
 
@@ -155,11 +155,14 @@ const servedEntry = (e: ManifestTool, plan: CallPlan): ManifestTool => {
   return { ...e, outputSchema: required.length === 0 ? rest : { ...rest, required } }
 }
 
-/** A call's outcome as a handler's answer. */
-const answerOf = (tool: string, hasOutput: boolean, o: Outcome): unknown => {
+/** A call's outcome as a handler's answer; a MEOS error carries its code, and the code's name. */
+const answerOf = (tool: string, hasOutput: boolean, o: Outcome, codes: { readonly [code: number]: string }): unknown => {
   switch (o.kind) {
-    case 'error':
-      return toolError(o.code === undefined ? o.message : `${o.message} (MEOS error code ${o.code})`)
+    case 'error': {
+      if (o.code === undefined) return toolError(o.message)
+      const name = codes[o.code]
+      return toolError(`${o.message} (MEOS error code ${o.code}${name === undefined ? '' : `, ${name}`})`)
+    }
     case 'none':
       return hasOutput ? {} : ([] satisfies ToolContent)
     case 'void':
@@ -169,7 +172,7 @@ const answerOf = (tool: string, hasOutput: boolean, o: Outcome): unknown => {
   }
 }
 
-const buildServer = (manifest: Manifest, served: ReadonlyArray<ManifestTool>, plans: ReadonlyMap<string, CallPlan>, pool: Pool, options: MeosOptions): Server => {
+const buildServer = (manifest: Manifest, served: ReadonlyArray<ManifestTool>, plans: ReadonlyMap<string, CallPlan>, pool: Pool, options: MeosOptions, codes: { readonly [code: number]: string }): Server => {
   const entries = served.map((e) => {
     const plan = plans.get(e.name)
     return plan === undefined ? e : servedEntry(e, plan)
@@ -180,7 +183,7 @@ const buildServer = (manifest: Manifest, served: ReadonlyArray<ManifestTool>, pl
   const handlers: Record<string, (args: { readonly [name: string]: unknown }, ctx: { readonly signal: AbortSignal }) => Promise<unknown>> = {}
   for (const e of entries) {
     const hasOutput = e.outputSchema !== undefined
-    handlers[e.name] = async (args, ctx) => answerOf(e.name, hasOutput, await pool.call(e.name, args, ctx.signal))
+    handlers[e.name] = async (args, ctx) => answerOf(e.name, hasOutput, await pool.call(e.name, args, ctx.signal), codes)
   }
   const { library: _l, manifest: _m, catalog: _c, categories: _k, workers: _w, timeoutMs: _t, recycleAfter: _r, decode: _d, info, onWarning: _o, workerScript: _s, ...serverOptions } = options
   const meos = manifest['x-meos']

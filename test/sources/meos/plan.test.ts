@@ -4,7 +4,7 @@
  * with their count, consumed aggregate states, const returns, aux defaults).
  */
 import { describe, expect, it } from 'vitest'
-import { decodersOf, plansOf, type CallPlan } from '../../../src/sources/meos/plan.js'
+import { decodersOf, errorCodesOf, plansOf, type CallPlan } from '../../../src/sources/meos/plan.js'
 import { meosDocuments, skipMeosData } from '../../support/meos.js'
 
 describe.skipIf(skipMeosData)('plansOf over meos-mcp.json and meos-idl.json', () => {
@@ -66,6 +66,11 @@ describe.skipIf(skipMeosData)('plansOf over meos-mcp.json and meos-idl.json', ()
     const d = decodersOf(meosDocuments().catalog)
     expect(d.Temporal).toEqual({ mfjson: 'tbool_from_mfjson', text: 'tbool_in', wkb: 'temporal_from_hexwkb' })
     expect(d.Set).toEqual({ text: 'bigintset_in', wkb: 'set_from_hexwkb' })
+  })
+
+  it("names MEOS's error codes from the catalog's errorCode enum", () => {
+    const codes = errorCodesOf(meosDocuments().catalog)
+    expect([codes[11], codes[22], codes[24]]).toEqual(['MEOS_ERR_INVALID_ARG_TYPE', 'MEOS_ERR_TEXT_INPUT', 'MEOS_ERR_WKB_INPUT'])
   })
 
   it('reports a manifest tool the catalog does not describe, by name', () => {
