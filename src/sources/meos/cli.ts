@@ -4,8 +4,8 @@
  *   emcp meos --manifest FILE --catalog FILE [--library PATH] [--stdio | --http [--port N] [--host H]] [--category C]… [--workers N]
  *
  * The flags a server command takes (`--stdio`, `--http`, `--port`, `--host`, `--sessions`,
- * `--category`) mean what they mean for `emcp serve`; the MEOS ones say where the library,
- * manifest and catalog are and how the workers run.
+ * `--category`, `--search`, `--pin`) mean what they mean for `emcp serve`; the MEOS ones say
+ * where the library, manifest and catalog are and how the workers run.
  *
  * @example
  * import { run } from './cli.js'
@@ -44,6 +44,9 @@ Serving (as emcp serve):
   --sessions       stateful HTTP (MCP-Session-Id, SSE streams)
   --category C     only tools of category C (x-meos.category: predicate, accessor,
                    transformation, …); repeatable
+  --search         tool-search mode: search_tools and call_tool (and the pinned tools)
+                   listed instead of 1650 tools; see docs/tool-search.md
+  --pin NAME       with --search, keep tool NAME listed too (repeatable)
 
 Examples:
   emcp meos --manifest meos-mcp.json --catalog meos-idl.json
@@ -66,6 +69,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CommandIO): Promise<n
     throw new UsageError(e instanceof Error ? e.message.replace(/^emcp\/meos: /, '') : String(e), 1)
   })
   try {
+    if (o.search !== undefined) searchMode(meos, o.search)
     return o.http ? await serveOverHttp(meos, o, io) : await serveOverStdio(meos, io)
   } finally {
     await meos.close()
@@ -87,11 +91,13 @@ interface Parsed {
   readonly port: number
   readonly host: string
   readonly sessions: boolean
+  /** `--search`, with the `--pin`ned tools. */
+  readonly search?: { readonly pinned?: ReadonlyArray<string> } | undefined
 }
 
 const spec = {
-  options: ['library', 'manifest', 'catalog', 'workers', 'timeout', 'decode', 'port', 'host', 'category'],
-  switches: ['stdio', 'http', 'sessions'],
+  options: ['library', 'manifest', 'catalog', 'workers', 'timeout', 'decode', 'port', 'host', 'category', 'pin'],
+  switches: ['stdio', 'http', 'sessions', 'search'],
 } as const
 
 const parse = (argv: ReadonlyArray<string>, cwd: string): Parsed => {
@@ -109,6 +115,8 @@ const parse = (argv: ReadonlyArray<string>, cwd: string): Parsed => {
   const decode = lastOption(args, 'decode') ?? 'universal'
   if (decode !== 'universal' && decode !== 'manifest') throw new UsageError(`--decode must be universal or manifest, not ${JSON.stringify(decode)}`)
   const library = lastOption(args, 'library')
+  const pinned = args.options.pin
+  if (pinned !== undefined && !args.switches.has('search')) throw new UsageError('--pin needs --search')
   return {
     library: library === undefined ? undefined : resolve(cwd, library),
     manifest: file('manifest'),
@@ -121,6 +129,22 @@ const parse = (argv: ReadonlyArray<string>, cwd: string): Parsed => {
     port: wholeOption(args, 'port', 0, 65535) ?? 3000,
     host: lastOption(args, 'host') ?? '127.0.0.1',
     sessions: args.switches.has('sessions'),
+    search: args.switches.has('search') ? (pinned === undefined ? {} : { pinned }) : undefined,
+  }
+}
+
+/**
+ * Tool-search mode, as `emcp serve --search` turns it on: through the server's
+ * `setToolSearch` (docs/tool-search.md). A build of emcp without it says so.
+ */
+const searchMode = (meos: MeosServer, options: { readonly pinned?: ReadonlyArray<string> }): void => {
+  const server = meos.server
+  if (!('setToolSearch' in server) || typeof server.setToolSearch !== 'function')
+    throw new UsageError('--search needs the tool-search mode (docs/tool-search.md), which this build of emcp does not have', 1)
+  try {
+    server.setToolSearch(options)
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message.replace(/^emcp: /, '').replace('toolSearch.pinned', '--pin') : String(e))
   }
 }
 

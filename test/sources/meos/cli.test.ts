@@ -31,6 +31,7 @@ describe('emcp meos flags', () => {
     expect((await run(...files, '--decode', 'guess')).err).toContain('--decode must be universal or manifest, not "guess"')
     expect((await run(...files, '--http', '--port', '70000')).err).toContain('--port needs a whole number')
     expect((await run(...files, '--serch')).err).toContain('unknown option --serch')
+    expect((await run(...files, '--pin', 'temporal_copy')).err).toContain('--pin needs --search')
   })
 
   it('says what is missing when the files cannot be read (exit 1)', async () => {
