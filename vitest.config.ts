@@ -13,6 +13,7 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/postgres-store', './src/stores/postgres.ts'],
   ['emcp/redis', './src/stores/redis.ts'],
   ['emcp/geometry', './src/codecs/geometry.ts'],
+  ['emcp/meos', './src/sources/meos/index.ts'],
   ['emcp/oauth', './src/auth/index.ts'],
   ['emcp/otel', './src/otel/index.ts'],
   ['emcp/cli', './src/cli/index.ts'],

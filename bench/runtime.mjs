@@ -27,6 +27,8 @@
  *                                         # replace those of bench/results/runtime.json, the rest is kept
  *   npm run bench -- --sections scaling   # only the scaling section (bench/scaling.mjs): stateful beside
  *                                         # stateless, each shared store, node:cluster 2 workers beside 1
+ *   npm run bench -- --sections meos      # only the MEOS section (bench/meos.mjs): emcp meos beside the
+ *                                         # FFI in a loop; skipped when libmeos is absent
  *
  * The PostgreSQL section runs on the server of EMCP_TEST_DATABASE_URL when it is set, else on PGlite.
  */
@@ -39,6 +41,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../scripts/free-port.mjs'
 import { measurePostgres, postgresPage, printPostgres } from './postgres.mjs'
+import { measureMeos, meosPage, printMeos } from './meos.mjs'
 import { measureScaling, printScaling, scalingPage } from './scaling.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -134,18 +137,18 @@ const allServers = [
 const only = flag('--only')?.split(',')
 const servers = only === undefined ? allServers : allServers.filter((s) => only.includes(s.id))
 const transports = (flag('--transports') ?? 'stdio,http').split(',')
-const sections = (flag('--sections') ?? 'runtime,postgres,scaling').split(',')
+const sections = (flag('--sections') ?? 'runtime,postgres,scaling,meos').split(',')
 
 if (
   !(plan.rounds >= 1) ||
   servers.length === 0 ||
   transports.some((t) => t !== 'stdio' && t !== 'http') ||
   sections.length === 0 ||
-  sections.some((x) => x !== 'runtime' && x !== 'postgres' && x !== 'scaling') ||
+  sections.some((x) => x !== 'runtime' && x !== 'postgres' && x !== 'scaling' && x !== 'meos') ||
   (only !== undefined && only.some((id) => !allServers.some((s) => s.id === id)))
 ) {
   console.error(
-    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling] [--render] [--no-write]',
+    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling,meos] [--render] [--no-write]',
   )
   process.exit(2)
 }
@@ -1193,6 +1196,7 @@ const renderPage = (result) => {
   }
   if (result.postgres !== undefined) out.push(postgresPage(result.postgres, mdTable, fmtRatio))
   if (result.scaling !== undefined) out.push(scalingPage(result.scaling, mdTable, fmtRatio))
+  if (result.meos !== undefined) out.push(meosPage(result.meos, mdTable, fmtRatio))
   out.push('## Type-checking: emcp beside the official SDK')
   out.push('')
   out.push(typesSection())
@@ -1203,6 +1207,7 @@ const renderPage = (result) => {
   out.push('npm run bench -- --quick   # one round with smaller counts; prints only (add --write to record it)')
   out.push('npm run bench -- --sections postgres   # only the PostgreSQL section (on $EMCP_TEST_DATABASE_URL, else PGlite)')
   out.push('npm run bench -- --sections scaling    # only the scaling section (stores from $EMCP_BENCH_REDIS_URL, $EMCP_BENCH_DATABASE_URL)')
+  out.push('npm run bench -- --sections meos       # only the MEOS section (libmeos from $MEOS_LIBRARY_PATH or .ci/meos)')
   out.push('npm run bench:types        # the type-checking figures')
   out.push('node bench/profile.mjs     # a CPU profile of the emcp server under the pipelined stdio load (after a build)')
   out.push('```')
@@ -1269,6 +1274,12 @@ const main = async () => {
     const scaling = await measureScaling(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
     printScaling(scaling, fmtRatio)
     if (result !== undefined) result = { ...result, scaling }
+  }
+  if (sections.includes('meos')) {
+    const driver = { StdioConn, HttpConn, startChild, stopChild, callOnce, handshake, freePort, median, round, waitForCalm }
+    const meos = await measureMeos(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
+    if (meos !== undefined) printMeos(meos, fmtRatio)
+    if (result !== undefined && meos !== undefined) result = { ...result, meos }
   }
   if (write && result !== undefined) writeOutputs(result)
   console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -5,7 +5,7 @@
 // for the bench server answering one ping). Code splitting keeps one copy of each module
 // shared by all entry points, so `emcp`, `emcp/stdio` and `emcp/http` see the same classes.
 // ajv (loaded on first compile), the PostgreSQL drivers (loaded on first use) and the
-// optional peers jose and @opentelemetry/api stay outside: they are loaded lazily on purpose;
+// optional peers jose, @opentelemetry/api and koffi (emcp/meos) stay outside: they are loaded lazily on purpose;
 // so do @modelcontextprotocol/client, the optional peer of emcp/client, yaml (emcp install goose), esbuild and
 // fflate (emcp bundle).
 import { build } from 'esbuild'
@@ -24,6 +24,8 @@ export const entries = {
   'postgres-store': 'dist/src/stores/postgres.js',
   redis: 'dist/src/stores/redis.js',
   client: 'dist/src/client/index.js',
+  meos: 'dist/src/sources/meos/index.js',
+  'meos-worker': 'dist/src/sources/meos/worker.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
   'cli-dev-child': 'dist/src/cli/dev-child.js',
@@ -56,7 +58,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi'],
   plugins: [esModules],
   logLevel: 'warning',
 })

@@ -55,6 +55,7 @@ const expectedExport: Record<string, string> = {
   'emcp/oauth': 'oauth',
   'emcp/otel': 'otel',
   'emcp/geometry': 'geometryCodecs',
+  'emcp/meos': 'meosServer',
   'emcp/redis': 'redisStore',
   'emcp/postgres-store': 'postgresStore',
   'emcp/client': 'connect',
