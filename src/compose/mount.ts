@@ -52,7 +52,7 @@ export type MountPart = Server | Mounted
 /** How one server is mounted: its transforms (by tool name) and who sees its entries. */
 export interface MountedOptions<U extends AnyTool, X extends Transforms<U>> extends Visibility {
   /** Transforms of its tools, by their name in the mounted server (see transform.ts). */
-  readonly tools?: X
+  readonly tools?: X & NoInfer<Transforms<U>>
 }
 
 /** How the whole behaves: a server's options (no features: they come from the parts) and who sees what. */

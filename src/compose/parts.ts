@@ -57,7 +57,8 @@ export const partOf = (server: Server, namespace: string, options: PartOptions =
     if (tool === undefined) throw new TypeError(`emcp: mount: ${label} has no tool ${name} to transform`)
     checkTransform(tool, t, label)
     checkTags(`tool ${name} of ${label}`, t.tags)
-    if (t.name !== undefined) checkNamespace(t.name)
+    if (t.name !== undefined && !(typeof t.name === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(t.name)))
+      throw new TypeError(`emcp: mount: tool ${name} of ${label}: invalid tool name ${JSON.stringify(t.name)}: use 1-128 of A-Z a-z 0-9 _ - .`)
   }
   return { server, inner, namespace, label, transforms, visible: visibleBy(options) }
 }
