@@ -135,6 +135,8 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
     return t
   })
   const flip = (session: Session, name: string, kind: EntryKind, on: boolean): void => {
+    if (kind !== 'tool' && kind !== 'prompt' && kind !== 'resource') throw new TypeError(`emcp: the kind of entry is tool, prompt or resource, got ${JSON.stringify(kind)}`)
+    if (kind === 'tool' && table.current?.routes().has(name) !== true) throw new TypeError(`emcp: no tool is named ${name}`)
     flipped.any = true
     let own = switches.get(session)
     if (own === undefined) switches.set(session, (own = new Map()))

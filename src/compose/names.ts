@@ -26,8 +26,8 @@ export type Prefixed<P extends string, N extends string> = P extends '' ? N : `$
  */
 export type Namespaced<U extends AnyTool, P extends string> = P extends ''
   ? U
-  : U extends Tool<infer N, infer I, infer O, infer S, infer D, infer C, infer A, infer W>
-    ? Tool<string extends N ? string : `${P}${typeof separator}${N}`, I, O, S, D, C, A, W>
+  : U extends AnyTool
+    ? Tool<string extends U['name'] ? string : `${P}${typeof separator}${U['name']}`, U['_I'], U['_O'], U['_S'], U['_D'], U['_C'], U['_app'], U['_W']>
     : never
 
 // ---------------------------------------------------------------------------------------
