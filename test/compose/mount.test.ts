@@ -156,3 +156,24 @@ describe('mount: composition of mounts and the whole rules', () => {
     expect(() => shop.disableFor(newSession(), 'where', 'widget' as never)).toThrow('the kind of entry is tool, prompt or resource')
   })
 })
+
+describe('mount: prompts and resources two parts serve', () => {
+  it('the first part keeps a prompt name or URI, and the clash is told once on stderr', async () => {
+    const promptOf = (text: string) => prompts([prompt({ name: 'hello', description: 'Hi.', get: () => text })])
+    const a = mcpServer([where], { name: 'a', version: '1' }, { features: [promptOf('from a')] }).implement({ where: () => 'a' })
+    const b = mcpServer([refund], { name: 'b', version: '1' }, { features: [promptOf('from b')] }).implement({ refund: () => 'b' })
+    const errors: string[] = []
+    const original = console.error
+    console.error = (m: string) => void errors.push(m)
+    try {
+      const w = mount([a, b], { name: 'w', version: '1' })
+      const c = inMemoryClient(w)
+      for (let i = 0; i < 3; i++) expect(((await c.request('prompts/list')) as { prompts: { name: string }[] }).prompts.map((p) => p.name)).toEqual(['hello'])
+      const got = (await c.request('prompts/get', { name: 'hello' })) as { messages: { content: { text: string } }[] }
+      expect(got.messages[0]?.content.text).toBe('from a')
+    } finally {
+      console.error = original
+    }
+    expect(errors).toEqual(['emcp: mount: prompts hello is served by a and b: the first keeps it'])
+  })
+})
