@@ -177,3 +177,23 @@ describe('mount: prompts and resources two parts serve', () => {
     expect(errors).toEqual(['emcp: mount: prompts hello is served by a and b: the first keeps it'])
   })
 })
+
+describe('mount: claims', () => {
+  it('a claim-bound argument of a part is filled from the caller token through the mount, and stays out of ArgsOf', async () => {
+    const mine = emcp({
+      name: 'mine',
+      description: 'My orders.',
+      input: { type: 'object', properties: { tenant: { type: 'string' }, limit: { type: 'integer' } }, required: ['tenant', 'limit'] },
+      claims: { tenant: 'tenant' },
+    })
+    const orders = mcpServer([mine], { name: 'orders', version: '1' }).implement({ mine: ({ tenant, limit }) => `${limit} of ${tenant}` })
+    const w = mount([mounted(orders, 'orders')], { name: 'w', version: '1' })
+    const s = newSession()
+    s.identity = { subject: 'u', roles: [], claims: { tenant: 'acme' } }
+    const out = await w.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'orders_mine', arguments: { limit: 2 } } }, s)()
+    expect(JSON.stringify(out)).toContain('2 of acme')
+    const args: Parameters<ReturnType<typeof inMemoryClient<(typeof w.tools)[number]>>['call']>[1] = { limit: 2 }
+    expect(args).toEqual({ limit: 2 })
+    await expect(inMemoryClient(w).call('orders_mine', { limit: 2 })).rejects.toMatchObject({ code: -32003 })
+  })
+})
