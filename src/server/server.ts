@@ -17,14 +17,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type { Task } from 'fp-ts/lib/Task.js'
 import type { Callable, Handler, Handlers } from './call.js'
-import { clip } from '../util/clip.js'
 import type { KeyCheck, ResultCheck } from './handlers.js'
 import { complete } from '../features/completion.js'
 import { defaultMaxDepth } from '../util/json-depth.js'
 import { stripUndefined } from '../util/json-object.js'
 import { checkPageSize } from './pages.js'
+import { capabilitiesOf, checkEras, checkHandlers, methodTable, unknownMethod } from './assembly.js'
 import type { AnyTool, Icon } from '../contract/emcp.js'
-import { rpcError, type Reply, type Request } from '../protocol/jsonrpc.js'
+import type { Reply, Request } from '../protocol/jsonrpc.js'
 import { isThenable } from '../util/eventually.js'
 import type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
@@ -32,7 +32,6 @@ import { probeScreen } from './listen-probe.js'
 import { sharedHub } from './shared-hub.js'
 import { memoryStore } from '../stores/memory.js'
 import type { SharedStore } from '../stores/store.js'
-import { mirrorProblems } from '../protocol/headers.js'
 import { questionsAsData } from '../protocol/2026-07-28/input-required.js'
 import { checkCache, modernAdapter, type CacheOptions } from '../protocol/2026-07-28/modern.js'
 import { requestStates, type RequestStateOptions } from '../protocol/2026-07-28/request-state.js'
@@ -364,45 +363,4 @@ const chainOf = (options: ServerOptions): { readonly chain: FullChain; readonly 
   }
   for (const m of options.middleware ?? []) use(m)
   return { chain, use }
-}
-
-/** What the server declares: its features' capabilities, completions when a feature completes, tools and logging. */
-const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: boolean): { readonly [key: string]: unknown } =>
-  Object.assign({}, ...features.map((f) => f.capabilities), completes ? { completions: {} } : {}, { tools: { listChanged: true }, logging: {} })
-
-/** Fails unless there is exactly one handler per tool, and every tool's header mirrors are well formed. */
-const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): void => {
-  const problems: string[] = []
-  for (const name of byName.keys()) if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
-  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
-  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
-  if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
-}
-
-/**
- * One table of every method answered: the server's own, then the features' (which may
- * neither take one of the server's nor share one between them).
- */
-const methodTable = (features: ReadonlyArray<Feature>, own: ReadonlyArray<readonly [string, MethodHandler]>): ReadonlyMap<string, MethodHandler> => {
-  const methods = new Map<string, MethodHandler>(own)
-  for (const f of features)
-    for (const [method, handler] of Object.entries(f.methods)) {
-      if (methods.has(method))
-        throw new TypeError(own.some(([m]) => m === method) ? `emcp: a feature cannot answer ${method}: the server answers it` : `emcp: two features answer ${method}`)
-      methods.set(method, handler)
-    }
-  return methods
-}
-
-const unknownMethod = (req: Request): Answer =>
-  E.left(
-    req.method.startsWith('notifications/')
-      ? rpcError('InvalidRequest', `Invalid Request: ${clip(req.method)} is a notification; send it without an id`)
-      : rpcError('MethodNotFound', `Method not found: ${clip(req.method)}`),
-  )
-
-const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
-  if (eras === undefined) return
-  if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
-    throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
 }

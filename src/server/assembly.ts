@@ -1,0 +1,59 @@
+/**
+ * The checks and tables a server is assembled from: its declared capabilities, the one
+ * handler per tool rule, the method table shared with features, the answer to an unknown
+ * method, and the eras option. Internal to server.ts, kept apart to keep that file short.
+ *
+ * @example
+ * import { checkEras } from './assembly.js'
+ * checkEras(['2026-07-28']) // fine; checkEras([]) throws
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { clip } from '../util/clip.js'
+import type { AnyTool } from '../contract/emcp.js'
+import { rpcError, type Request } from '../protocol/jsonrpc.js'
+import type { Answer, Feature, MethodHandler } from './feature.js'
+import { mirrorProblems } from '../protocol/headers.js'
+import { allEras, type Era } from '../protocol/versions.js'
+
+/** What the server declares: its features' capabilities, completions when a feature completes, tools and logging. */
+export const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: boolean): { readonly [key: string]: unknown } =>
+  Object.assign({}, ...features.map((f) => f.capabilities), completes ? { completions: {} } : {}, { tools: { listChanged: true }, logging: {} })
+
+/** Fails unless there is exactly one handler per tool, and every tool's header mirrors are well formed. */
+export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): void => {
+  const problems: string[] = []
+  for (const name of byName.keys()) if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
+  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
+  if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
+}
+
+/**
+ * One table of every method answered: the server's own, then the features' (which may
+ * neither take one of the server's nor share one between them).
+ */
+export const methodTable = (features: ReadonlyArray<Feature>, own: ReadonlyArray<readonly [string, MethodHandler]>): ReadonlyMap<string, MethodHandler> => {
+  const methods = new Map<string, MethodHandler>(own)
+  for (const f of features)
+    for (const [method, handler] of Object.entries(f.methods)) {
+      if (methods.has(method))
+        throw new TypeError(own.some(([m]) => m === method) ? `emcp: a feature cannot answer ${method}: the server answers it` : `emcp: two features answer ${method}`)
+      methods.set(method, handler)
+    }
+  return methods
+}
+
+/** A method no table answers: a notification sent with an id, or an unknown method. */
+export const unknownMethod = (req: Request): Answer =>
+  E.left(
+    req.method.startsWith('notifications/')
+      ? rpcError('InvalidRequest', `Invalid Request: ${clip(req.method)} is a notification; send it without an id`)
+      : rpcError('MethodNotFound', `Method not found: ${clip(req.method)}`),
+  )
+
+/** Fails unless `eras` names one or both eras. */
+export const checkEras = (eras: ReadonlyArray<Era> | undefined): void => {
+  if (eras === undefined) return
+  if (eras.length === 0 || !eras.every((e) => allEras.includes(e)))
+    throw new TypeError(`emcp: eras must name one or both of ${allEras.join(', ')}, got ${JSON.stringify(eras)}`)
+}
