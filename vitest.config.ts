@@ -8,6 +8,7 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp', './src/index.ts'],
   ['emcp/stdio', './src/transport/stdio.ts'],
   ['emcp/http', './src/transport/http.ts'],
+  ['emcp/fetch', './src/transport/fetch.ts'],
   ['emcp/manifest', './src/sources/manifest/index.ts'],
   ['emcp/postgres', './src/sources/postgres/index.ts'],
   ['emcp/postgres-store', './src/stores/postgres.ts'],
