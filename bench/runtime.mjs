@@ -25,6 +25,8 @@
  *   node bench/runtime.mjs --no-write  # measure and print, write nothing
  *   npm run bench -- --sections postgres  # only the PostgreSQL section (bench/postgres.mjs); its figures
  *                                         # replace those of bench/results/runtime.json, the rest is kept
+ *   npm run bench -- --sections runtimes  # only the runtimes section (bench/runtimes.mjs): Node, Deno, Bun,
+ *                                         # workerd, emcp's fetch handler beside a raw one; workerd cold start
  *   npm run bench -- --sections scaling   # only the scaling section (bench/scaling.mjs): stateful beside
  *                                         # stateless, each shared store, node:cluster 2 workers beside 1
  *
@@ -40,6 +42,7 @@ import { fileURLToPath } from 'node:url'
 import { freePort } from '../scripts/free-port.mjs'
 import { measurePostgres, postgresPage, printPostgres } from './postgres.mjs'
 import { measureScaling, printScaling, scalingPage } from './scaling.mjs'
+import { measureRuntimes, printRuntimes, runtimesPage } from './runtimes.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const resultsDir = join(root, 'bench', 'results')
@@ -134,18 +137,18 @@ const allServers = [
 const only = flag('--only')?.split(',')
 const servers = only === undefined ? allServers : allServers.filter((s) => only.includes(s.id))
 const transports = (flag('--transports') ?? 'stdio,http').split(',')
-const sections = (flag('--sections') ?? 'runtime,postgres,scaling').split(',')
+const sections = (flag('--sections') ?? 'runtime,postgres,scaling,runtimes').split(',')
 
 if (
   !(plan.rounds >= 1) ||
   servers.length === 0 ||
   transports.some((t) => t !== 'stdio' && t !== 'http') ||
   sections.length === 0 ||
-  sections.some((x) => x !== 'runtime' && x !== 'postgres' && x !== 'scaling') ||
+  sections.some((x) => x !== 'runtime' && x !== 'postgres' && x !== 'scaling' && x !== 'runtimes') ||
   (only !== undefined && only.some((id) => !allServers.some((s) => s.id === id)))
 ) {
   console.error(
-    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling] [--render] [--no-write]',
+    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling,runtimes] [--render] [--no-write]',
   )
   process.exit(2)
 }
@@ -1193,6 +1196,7 @@ const renderPage = (result) => {
   }
   if (result.postgres !== undefined) out.push(postgresPage(result.postgres, mdTable, fmtRatio))
   if (result.scaling !== undefined) out.push(scalingPage(result.scaling, mdTable, fmtRatio))
+  if (result.runtimes !== undefined) out.push(runtimesPage(result.runtimes, mdTable, fmtRatio))
   out.push('## Type-checking: emcp beside the official SDK')
   out.push('')
   out.push(typesSection())
@@ -1269,6 +1273,12 @@ const main = async () => {
     const scaling = await measureScaling(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
     printScaling(scaling, fmtRatio)
     if (result !== undefined) result = { ...result, scaling }
+  }
+  if (sections.includes('runtimes')) {
+    const driver = { freePort, median, round, waitForCalm }
+    const runtimes = await measureRuntimes(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
+    printRuntimes(runtimes, fmtRatio)
+    if (result !== undefined) result = { ...result, runtimes }
   }
   if (write && result !== undefined) writeOutputs(result)
   console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s`)
