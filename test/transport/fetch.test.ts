@@ -73,6 +73,29 @@ describe('emcp/fetch bundled for a runtime without Node', () => {
     }
   })
 
+  it("hands a task's handler to the host's ctx.waitUntil (a worker's third argument), which settles once the task is done", async () => {
+    const { handler } = (await import(pathToFileURL(bundle.file).href)) as { handler: (r: Request, env?: unknown, ctx?: unknown) => Promise<Response> }
+    const kept: Promise<unknown>[] = []
+    const ctx = { waitUntil: (work: Promise<unknown>) => void kept.push(work) }
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } }
+    const post = (id: number, method: string, params: object, name: string) =>
+      handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
+        }),
+        {},
+        ctx,
+      ).then((r) => r.json() as Promise<{ result: { resultType: string; taskId: string; status: string } }>)
+    const created = (await post(1, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0.2 } }, 'slow_compute')).result
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' })
+    expect(kept.length).toBeGreaterThan(0)
+    // the host waits on this after the answer went out; once it settles, the task is done
+    await Promise.all(kept)
+    expect((await post(2, 'tasks/get', { taskId: created.taskId }, created.taskId)).result).toMatchObject({ taskId: created.taskId, status: 'completed' })
+  })
+
   it('passes the same tool where code generation from strings is forbidden (as on workerd): the interpreting validator', async () => {
     const results = await inChild(bundle.file, ['--disallow-code-generation-from-strings'])
     expect(results).toHaveLength(cases.length)
