@@ -2,7 +2,9 @@
  * The conformance server: every tool that the official MCP conformance suite
  * (`@modelcontextprotocol/conformance`, server scenarios) calls, written with emcp. Each tool
  * does exactly what its scenario expects; docs/conformance.md lists the scenarios, what each
- * one checks, and which pass today.
+ * one checks, and which pass today. The server itself is in everything-server.ts (it imports
+ * only `emcp`, so Deno, Bun and workerd serve it too: examples/runtimes/); this file adds the
+ * environment's keys and store, and the Node transports.
  *
  *   PORT=3000 node dist/examples/everything.js     # HTTP on http://127.0.0.1:3000/mcp
  *   node dist/examples/everything.js --stdio       # the same server over stdio
