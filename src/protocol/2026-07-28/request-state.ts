@@ -43,7 +43,15 @@ export interface RequestStateOptions {
  * the `sign` and `verify` usages (e.g. from `crypto.subtle.importKey`, or a platform's secret
  * store), whose bytes never need to be in the process's memory.
  */
-export type RequestStateKey = string | Uint8Array | CryptoKey
+export type RequestStateKey = string | Uint8Array | WebCryptoKey
+
+/** A Web Crypto `CryptoKey`, as far as emcp reads one (named here so that the types need no DOM library). */
+export interface WebCryptoKey {
+  readonly type: string
+  readonly extractable: boolean
+  readonly algorithm: object
+  readonly usages: ReadonlyArray<string>
+}
 
 /** What a state carries. */
 export interface StatePayload {
@@ -167,7 +175,7 @@ const keysOf = (options: RequestStateOptions): ReadonlyArray<Promise<CryptoKey>>
     const algorithm = k.algorithm as { readonly name?: string; readonly hash?: { readonly name?: string } }
     if (algorithm.name !== 'HMAC' || algorithm.hash?.name !== 'SHA-256' || !k.usages.includes('sign'))
       throw new TypeError(`emcp: ${name} is a CryptoKey but not an HMAC SHA-256 key that may sign (import it with { name: 'HMAC', hash: 'SHA-256' } and the usages ['sign', 'verify'])`)
-    return Promise.resolve(k)
+    return Promise.resolve(k as CryptoKey)
   })
 }
 
