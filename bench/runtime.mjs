@@ -26,6 +26,8 @@
  *   node bench/runtime.mjs --no-write  # measure and print, write nothing
  *   npm run bench -- --sections postgres  # only the PostgreSQL section (bench/postgres.mjs); its figures
  *                                         # replace those of bench/results/runtime.json, the rest is kept
+ *   npm run bench -- --sections runtimes  # only the runtimes section (bench/runtimes.mjs): Node, Deno, Bun,
+ *                                         # workerd, emcp's fetch handler beside a raw one; workerd cold start
  *   npm run bench -- --sections scaling   # only the scaling section (bench/scaling.mjs): stateful beside
  *                                         # stateless, each shared store, node:cluster 2 workers beside 1
  *   npm run bench -- --sections meos      # only the MEOS section (bench/meos.mjs): emcp meos beside the
@@ -45,6 +47,7 @@ import { mountPage, mountRowsOf, printMount } from './mount.mjs'
 import { measurePostgres, postgresPage, printPostgres } from './postgres.mjs'
 import { measureMeos, meosPage, printMeos } from './meos.mjs'
 import { measureScaling, printScaling, scalingPage } from './scaling.mjs'
+import { measureRuntimes, printRuntimes, runtimesPage } from './runtimes.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const resultsDir = join(root, 'bench', 'results')
@@ -145,18 +148,18 @@ const allServers = [
 const only = flag('--only')?.split(',')
 const servers = only === undefined ? allServers : allServers.filter((s) => only.includes(s.id))
 const transports = (flag('--transports') ?? 'stdio,http').split(',')
-const sections = (flag('--sections') ?? 'runtime,postgres,scaling,meos').split(',')
+const sections = (flag('--sections') ?? 'runtime,postgres,scaling,meos,runtimes').split(',')
 
 if (
   !(plan.rounds >= 1) ||
   servers.length === 0 ||
   transports.some((t) => t !== 'stdio' && t !== 'http') ||
   sections.length === 0 ||
-  sections.some((x) => x !== 'runtime' && x !== 'postgres' && x !== 'scaling' && x !== 'meos') ||
+  sections.some((x) => x !== 'runtime' && x !== 'postgres' && x !== 'scaling' && x !== 'meos' && x !== 'runtimes') ||
   (only !== undefined && only.some((id) => !allServers.some((s) => s.id === id)))
 ) {
   console.error(
-    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,emcpMount,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling,meos] [--render] [--no-write]',
+    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,emcpMount,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling,meos,runtimes] [--render] [--no-write]',
   )
   process.exit(2)
 }
@@ -1208,6 +1211,7 @@ const renderPage = (result) => {
   if (result.postgres !== undefined) out.push(postgresPage(result.postgres, mdTable, fmtRatio))
   if (result.scaling !== undefined) out.push(scalingPage(result.scaling, mdTable, fmtRatio))
   if (result.meos !== undefined) out.push(meosPage(result.meos, mdTable, fmtRatio))
+  if (result.runtimes !== undefined) out.push(runtimesPage(result.runtimes, mdTable, fmtRatio))
   out.push('## Type-checking: emcp beside the official SDK')
   out.push('')
   out.push(typesSection())
@@ -1291,6 +1295,11 @@ const main = async () => {
     const meos = await measureMeos(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
     if (meos !== undefined) printMeos(meos, fmtRatio)
     if (result !== undefined && meos !== undefined) result = { ...result, meos }
+  if (sections.includes('runtimes')) {
+    const driver = { freePort, median, round, waitForCalm }
+    const runtimes = await measureRuntimes(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
+    printRuntimes(runtimes, fmtRatio)
+    if (result !== undefined) result = { ...result, runtimes }
   }
   if (write && result !== undefined) writeOutputs(result)
   console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s`)

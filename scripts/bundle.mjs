@@ -4,10 +4,11 @@
 // then costs more than everything else at startup (measured: 140 ms against 63 ms bundled
 // for the bench server answering one ping). Code splitting keeps one copy of each module
 // shared by all entry points, so `emcp`, `emcp/stdio` and `emcp/http` see the same classes.
-// ajv (loaded on first compile), the PostgreSQL drivers (loaded on first use) and the
-// optional peers jose, @opentelemetry/api and koffi (emcp/meos) stay outside: they are loaded lazily on purpose;
-// so do @modelcontextprotocol/client, the optional peer of emcp/client, yaml (emcp install goose), esbuild and
-// fflate (emcp bundle).
+// The dependencies (ajv, @cfworker/json-schema), the PostgreSQL drivers (loaded on first use)
+// and the optional peers jose and @opentelemetry/api stay outside: a user's own bundler
+// (wrangler, a Vercel build) follows their static imports from these bundles. So do the
+// optional peers loaded lazily on purpose: koffi (emcp/meos), @modelcontextprotocol/client
+// (emcp/client), yaml (emcp install goose), esbuild and fflate (emcp bundle).
 import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
 
@@ -16,6 +17,10 @@ export const entries = {
   index: 'dist/src/index.js',
   stdio: 'dist/src/transport/stdio.js',
   http: 'dist/src/transport/http.js',
+  fetch: 'dist/src/transport/fetch.js',
+  hono: 'dist/src/transport/http/adapters/hono.js',
+  express: 'dist/src/transport/http/adapters/express.js',
+  fastify: 'dist/src/transport/http/adapters/fastify.js',
   postgres: 'dist/src/sources/postgres/index.js',
   manifest: 'dist/src/sources/manifest/index.js',
   geometry: 'dist/src/codecs/geometry.js',
@@ -58,7 +63,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi'],
   plugins: [esModules],
   logLevel: 'warning',
 })

@@ -33,6 +33,9 @@
 // The last line is `conformance: N passed, M failed`, summed over the runs (the inspector
 // run counts its checks); the exit code is non-zero on any failure.
 //
+// `--target <url>` runs the picked suite runs against a server already serving at a loopback
+// URL (another runtime's: test/runtimes/ serves the everything example on Deno, Bun and
+// workerd and points the suite at it) instead of building and serving our own.
 // Arguments: `--run <name>` (repeatable) picks runs; anything else goes to the suite of each
 // picked suite run instead of its default selection (the alpha runs then add `--spec-version
 // <revision>`, unless given; the inspector run makes all its checks regardless), e.g.
@@ -616,17 +619,24 @@ const runInspector = async (r, node, rest) => {
 const parseArgs = (argv) => {
   const picked = []
   const rest = []
+  let target
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--run') picked.push(argv[++i])
     else if (argv[i].startsWith('--run=')) picked.push(argv[i].slice('--run='.length))
+    else if (argv[i] === '--target') target = argv[++i]
+    else if (argv[i].startsWith('--target=')) target = argv[i].slice('--target='.length)
     else rest.push(argv[i])
+  }
+  if (target !== undefined && !/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(target)) {
+    console.error(`conformance: --target must be a loopback URL (http://127.0.0.1:PORT/mcp), got ${target}`)
+    finish(0, 1)
   }
   const unknown = picked.filter((p) => !runs.some((r) => r.name === p))
   if (unknown.length > 0) {
     console.error(`conformance: no run named ${unknown.join(', ')} (runs: ${runs.map((r) => r.name).join(', ')})`)
     finish(0, 1)
   }
-  return { picked: picked.length === 0 ? runs : runs.filter((r) => picked.includes(r.name)), rest }
+  return { picked: picked.length === 0 ? runs : runs.filter((r) => picked.includes(r.name)), rest, target }
 }
 
 /** The suite arguments of a run: its default selection, or the given ones at its revision. */
@@ -637,7 +647,7 @@ const selectionOf = (r, rest) => {
 }
 
 /** One run: its own server, its own results folder; resolves with its tally. */
-const runOne = async (r, node, rest) => {
+const runOne = async (r, node, rest, target) => {
   const label = `${r.pkg}@${r.version}`
   if (!(await ensureSuite(r))) return { passed: 0, failed: 1 }
   const bin = suiteBin(r)
@@ -648,11 +658,12 @@ const runOne = async (r, node, rest) => {
     installedVersion(join(r.prefix, 'node_modules', '@modelcontextprotocol', 'sdk'))
   say(`${r.name}: the suite's client: @modelcontextprotocol/sdk@${sdk ?? 'unknown'}`)
 
-  const port = await freePort()
-  const server = await startServer(port)
-  if (server === undefined) return { passed: 0, failed: 1 }
-  const url = `http://localhost:${port}/mcp`
-  say(`${r.name}: serving dist/examples/everything.js at ${url}`)
+  // --target: a server someone else started (another runtime); otherwise our own, built
+  const port = target === undefined ? await freePort() : undefined
+  const server = target === undefined ? await startServer(port) : undefined
+  if (target === undefined && server === undefined) return { passed: 0, failed: 1 }
+  const url = target ?? `http://localhost:${port}/mcp`
+  say(target === undefined ? `${r.name}: serving dist/examples/everything.js at ${url}` : `${r.name}: targeting ${url}`)
 
   const results = join(work, r.name, 'results')
   rmSync(results, { recursive: true, force: true })
@@ -665,7 +676,7 @@ const runOne = async (r, node, rest) => {
     // the suite talks to localhost only: no proxy in the way
     env: { ...process.env, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1', FORCE_COLOR: '0' },
   })
-  await stopServer(server)
+  if (server !== undefined) await stopServer(server)
   printReasons(results)
 
   const tally = tallyOf(suite.output)
@@ -679,9 +690,13 @@ const runOne = async (r, node, rest) => {
 }
 
 const main = async () => {
-  const { picked, rest } = parseArgs(process.argv.slice(2))
-  say('building (npm run build)')
-  const built = await run(npm, ['run', 'build', '--silent'], { timeoutMs: minutes(5) })
+  const { picked, rest, target } = parseArgs(process.argv.slice(2))
+  if (target !== undefined && picked.some((r) => r.inspector)) {
+    console.error('conformance: --target serves the suite runs only; pick them with --run')
+    finish(0, 1)
+  }
+  // a target is served by whoever started it: nothing of ours to build
+  const built = target === undefined ? (say('building (npm run build)'), await run(npm, ['run', 'build', '--silent'], { timeoutMs: minutes(5) })) : { code: 0 }
   if (built.code !== 0) {
     console.error(`conformance: the build failed (exit ${built.code})`)
     finish(0, 1)
@@ -692,7 +707,7 @@ const main = async () => {
   const tallies = []
   for (const r of picked) {
     say(`== run ${r.name}: ${r.pkg}@${r.version} ${selectionOf(r, rest).join(' ')}`.trimEnd())
-    tallies.push({ run: r, ...(await (r.inspector ? runInspector(r, node, rest) : runOne(r, node, rest))) })
+    tallies.push({ run: r, ...(await (r.inspector ? runInspector(r, node, rest) : runOne(r, node, rest, target))) })
   }
   console.log('')
   for (const t of tallies) say(`${t.run.name}: Total: ${t.passed} passed, ${t.failed} failed`)

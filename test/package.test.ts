@@ -49,6 +49,10 @@ const expectedExport: Record<string, string> = {
   emcp: 'mcpServer',
   'emcp/stdio': 'serveStdio',
   'emcp/http': 'serveHttp',
+  'emcp/fetch': 'toFetchHandler',
+  'emcp/hono': 'mcpHono',
+  'emcp/express': 'mcpExpress',
+  'emcp/fastify': 'mcpFastify',
   'emcp/manifest': 'toManifest',
   'emcp/cli': 'runCli',
   'emcp/postgres': 'fromPostgres',
@@ -60,6 +64,19 @@ const expectedExport: Record<string, string> = {
   'emcp/postgres-store': 'postgresStore',
   'emcp/client': 'connect',
 }
+/** `names` and every package they depend on, as installed at the top of this checkout's node_modules. */
+const withTheirs = (names: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const seen = new Set<string>()
+  const visit = (name: string): void => {
+    const manifest = join(root, 'node_modules', name, 'package.json')
+    if (seen.has(name) || !existsSync(manifest)) return
+    seen.add(name)
+    for (const dep of Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: object }).dependencies ?? {})) visit(dep)
+  }
+  names.forEach(visit)
+  return [...seen]
+}
+
 const subpaths = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
   .map((k) => (k === '.' ? 'emcp' : `emcp/${k.slice(2)}`))
@@ -178,7 +195,8 @@ describe('the packed package in a fresh consumer project', () => {
     write('tsconfig.wrong.json', tsconfig('node16', 'node16', ['wrong.ts'], false))
     // the getting-started consumer on TypeScript 7: `typescript` is the 7.0 package there
     consumer7 = join(tmp, 'consumer7')
-    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'emcp']) {
+    // the dependencies and theirs (ajv is imported statically now: its own dependencies must resolve from here too)
+    for (const name of [...withTheirs(Object.keys(pkg.dependencies)), '@types/node', 'emcp']) {
       const link = join(consumer7, 'node_modules', name)
       mkdirSync(dirname(link), { recursive: true })
       symlinkSync(name === 'emcp' ? emcpDir : join(root, 'node_modules', name), link, 'dir')

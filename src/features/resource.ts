@@ -8,6 +8,7 @@
  * const readme = resource({ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown', read: () => '# Hello' })
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { base64 } from '../util/bytes.js'
 import { clip } from '../util/clip.js'
 import type { ContentAnnotations } from '../contract/content.js'
 import type { ToolContext } from '../server/context.js'
@@ -134,8 +135,6 @@ export const listedResource = (r: ListedResource): ListedResource =>
     icons: r.icons,
     _meta: withTags(r._meta, (r as { readonly tags?: ReadonlyArray<string> }).tags),
   })
-
-const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
 
 const isContents = (u: unknown): u is ResourceContents =>
   isObject(u) && typeof u.uri === 'string' && (typeof u.text === 'string' || typeof u.blob === 'string')

@@ -11,6 +11,7 @@
  * // Right([{ header: 'Region', path: ['region'], type: 'string' }])
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { fromBase64, fromUtf8 } from '../util/bytes.js'
 import { isObject } from '../util/json-object.js'
 import type { JsonSchema } from '../schema/schema.js'
 
@@ -83,7 +84,8 @@ export const decodeHeader = (value: string): E.Either<string, string> => {
     const b64 = m[1] ?? ''
     // strict, as SEP-2243's test cases ask: whole groups of four, padding only at the end
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return E.left('its base64 is malformed')
-    return E.right(Buffer.from(b64, 'base64').toString('utf8'))
+    const bytes = fromBase64(b64)
+    return bytes === undefined ? E.left('its base64 is malformed') : E.right(fromUtf8(bytes))
   }
   return safe.test(value) ? E.right(value) : E.left('it has characters a header value cannot carry (use =?base64?...?=)')
 }

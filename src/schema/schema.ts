@@ -9,8 +9,10 @@
  * const v = validatorOf({ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] })
  * v.decode({ a: 'x' }) // Left([{ path: '/a', message: 'must be number' }])
  */
-import { createRequire } from 'node:module'
-import type { Ajv, ErrorObject, FormatDefinition, ValidateFunction } from 'ajv'
+import { Ajv, type ErrorObject, type FormatDefinition, type ValidateFunction } from 'ajv'
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import * as ajvFormats from 'ajv-formats'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { JSONSchema } from 'json-schema-to-ts'
@@ -18,6 +20,7 @@ import { clip } from '../util/clip.js'
 import type { FastFromSchema } from './fast-schema.js'
 import { escapeToken } from '../util/json-pointer.js'
 import { codecToJsonSchema, schemaKey } from './codec-schema.js'
+import { codeGenerationAllowed, interpretedCheck } from './interpreted.js'
 import { plainValidator, type CheckMode, type PlainCheck } from './plain-validator.js'
 
 // ---------------------------------------------------------------------------------------
@@ -168,27 +171,14 @@ export { codecToJsonSchema } from './codec-schema.js'
 // internals
 
 /**
- * The validator engine is loaded on the first compile, not at import: a server starts
- * without paying for it, and a server whose tools are never called never loads it. ajv is
- * CommonJS, so a synchronous require works here.
+ * The compiled engine's classes, imported statically so that a bundler sees and includes
+ * them (a `require` made at run time is not followed, and a bundled server then failed its
+ * first 2020-12 schema). Ajv compiles lazily, on a schema's first check.
  */
-const requireCjs = createRequire(import.meta.url)
 type AjvClass = new (options: object) => Ajv
-let engineClasses: { readonly [D in Dialect]: AjvClass } | undefined
-let addFormats: ((ajv: Ajv) => Ajv) | undefined
-const loadEngines = (): { readonly [D in Dialect]: AjvClass } => {
-  if (engineClasses === undefined) {
-    const cls = (m: { default?: AjvClass } & Record<string, unknown>, name: string): AjvClass => (m[name] ?? m.default) as AjvClass
-    engineClasses = {
-      'draft-07': cls(requireCjs('ajv'), 'Ajv'),
-      '2019-09': cls(requireCjs('ajv/dist/2019'), 'Ajv2019'),
-      '2020-12': cls(requireCjs('ajv/dist/2020'), 'Ajv2020'),
-    }
-    const formats = requireCjs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv)
-    addFormats = formats.default ?? formats
-  }
-  return engineClasses
-}
+const engineClasses: { readonly [D in Dialect]: AjvClass } = { 'draft-07': Ajv, '2019-09': Ajv2019, '2020-12': Ajv2020 }
+// ajv-formats is CommonJS: Node hands over its exports object, a bundler its default export
+const addFormats = ((ajvFormats as unknown as { default?: unknown }).default ?? ajvFormats) as (ajv: Ajv) => Ajv
 
 type Mode = CheckMode
 type Dialect = '2020-12' | '2019-09' | 'draft-07'
@@ -205,8 +195,8 @@ const dialectOf = (schema: JsonSchema): Dialect => {
 
 const newEngine = (dialect: Dialect, mode: Mode): Ajv => {
   const o = optionsFor(mode)
-  const Engine = loadEngines()[dialect]
-  return boundFormats((addFormats as (ajv: Ajv) => Ajv)(new Engine(o)))
+  const Engine = engineClasses[dialect]
+  return boundFormats(addFormats(new Engine(o)))
 }
 
 /**
@@ -248,10 +238,11 @@ const compile = (schema: JsonSchema, mode: Mode): ValidateFunction => {
   return engine.compile(schema)
 }
 
-/** A plain schema's own check; the general engine for every other one. */
+/** A plain schema's own check; the general engine for every other one (the interpreted one where code cannot be generated). */
 const checkOf = (schema: JsonSchema, mode: Mode): PlainCheck => {
   const plain = plainValidator(schema, mode)
   if (plain !== undefined) return plain
+  if (!codeGenerationAllowed()) return interpretedCheck(schema, dialectOf(schema), mode)
   const validate = compile(schema, mode)
   return (u) => (validate(u) ? undefined : issuesOf(validate.errors ?? []))
 }

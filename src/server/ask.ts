@@ -98,7 +98,7 @@ export const replayAsker = (inputs: InputState | undefined, divert?: Divert): As
         throw new Error(`${q.method} cannot be asked here: in 2026-07-28 only tools/call, prompts/get and resources/read may ask the client`)
       turn.questions.push(options?.key === undefined ? { method: q.method, params: q.params } : { method: q.method, params: q.params, key: options.key })
       if (turn.questions.length === 1)
-        setImmediate(() => {
+        later(() => {
           end().reject(inputs.require(turn.questions))
           call.abort('the request needs input from the client; it will run again when the client retries')
         })
@@ -128,6 +128,9 @@ const deferred = (): Deferred => {
 }
 
 /** The call's signal, joined with the handler's own for this question if it gave one. */
+/** After the questions asked in this turn of the event loop: `setImmediate` where the runtime has it (Node, Bun), else a zero timer (Deno, workerd). */
+const later: (f: () => void) => void = typeof globalThis.setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0)
+
 const joined = (call: AbortSignal, own: AbortSignal | undefined): AbortSignal => (own === undefined ? call : AbortSignal.any([call, own]))
 
 /** The capability a question needs, as `requiredCapabilities` names it. */

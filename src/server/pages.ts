@@ -9,6 +9,7 @@
  * pageIndex('tools/list', 'tools', undefined) // Right(0)
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { base64url, fromBase64url, fromUtf8, utf8 } from '../util/bytes.js'
 import { RawJson, rpcError, type RpcError } from '../protocol/jsonrpc.js'
 
 // ---------------------------------------------------------------------------------------
@@ -34,7 +35,8 @@ export const pagesOf = (key: string, items: ReadonlyArray<unknown>, pageSize: nu
 /** The page a cursor names (0 without one); a cursor this list did not hand out is -32602. */
 export const pageIndex = (method: string, key: string, cursor: unknown): E.Either<RpcError, number> => {
   if (cursor === undefined) return E.right(0)
-  const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString() : ''
+  const bytes = typeof cursor === 'string' ? fromBase64url(cursor) : undefined
+  const text = bytes === undefined ? '' : fromUtf8(bytes)
   const prefix = `emcp-${key}:`
   const digits = text.startsWith(prefix) ? text.slice(prefix.length) : ''
   return /^[1-9][0-9]{0,8}$/.test(digits) && cursorOf(key, Number(digits)) === cursor
@@ -57,7 +59,7 @@ export const answerPage = (method: string, key: string, pages: ReadonlyArray<Raw
 // ---------------------------------------------------------------------------------------
 // internals
 
-const cursorOf = (key: string, page: number): string => Buffer.from(`emcp-${key}:${page}`).toString('base64url')
+const cursorOf = (key: string, page: number): string => base64url(utf8(`emcp-${key}:${page}`))
 
 /** Names the cursor in the message only when it is short text: a client's 10 MB or deeply nested value is not echoed back (nor stringified). */
 const invalidCursor = (method: string, cursor: unknown): RpcError =>

@@ -13,7 +13,8 @@
  * ownerOf({ identity: undefined, id: 'f3c1' })  // 's:…' (the session)
  * ownerOf({ identity: undefined })              // undefined: an anonymous 2026-07-28 request
  */
-import { createHash } from 'node:crypto'
+import { base64url, utf8 } from '../util/bytes.js'
+import { sha256 } from '../util/sha256.js'
 import type { Identity, Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -44,4 +45,4 @@ const identityKey = (identity: Identity): string => {
 }
 
 /** A hash of the parts, each unambiguous (JSON): no two lists of parts give the same text. */
-const hash = (parts: ReadonlyArray<string | null>): string => createHash('sha256').update(JSON.stringify(parts)).digest('base64url')
+const hash = (parts: ReadonlyArray<string | null>): string => base64url(sha256(utf8(JSON.stringify(parts))))

@@ -52,6 +52,8 @@ export interface SessionOrigin {
   readonly transport?: TransportName
   /** The MCP session id the transport issued (stateful HTTP's `MCP-Session-Id`). */
   readonly id?: string
+  /** Keeps the runtime alive for work that outlives the answer (a worker's `ctx.waitUntil`). */
+  readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined
 }
 
 /** The state of one conversation; the dispatcher updates it on `initialize`. */
@@ -101,6 +103,12 @@ export interface Session {
    * notifications it takes, whatever a broadcast's own choice of sessions says.
    */
   listens?: (method: string, params: Params | undefined) => boolean
+  /**
+   * Keeps the runtime alive for work that outlives the answer, such as a tool call handed off
+   * to a task: a serverless host's `ctx.waitUntil` (workerd), which would otherwise end the
+   * work with the response. Undefined where the process lives on by itself.
+   */
+  readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined
 }
 
 // ---------------------------------------------------------------------------------------
@@ -122,6 +130,7 @@ export const newSession = (protocolVersion: AnyProtocolVersion = latestVersion, 
   outbound,
   logLevel: undefined,
   identity: undefined,
+  waitUntil: origin?.waitUntil,
 })
 
 // ---------------------------------------------------------------------------------------

@@ -16,7 +16,6 @@
  * const b = sharedHub(hub(), store.bus)
  * a.broadcast('notifications/tools/list_changed') // b's sessions hear it too
  */
-import { randomUUID } from 'node:crypto'
 import type { Params } from '../protocol/jsonrpc.js'
 import { isObject } from '../util/json-object.js'
 import { channels, type Bus, type BusMessage } from '../stores/store.js'
@@ -28,7 +27,7 @@ import type { Session } from './session.js'
 
 /** `local` with its broadcasts shared through `bus` (see the module comment). */
 export const sharedHub = (local: Hub, bus: Bus): Hub => {
-  const origin = randomUUID()
+  const origin = crypto.randomUUID()
   const heard = (m: BusMessage): void => {
     if (!isObject(m) || m.origin === origin || typeof m.method !== 'string' || !shared.has(m.method)) return
     const params = isObject(m.params) ? (m.params as Params) : undefined

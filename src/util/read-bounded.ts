@@ -9,6 +9,7 @@
  * await readBounded(new Response('hello').body, 1024) // 'hello'
  * await readBounded(new Response('hello').body, 3)    // undefined
  */
+import { joinUtf8 } from './bytes.js'
 
 /** The text of `body` (empty when null), or undefined once it passes `max` bytes. */
 export const readBounded = async (body: ReadableStream<Uint8Array> | null, max: number): Promise<string | undefined> => {
@@ -26,5 +27,5 @@ export const readBounded = async (body: ReadableStream<Uint8Array> | null, max: 
     }
     chunks.push(value)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return joinUtf8(chunks)
 }

@@ -55,6 +55,8 @@ export const createTaskResult = (t: DetailedTask): CreateTaskResult => {
  * Runs the call, inline or as a task (see the module comment). A failure before the handoff
  * is the call's own (a rejection the dispatcher turns into an error, or into
  * `input_required` for a question the retry will answer); after it, the task's (`failed`).
+ * The handler's work goes to the session's `waitUntil` when it has one: a serverless host
+ * (workerd) ends the work with the response otherwise, and a task outlives its call's answer.
  */
 export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions): Answer => {
   const id = call.request.id
@@ -96,7 +98,6 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
   }
 
   const taskChannel = channelOf(store, () => taskId)
-
   // the handler's session: the request's own until the handoff, then with the task as its
   // channel to the client (read when used, so the handler's context follows the handoff)
   const session: Session = {
@@ -140,7 +141,8 @@ export const runAsTask = (store: TaskStore, call: ToolCall, options: RunOptions)
       // a cancelled call is never handed off; its answer is not sent
       if (decide('refused')) resolve(E.left(rpcError('InvalidRequest', `the call was cancelled: ${why}`)))
     })
-    ;(out as Promise<CallToolResult>).then(finished, crashed)
+    const settled = (out as Promise<CallToolResult>).then(finished, crashed)
+    call.session.waitUntil?.(settled)
     // 0: hand off at the first wait, still in this turn of the event loop: once the microtasks
     // queued now have run (a handler that only awaits values already there settles within
     // them). A timer could lose the race to a handler's own short timer on a busy machine.

@@ -15,7 +15,6 @@
  * const shared = sharedTasks(taskStore(), memoryStore())
  * // shared.tracked: the task store whose creations are recorded; shared.changed(task) after each change
  */
-import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { errorCodes, rpcError, type RpcError } from '../../protocol/jsonrpc.js'
 import { isObject } from '../../util/json-object.js'
@@ -110,7 +109,7 @@ export const sharedTasks = (store: TaskStore, shared: SharedStore | undefined): 
         (e: unknown) => E.left(unavailable(e)),
       ),
     tell: async (method, task, told) => {
-      const ask = randomUUID()
+      const ask = crypto.randomUUID()
       const heard = acknowledged(ask)
       try {
         await storeCall(`${method}: reach the task's replica`, () => shared.bus.publish(channels.tasks, { ...told, taskId: task.taskId, ask }))

@@ -13,7 +13,6 @@
  * const created = store.create()                        // Right(record), status "working"
  * if (created._tag === 'Right') store.complete(created.right.taskId, { content: [] })
  */
-import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { rpcError, type Params, type RpcError, type RpcErrorObject } from '../../protocol/jsonrpc.js'
 
@@ -128,7 +127,7 @@ const defaultPollIntervalMs = 1000
 export const taskStore = (options: TaskStoreOptions = {}): TaskStore => {
   const { ttlMs, maxTasks, pollIntervalMs } = boundsOf(options)
   const now = options.now ?? Date.now
-  const newId = options.newId ?? randomUUID
+  const newId = options.newId ?? (() => crypto.randomUUID())
 
   const { tasks, drop, sweep, live, running, hold } = holding(ttlMs, now)
   const listeners = new Set<(task: DetailedTask, owner: string | undefined) => void>()

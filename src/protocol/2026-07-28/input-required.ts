@@ -47,11 +47,11 @@ export interface InputState {
   readonly offered: (key: string, method: string) => unknown
 }
 
-/** The end of an attempt that needs the client's input; the dispatcher answers it as a result. */
+/** The end of an attempt that needs the client's input; the dispatcher answers it as a result (once its state is signed). */
 export class InputRequired {
   constructor(
     readonly inputRequests: { readonly [key: string]: InputRequest },
-    readonly requestState: string,
+    readonly requestState: Promise<string>,
   ) {}
 }
 
@@ -80,8 +80,10 @@ export const inputKey = (i: number): string => `input-${i}`
  * (verified) `requestState` carries, then those of `inputResponses` for the questions it
  * left open, in order, up to the first one missing (which will be asked again).
  */
-export const inputStateOf = (method: string, params: Params | undefined, states: RequestStates, caller?: string): E.Either<RpcError, InputState> => {
-  const digest = digestOf(method, params)
+export const inputStateOf = (method: string, params: Params | undefined, states: RequestStates, caller?: string): Eventually<E.Either<RpcError, InputState>> => {
+  // the digest is only needed to seal or check a state: a first attempt that asks nothing never waits for it
+  let digest: Promise<string> | undefined
+  const digestNow = (): Promise<string> => (digest ??= digestOf(method, params))
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {}
   const make = (replayed: ReadonlyArray<unknown>): InputState => {
     const answers = [...replayed]
@@ -106,17 +108,30 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
       }
       const asked = Object.fromEntries(questions.map((q, i) => [keys[i], { method: q.method, params: q.params }]))
       // bound to its caller: a state minted for one caller carries answers no one else may replay
-      const requestState = states.seal({ method, digest, answers, pending: questions.map((q) => q.method), keys, ...(caller === undefined ? {} : { caller }) })
+      const sealed = { method, answers: [...answers], pending: questions.map((q) => q.method), keys, ...(caller === undefined ? {} : { caller }) }
+      const requestState = digestNow().then((digest) => states.seal({ ...sealed, digest }))
       return new InputRequired(asked, requestState)
     },
     }
   }
   const state = params?.requestState
-  if (state === undefined) return E.right(make([]))
-  const opened = states.open(state)
+  // a first attempt is answered at once; a retry waits for its state's signature to be checked
+  return state === undefined ? E.right(make([])) : replayed(method, state, responses, states, caller, digestNow).then((r) => (E.isLeft(r) ? r : E.right(make(r.right))))
+}
+
+/** The answers a retry's verified state and its `inputResponses` give, in order; or why the state is refused. */
+const replayed = async (
+  method: string,
+  state: unknown,
+  responses: { readonly [key: string]: unknown },
+  states: RequestStates,
+  caller: string | undefined,
+  digestNow: () => Promise<string>,
+): Promise<E.Either<RpcError, ReadonlyArray<unknown>>> => {
+  const opened = await states.open(state)
   if (E.isLeft(opened)) return E.left(rpcError('InvalidParams', `${method}: ${opened.left}`))
   const payload = opened.right
-  if (payload.method !== method || payload.digest !== digest)
+  if (payload.method !== method || payload.digest !== (await digestNow()))
     return E.left(rpcError('InvalidParams', `${method}: requestState belongs to another request (method or parameters differ)`))
   if (payload.caller !== caller)
     return E.left(rpcError('InvalidParams', `${method}: requestState was issued to another caller; send the request again without it`))
@@ -129,7 +144,7 @@ export const inputStateOf = (method: string, params: Params | undefined, states:
     if (problem !== undefined) return E.left(rpcError('InvalidParams', `${method}: inputResponses.${key}: ${problem}`))
     answers.push(answer)
   }
-  return E.right(make(answers))
+  return E.right(answers)
 }
 
 /** Why an answer cannot be the result of `method`, or undefined when it can. */
@@ -165,8 +180,8 @@ export interface InputRequiredResult {
   readonly requestState: string
 }
 
-const asData = (e: unknown): E.Either<RpcError, InputRequiredResult> => {
-  if (e instanceof InputRequired) return E.right({ resultType: 'input_required', inputRequests: e.inputRequests, requestState: e.requestState })
+const asData = (e: unknown): Eventually<E.Either<RpcError, InputRequiredResult>> => {
+  if (e instanceof InputRequired) return e.requestState.then((requestState) => E.right({ resultType: 'input_required', inputRequests: e.inputRequests, requestState }))
   if (e instanceof MissingClientCapability)
     return E.left(rpcError('MissingRequiredClientCapability', `Missing required client capability: ${e.message}`, { requiredCapabilities: e.capability }))
   throw e

@@ -23,7 +23,7 @@ import { RawJson, rpcError, type Notification, type Request, type RpcError } fro
 import type { Outbound } from '../../server/outbound.js'
 import { logLevels, type ClientInfo, type LogLevel, type Session } from '../../server/session.js'
 import { legacyOnlyMethods } from '../2025-11-25/legacy.js'
-import { InputRequired, inputMethods, inputStateOf, MissingClientCapability } from './input-required.js'
+import { InputRequired, inputMethods, inputStateOf, MissingClientCapability, type InputState } from './input-required.js'
 import type { RequestStates } from './request-state.js'
 import { replayAsker } from '../../server/ask.js'
 import { callerOf } from '../../server/principal.js'
@@ -157,11 +157,11 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
       ask: replayAsker(undefined),
       listens: undefined,
     }
-    if (inputMethods.has(req.method)) {
-      const inputs = inputStateOf(req.method, req.params, config.states, callerOf(session))
-      if (E.isLeft(inputs)) return inputs
-      session.ask = replayAsker(inputs.right)
-    }
+    return inputMethods.has(req.method) ? withInputs(req, session, config.states, () => run(req, session, version)) : run(req, session, version)
+  }
+
+  /** The request's answer under its own view of the session, once its input state is known. */
+  const run = (req: Request, session: Session, version: string): Answer => {
     const method = req.method
     let out: Eventually<E.Either<RpcError, unknown>>
     try {
@@ -192,20 +192,34 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
       E.isRight(r) ? E.right(complete(method, r.right)) : E.left(modernError(r.left))
 
   /** What ends a request early: a question for the client, or a capability it lacks; anything else is thrown on. */
-  const settleThrown = (e: unknown): E.Either<RpcError, unknown> => {
+  const settleThrown = (e: unknown): Answer => {
     if (e instanceof InputRequired)
-      return E.right({
-        resultType: 'input_required',
-        inputRequests: e.inputRequests,
-        requestState: e.requestState,
-        _meta: { [metaKeys.serverInfo]: config.serverInfo },
-      })
+      return e.requestState.then((requestState) =>
+        E.right({
+          resultType: 'input_required',
+          inputRequests: e.inputRequests,
+          requestState,
+          _meta: { [metaKeys.serverInfo]: config.serverInfo },
+        }),
+      )
     if (e instanceof MissingClientCapability)
       return E.left(rpcError('MissingRequiredClientCapability', `Missing required client capability: ${e.message}`, { requiredCapabilities: e.capability }))
     throw e
   }
 
   return { claims, respond }
+}
+
+/** Runs `run` once the request's input state (the answers its `requestState` replays) is on the session, or answers why the state is refused. */
+const withInputs = (req: Request, session: Session, states: RequestStates, run: () => Answer): Answer => {
+  const inputs = inputStateOf(req.method, req.params, states, callerOf(session))
+  const go = (r: E.Either<RpcError, InputState>): Answer => {
+    if (E.isLeft(r)) return r
+    session.ask = replayAsker(r.right)
+    return run()
+  }
+  // a retry's state is checked through Web Crypto, a promise; a first attempt stays synchronous
+  return isThenable(inputs) ? (inputs as Promise<E.Either<RpcError, InputState>>).then(go) : go(inputs as E.Either<RpcError, InputState>)
 }
 
 /**

@@ -10,7 +10,8 @@
  * canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  * fingerprint({ a: 1 }) === fingerprint({ a: 1 }) // true; 'sha256:…'
  */
-import { createHash } from 'node:crypto'
+import { hex, utf8 } from '../../util/bytes.js'
+import { sha256 } from '../../util/sha256.js'
 
 /** The canonical JSON text of a value: keys sorted at every level, `undefined` members left out. */
 export const canonicalJson = (value: unknown): string => {
@@ -30,4 +31,4 @@ export const canonicalJson = (value: unknown): string => {
 }
 
 /** `sha256:` and the hex SHA-256 of the value's canonical JSON. */
-export const fingerprint = (value: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`
+export const fingerprint = (value: unknown): string => `sha256:${hex(sha256(utf8(canonicalJson(value))))}`

@@ -16,6 +16,7 @@
  * watch.stop()
  */
 import type { BodyPace, BodyRead } from './model.js'
+import { joinUtf8 } from '../../util/bytes.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -134,7 +135,7 @@ export const readWebBody = async (body: ReadableStream<Uint8Array> | null, decla
   } finally {
     watch?.stop()
   }
-  return { text: Buffer.concat(chunks).toString('utf8') }
+  return { text: joinUtf8(chunks) }
 }
 
 /** The declared length of a body, when it is a number. */

@@ -10,7 +10,6 @@
  * callerOf(undefined, '::ffff:10.0.0.7')                 // { key: 'address:10.0.0.7', authenticated: false }
  * callerOf(undefined, '2001:db8:1:2:3:4:5:6')            // { key: 'address:2001:db8:1:2::/64', authenticated: false }
  */
-import { isIPv6 } from 'node:net'
 import type { Identity } from '../../server/session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -43,6 +42,17 @@ export const addressKey = (address: string): string => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** True when `address` is an IPv6 address: the WHATWG URL parser, which every runtime has, checks it as a bracketed host. */
+const isIPv6 = (address: string): boolean => {
+  if (!address.includes(':')) return false
+  try {
+    new URL(`http://[${address}]/`)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** The first four groups of an IPv6 address, written without leading zeros. */
 const prefix64 = (address: string): string => {

@@ -2,6 +2,10 @@
  * The Web-standard adapter: `(Request) => Promise<Response>`, for any runtime with fetch
  * types (Deno, Bun, workers, a Node framework's fetch handler). It serves every path it is
  * given (mount it where it belongs); its body is read through the stream, up to the limit and at the pace the options set.
+ * It takes the runtimes' own second and third arguments as they come, so it can be their
+ * handler as it is: Deno's `ServeHandlerInfo` and Bun's server give the client's address
+ * (for the per-client limits), a worker's `ctx.waitUntil` keeps a task's handler running
+ * after the call's answer. Nothing here needs a Node module.
  *
  * @example
  * import { toFetchHandler } from 'emcp/http'
@@ -18,14 +22,25 @@ import type { BodyPace, BodyRead, HttpOptions, HttpRequest } from './model.js'
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** A Web-standard handler: `(Request) => Promise<Response>`. */
-export const toFetchHandler = <U extends AnyTool>(server: Server<U>, options: HttpOptions = {}) => {
+/** A Web-standard handler: `(Request) => Promise<Response>`; also a worker's `fetch(request, env, ctx)`, `Deno.serve`'s and `Bun.serve`'s. */
+export const toFetchHandler = <U extends AnyTool>(server: Server<U>, options: FetchOptions = {}): FetchHandler => {
   const chain = httpChain(server, options)
-  return async (request: Request): Promise<Response> => {
-    const reply = await chain.handle(new FetchRequest(request))
+  return async (request, host, ctx) => {
+    const reply = await chain.handle(new FetchRequest(request, addressFrom(request, host), waitUntilOf(ctx)))
     return new Response(webBody(reply.body), { status: reply.status, headers: reply.headers })
   }
 }
+
+/** The transport's options, and optionally the one path served (other paths get 404; without it, every path is the endpoint). */
+export interface FetchOptions extends HttpOptions {
+  readonly path?: string
+}
+
+/**
+ * A fetch handler. `host` is what a runtime passes second (Deno's `ServeHandlerInfo`, Bun's
+ * server, a worker's `env`), `ctx` what a worker passes third (its `ExecutionContext`).
+ */
+export type FetchHandler = (request: Request, host?: unknown, ctx?: { readonly waitUntil?: (work: Promise<unknown>) => void } | unknown) => Promise<Response>
 
 // ---------------------------------------------------------------------------------------
 // internals
@@ -36,7 +51,11 @@ class FetchRequest implements HttpRequest {
   readonly signal: AbortSignal
   identity: Identity | undefined = undefined
   message: unknown = undefined
-  constructor(private readonly request: Request) {
+  constructor(
+    private readonly request: Request,
+    readonly remoteAddress: string | undefined,
+    readonly waitUntil: ((work: Promise<unknown>) => void) | undefined,
+  ) {
     this.method = request.method
     this.signal = request.signal
   }
@@ -50,6 +69,27 @@ class FetchRequest implements HttpRequest {
   readBody(limit: number, pace?: BodyPace): Promise<BodyRead> {
     return readWebBody(this.request.body, declaredLength(this.request.headers.get('content-length')), limit, pace)
   }
+}
+
+/** The client's address where the runtime says it: Deno's `info.remoteAddr`, Bun's `server.requestIP(request)`. */
+const addressFrom = (request: Request, host: unknown): string | undefined => {
+  if (typeof host !== 'object' || host === null) return undefined
+  const deno = (host as { readonly remoteAddr?: { readonly hostname?: unknown } }).remoteAddr?.hostname
+  if (typeof deno === 'string') return deno
+  const bun = host as { readonly requestIP?: (r: Request) => { readonly address?: unknown } | null }
+  if (typeof bun.requestIP !== 'function') return undefined
+  try {
+    const address = bun.requestIP(request)?.address
+    return typeof address === 'string' ? address : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A worker's `ctx.waitUntil`, bound (the runtime checks its receiver). */
+const waitUntilOf = (ctx: unknown): ((work: Promise<unknown>) => void) | undefined => {
+  const waitUntil = typeof ctx === 'object' && ctx !== null ? (ctx as { readonly waitUntil?: unknown }).waitUntil : undefined
+  return typeof waitUntil === 'function' ? (work) => (waitUntil as (w: Promise<unknown>) => void).call(ctx, work) : undefined
 }
 
 const urlOf = (url: string): URL | undefined => {

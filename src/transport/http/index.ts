@@ -24,7 +24,7 @@ export type { BearerAuth, BodyPace, BodyRead, HttpHandler, HttpMiddleware, HttpO
 export { compose } from './compose.js'
 export { readWebBody } from './body-pace.js'
 export { httpChain, type HttpChain } from './core.js'
-export { toFetchHandler } from './fetch.js'
+export { toFetchHandler, type FetchHandler, type FetchOptions } from './fetch.js'
 export { toNodeListener } from './node.js'
 export { serveHttp } from './serve.js'
 export { playgroundAnswer, playgroundRoutes, type PlaygroundOptions, type PlaygroundSetup } from './playground.js'

@@ -166,6 +166,8 @@ export interface HttpRequestHead {
   readonly remoteAddress?: string
   /** The request's path, without its query string (undefined when the adapter does not know it). */
   readonly path?: string
+  /** The host's way to keep working after the answer is sent (a worker's `ctx.waitUntil`); tasks hand their handlers to it. */
+  readonly waitUntil?: (work: Promise<unknown>) => void
 }
 
 /**

@@ -14,7 +14,6 @@
  * await serveHttp(mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text ?? '' }), { port: 3000 })
  * // POST with MCP-Protocol-Version: 2026-07-28, Mcp-Method: tools/call, Mcp-Name: echo, Mcp-Param-Text: hi
  */
-import { randomUUID } from 'node:crypto'
 import * as O from 'fp-ts/lib/Option.js'
 import { clip } from '../../util/clip.js'
 import { isObject } from '../../util/json-object.js'
@@ -53,7 +52,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000, limits?: Stream
   const post = async (req: HttpRequestHead, message: unknown, identity?: Identity): Promise<HttpReply> => {
     // each request is a session of its own, carrying the caller the transport verified
     const fresh = (channel?: Outbound): Session => {
-      const s = newSession('2026-07-28', channel, http)
+      const s = newSession('2026-07-28', channel, req.waitUntil === undefined ? http : { ...http, waitUntil: req.waitUntil })
       s.identity = identity
       return s
     }
@@ -87,13 +86,14 @@ export const modernPost = (server: Server, keepAliveMs = 15_000, limits?: Stream
     // an SSE answer: the request's notifications, then its response; closing it cancels the request
     // the reader gone, however the server learns it (the request's signal, or the body cancelled or cut): the request ends too
     let gone = (): void => {}
-    const stream = sseStream(randomUUID(), { ids: false, onClose: slot, onEnd: (complete) => complete || gone() })
+    const stream = sseStream(crypto.randomUUID(), { ids: false, onClose: slot, onEnd: (complete) => complete || gone() })
     const channel = outbound((msg) => stream.send(JSON.stringify(msg)))
     open.add(channel)
     const session = fresh(channel)
     // a subscription may be quiet for long: comment lines keep intermediaries from closing it
     const keepAlive = m.method === 'subscriptions/listen' && keepAliveMs > 0 ? setInterval(() => stream.comment(), keepAliveMs) : undefined
-    keepAlive?.unref()
+    // a keep-alive must not hold a process open; runtimes whose timers are numbers have nothing to unref
+    ;(keepAlive as { unref?: () => void } | undefined)?.unref?.()
     let left = false
     gone = (): void => {
       if (left) return

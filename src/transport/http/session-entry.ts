@@ -2,16 +2,15 @@
 /**
  * One session of a stateful HTTP endpoint as the registry keeps it: its emcp session, its
  * caller, and the streams it may still write to or resume. What the server sends on its own
- * goes to the stream of the request being answered (an AsyncLocalStorage says which), else to
+ * goes to the stream of the request being answered (an async scope says which), else to
  * the standalone GET stream, else (a notification) into the log of a cut GET stream.
  *
  * @example
- * import { AsyncLocalStorage } from 'node:async_hooks'
+ * import { asyncScope } from '../../util/async-scope.js'
  * import { newEntry } from './session-entry.js'
- * const entry = newEntry('2025-11-25', {}, new AsyncLocalStorage(), (entry, streamId, data) => undefined)
+ * const entry = newEntry('2025-11-25', {}, asyncScope(), (entry, streamId, data) => undefined)
  */
-import type { AsyncLocalStorage } from 'node:async_hooks'
-import { randomUUID } from 'node:crypto'
+import type { AsyncScope } from '../../util/async-scope.js'
 import { outbound } from '../../server/outbound.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
 import { newSession, type Identity, type Session } from '../../server/session.js'
@@ -84,13 +83,13 @@ export interface Fixed {
 export const newEntry = (
   protocolVersion: ProtocolVersion,
   from: { readonly identity?: Identity; readonly address?: string },
-  current: AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>,
+  current: AsyncScope<{ readonly entry: HttpSession; readonly streamId: string }>,
   deliver: (entry: HttpSession, streamId: string, data: string) => void,
   fixed?: Fixed,
 ): HttpSession => {
-  const owner = fixed?.owner ?? randomUUID()
+  const owner = fixed?.owner ?? crypto.randomUUID()
   const entry: HttpSession = {
-    id: fixed?.id ?? randomUUID(),
+    id: fixed?.id ?? crypto.randomUUID(),
     session: undefined as unknown as Session,
     caller: callerOf(from.identity, from.address),
     owner,

@@ -11,8 +11,6 @@
  * const side = storeSide(server, sharing, { entries, get, end, admit }, made, true)
  * const entry = await side.find(sessionId) // undefined once the session was deleted anywhere
  */
-import { randomUUID } from 'node:crypto'
-import { performance } from 'node:perf_hooks'
 import type { ProtocolVersion } from '../../protocol/versions.js'
 import type { Server } from '../../server/server.js'
 import type { Identity } from '../../server/session.js'
@@ -129,7 +127,7 @@ const rebuilt = (
   admit: (entry: HttpSession) => Admission,
   since: number,
 ): HttpSession => {
-  const entry = made(record.protocolVersion as ProtocolVersion, { identity: record.identity }, { id, owner: record.owner, idPrefix: `emcp-${randomUUID().slice(0, 8)}-` })
+  const entry = made(record.protocolVersion as ProtocolVersion, { identity: record.identity }, { id, owner: record.owner, idPrefix: `emcp-${crypto.randomUUID().slice(0, 8)}-` })
   restore(entry.session, record)
   entry.sharedKey = undefined
   entry.sharedAt = Date.now()

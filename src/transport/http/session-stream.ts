@@ -9,7 +9,6 @@
  * import { sessionStream } from './session-stream.js'
  * const s = await sessionStream({ log, forget, limits: { maxGetStreams: 16, maxResumable: 100 } }, entry, 'standalone', lastEventId)
  */
-import { randomUUID } from 'node:crypto'
 import { sseStream, type SseStream } from './sse.js'
 import type { HttpSession, StreamState } from './session-entry.js'
 import { chained, type StreamLog } from './stream-log.js'
@@ -66,7 +65,7 @@ export const sessionStream = async (
 ): Promise<SseStream | 'unknown-event' | 'too-many-streams'> => {
   const { log, forget, limits } = context
   const mark = entry.mark
-  let streamId = `${mark}.${kind === 'standalone' ? 'g' : 'r'}.${randomUUID()}`
+  let streamId = `${mark}.${kind === 'standalone' ? 'g' : 'r'}.${crypto.randomUUID()}`
   let state: StreamState | undefined
   if (resumeAfter !== undefined) {
     // which stream: the events themselves are read again below, after every write before the resume
@@ -91,7 +90,7 @@ export const sessionStream = async (
 
 /** A request stream that opens only when `open` is called or an event is delivered to it (see `DeferredStream`). */
 export const deferredStream = (context: StreamContext, entry: HttpSession, opened: (stream: SseStream) => void): DeferredStream => {
-  const id = `${entry.mark}.r.${randomUUID()}`
+  const id = `${entry.mark}.r.${crypto.randomUUID()}`
   const state: StreamState = { role: 'request', finished: false, live: undefined, tail: Promise.resolve() }
   let status: 'waiting' | 'open' | 'dropped' = 'waiting'
   const open = (): void => {

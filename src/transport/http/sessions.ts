@@ -2,7 +2,7 @@
  * The sessions of a stateful Streamable HTTP endpoint: one per `initialize`, named by an
  * unguessable `MCP-Session-Id`, each with its emcp session, its standalone GET stream and
  * the SSE streams of its requests in flight. Messages the server sends on its own go to the
- * stream of the request they belong to (found through AsyncLocalStorage, so a handler's
+ * stream of the request they belong to (found through an async scope, util/async-scope.ts, so a handler's
  * progress and elicitation travel on its own POST's stream), else to the standalone stream.
  *
  * Limits: sessions per caller (its identity, else its address), then sessions in all (see
@@ -29,7 +29,7 @@
  * const server = mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text })
  * await serveHttp(server, { port: 3000, sessions: { maxSessions: 100, maxSessionsPerCaller: 10, idleMs: 600_000 } })
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { asyncScope } from '../../util/async-scope.js'
 import type { Outbound } from '../../server/outbound.js'
 import type { Response } from '../../protocol/jsonrpc.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
@@ -155,7 +155,7 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
   const { entries, end, admit, get } = sessionTable(server, { maxSessions, maxSessionsPerCaller }, forget, (id) => void sharing.ended(id).catch(report))
   // a store the user gave may be shared by other processes: what this replica holds may have been deleted there
   const confirming = server.options.store !== undefined
-  const current = new AsyncLocalStorage<{ readonly entry: HttpSession; readonly streamId: string }>()
+  const current = asyncScope<{ readonly entry: HttpSession; readonly streamId: string }>()
   // a client's answers to our requests reach this replica's entry whatever replica they came to
   const settleHere = (id: string, response: Response): void => {
     const entry = entries.get(id)
@@ -293,6 +293,6 @@ const sweeper = (entries: ReadonlyMap<string, HttpSession>, idleMs: number, end:
     },
     Math.min(idleMs / 4, 60_000),
   )
-  sweep.unref()
+  ;(sweep as { unref?: () => void }).unref?.()
   return sweep
 }

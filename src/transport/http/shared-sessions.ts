@@ -17,9 +17,6 @@
  * await sharing.share(entry) // after admitting it
  * await sharing.confirm(entry) // false once the session was deleted anywhere
  */
-import { randomUUID } from 'node:crypto'
-import { performance } from 'node:perf_hooks'
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Response } from '../../protocol/jsonrpc.js'
 import { isObject } from '../../util/json-object.js'
 import type { Session } from '../../server/session.js'
@@ -88,7 +85,7 @@ export const sessionSharing = (
     readonly onMoved: (id: string, streamId: string) => void
   },
 ): SessionSharing => {
-  const origin = randomUUID()
+  const origin = crypto.randomUUID()
   const { idleMs, leaseMs } = options
   /** The record written (`replace`: only over one that exists); false when there was none. */
   const write = (entry: Shared, how: 'put' | 'replace'): Promise<boolean> => {
@@ -194,7 +191,7 @@ const confirmed = (entry: Shared, since: number): Pick<Shared, 'confirmedAt'> =>
 
 /** Resolves once `performance.now()` has reached `deadline`: a timer alone may fire early, by the time its loop turn began. */
 const until = async (deadline: number): Promise<void> => {
-  for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) await delay(Math.ceil(left))
+  for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)))
 }
 
 /** Reports a store failure that costs other replicas a fresh view, when the request at hand has its answer already. */

@@ -30,7 +30,7 @@ export const stateless = (server: Server): HttpHandler & { readonly releaseAll: 
   const running = new Set<Session>()
   const handle: HttpHandler = async (req) => {
     const version = req.header('mcp-protocol-version')
-    const session = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion, undefined, http)
+    const session = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion, undefined, req.waitUntil === undefined ? http : { ...http, waitUntil: req.waitUntil })
     session.identity = req.identity
     const m = req.message
     if (isObject(m) && isRequestId(m.id) && (m.method === 'initialize' || m.method === 'resources/subscribe')) return withoutChannel(server, req, session)

@@ -13,7 +13,8 @@
  * const state = { tail: Promise.resolve() }
  * const id = await chained(state, () => log.append('stream-1', '{"jsonrpc":"2.0","method":"notifications/message"}'))
  */
-import { createHash } from 'node:crypto'
+import { hex, utf8 } from '../../util/bytes.js'
+import { sha256 } from '../../util/sha256.js'
 import type { EventStore } from '../../stores/event-store.js'
 import { storeCall, type EventLog, type EventReplay } from '../../stores/store.js'
 import { eventId, stored } from './sse.js'
@@ -78,6 +79,6 @@ export const chained = <A>(state: Tail, f: () => Promise<A>): Promise<A> => {
  * is random and never the session id): a replica that takes a session over accepts a
  * `Last-Event-ID` of a stream it never saw only when the stream carries the session's mark.
  */
-export const markOf = (owner: string): string => createHash('sha256').update(owner).digest('hex').slice(0, 20)
+export const markOf = (owner: string): string => hex(sha256(utf8(owner))).slice(0, 20)
 
 const noop = (): void => {}
