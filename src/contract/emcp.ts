@@ -264,11 +264,12 @@ export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid t
 
 /**
  * The keys the compiler checks in a slot (`CheckedKeys`) when it holds a JSON Schema literal;
- * `never` for a library's schema (a Standard Schema, a codec). An object with an index
+ * `never` for a library's schema (a Standard Schema, a codec; a `~standard` without `validate`
+ * is not one, and is named as an unknown key). An object with an index
  * signature (TypeBox's) has `string` among them and is looked at key by key, where
  * `MarkedLiteral` leaves it as it is.
  */
-type LiteralKeys<S> = S extends StandardTypedV1 | Codec ? never : CheckedKeys<S>
+type LiteralKeys<S> = S extends StandardSchemaV1 | Codec ? never : CheckedKeys<S>
 
 /**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of

@@ -80,11 +80,13 @@ export type MarkedLiteral<S> = S extends StandardLike ? S : S extends object ? (
  */
 type Bare = { readonly type: 'object' }
 
-/** A library's schema: a Standard value or a codec (`encode`), never walked. */
-type StandardLike = { readonly '~standard': unknown } | { readonly encode: unknown; readonly validate: unknown }
+/** A library's schema: a Standard Schema (a `~standard` with `validate`) or a codec (`encode`), never walked. */
+type StandardLike = { readonly '~standard': { readonly validate: unknown } } | { readonly encode: unknown; readonly validate: unknown }
 
 /** The message for unknown key `K`, in the run-time check's words. */
-export type UnknownKeyword<K> = K extends string
+export type UnknownKeyword<K> = K extends '~standard'
+  ? 'unknown JSON Schema keyword "~standard" (this is not a Standard Schema v1, version 1 with a validate function: pass the schema itself, as the library made it)'
+  : K extends string
   ? Nearest<K> extends infer N extends string
     ? [N] extends [never]
       ? `unknown JSON Schema keyword "${K}" (annotations start with "x-")`

@@ -41,16 +41,14 @@ type SchemaMap = { readonly [key: string]: Subschema }
 /** The JSON Schema type names. */
 type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'
 
-/** What a literal's `~standard` must be: nothing; the type says why (in the run-time check's words). */
-type NotStandard = '"~standard" here is not a Standard Schema v1 (version 1 with a validate function): pass the schema itself, as the library made it'
-
 /** A JSON Schema literal, as a contract's input or output slot takes it (the keywords of json-schema-to-ts's `JSONSchema`, plus 2020-12's `prefixItems` and `$defs`). */
 export interface SchemaShape {
   /**
-   * Never in a literal: a value with `~standard` is a Standard Schema (zod, valibot, arktype),
-   * taken as one; this type is the message for one that carries `~standard` without being one.
+   * Not a keyword: a value with `~standard` is a Standard Schema (zod, valibot, arktype), taken
+   * as one; a literal that carries one without being one is refused by the keyword check
+   * (`emcp`'s), which names it. Any type here, so that the check (not this shape) reports it.
    */
-  readonly '~standard'?: NotStandard
+  readonly '~standard'?: unknown
   readonly $id?: string
   readonly $ref?: LiteralString
   readonly $schema?: string

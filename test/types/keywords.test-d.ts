@@ -49,9 +49,11 @@ expectError(emcp({ name: 'g', input: { type: 'object', _def: {} } }))
 expectError(emcp({ name: 'h', input: { type: 'object', _zod: {} } }))
 // message: /^Type '"schema"' is not assignable to type '"unknown JSON Schema keyword \\"kind\\"/
 expectError(emcp({ name: 'i', input: { type: 'object', kind: 'schema', expects: 'Object' } }))
-// (the compiler reports it against the slot's constraint, whose `~standard` says why)
-// message: /Types of property ''~standard'' are incompatible[^]*"~standard\\" here is not a Standard Schema v1/
+// message: /^Type 'number' is not assignable to type '"unknown JSON Schema keyword \\"~standard\\" \(this is not a Standard Schema v1, version 1 with a validate function/
 expectError(emcp({ name: 'j', input: { type: 'object', '~standard': 42 } }))
+// a ~standard with types but no validate is not a Standard Schema either
+// message: /^Type '\{ readonly version: 1; readonly vendor: ["']x["']; \}' is not assignable to type '"unknown JSON Schema keyword \\"~standard\\"/
+expectError(emcp({ name: 'k2', input: { type: 'object', '~standard': { version: 1, vendor: 'x' } as const } }))
 
 // the libraries' schemas are theirs: zod's keys, TypeBox's index signature, never read as keywords
 const lib = emcp({ name: 'lib', input: z.object({ a: z.string() }), output: Type.Object({ n: Type.Number() }) })
