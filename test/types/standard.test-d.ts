@@ -135,3 +135,21 @@ mcpServer([emcp({ name: 'forms', input: { type: 'object' } })], { name: 's', ver
     return 'ok'
   },
 })
+
+// unions and each mistake for valibot and arktype
+const shape = emcp({
+  name: 'shape',
+  description: 'Shape.',
+  input: toStandardJsonSchema(v.object({ kind: v.picklist(['circle', 'square']), size: v.optional(v.number(), 1) })),
+  output: type({ area: 'number', unit: "'cm' | 'in'" }),
+})
+expectType<'circle' | 'square'>(shape._I.kind)
+expectType<number>(shape._I.size)
+expectType<{ kind: 'circle' | 'square'; size?: number | undefined }>({} as ArgsOf<typeof shape>)
+expectType<{ area: number; unit: 'cm' | 'in' }>({} as ResultOf<typeof shape>)
+mcpServer([shape], { name: 's', version: '1' }).implement({ shape: ({ kind, size }) => ({ area: kind === 'circle' ? 3 * size * size : size * size, unit: 'cm' }) })
+expectError(mcpServer([shape], { name: 's', version: '1' }).implement({ shape: () => ({ area: 1, unit: 'm' }) }))
+expectError(mcpServer([shape], { name: 's', version: '1' }).implement({ shape: ({ kind }) => ({ area: kind.toFixed(), unit: 'cm' }) }))
+expectError(mcpServer([shape, greet], { name: 's', version: '1' }).implement({ shape: () => ({ area: 1, unit: 'cm' }) }))
+expectError(mcpServer([greet], { name: 's', version: '1' }).implement({ greet: ({ name }) => ({ hello: name.length }) }))
+expectError(inMemoryClient(mcpServer([shape], { name: 's', version: '1' }).implement({ shape: () => ({ area: 1, unit: 'cm' }) })).call('shape', { kind: 'triangle' }))
