@@ -215,9 +215,9 @@ export const zodInputShape = (s) => `{ ${s.props.map((p) => `${p.name}: ${zodOf(
 /** The zod shape of a tool's result, as the SDK's `outputSchema` takes it. */
 export const zodOutputShape = (s) => `{ ${s.output.map((o) => `${o.name}: ${zodOutputOf(o)}`).join(', ')} }`
 
-const sdkTool = (s) => {
-  const input = zodInputShape(s)
-  const out = s.output ? `\n    outputSchema: ${zodOutputShape(s)},` : ''
+const sdkTool = (s, wrap = (shape) => shape) => {
+  const input = wrap(zodInputShape(s))
+  const out = s.output ? `\n    outputSchema: ${wrap(zodOutputShape(s))},` : ''
   const args = `{ ${s.props.map((p) => p.name).join(', ')} }`
   const result = s.output
     ? `{ const structuredContent = ${outputObject(s)}\n    return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent } }`
@@ -236,14 +236,19 @@ const sdkTool = (s) => {
 )`
 }
 
-export const sdkFile = (specs) =>
+/**
+ * The SDK server of `specs`: its schemas as zod shapes (the SDK's documented form), or with
+ * `objects`, each shape in `z.object(...)` (which the SDK takes too): the very values the
+ * `emcpZodFile` server passes, so that the two compare with the same schemas.
+ */
+export const sdkFile = (specs, objects = false) =>
   [
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'`,
     `import * as z from 'zod'`,
     '',
     `export const server = new McpServer({ name: 'bench', version: '1.0.0' })`,
     '',
-    ...specs.map(sdkTool),
+    ...specs.map((s) => sdkTool(s, objects ? (shape) => `z.object(${shape})` : undefined)),
     '',
   ].join('\n')
 

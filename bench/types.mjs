@@ -11,8 +11,11 @@
  * the rounds, instantiation and type counts are exact.
  *
  * A third file per size, `emcp:zod`, is the emcp server taking the SDK file's zod schemas (the
- * same shapes, each in `z.object(...)`): the cost of zod in emcp beside the SDK's, with the
- * same schemas.
+ * same shapes, each in `z.object(...)`): the cost of zod in emcp beside the SDK's. A fourth,
+ * `sdk:zod`, gives the SDK those very `z.object(...)` values (it takes shapes or objects), so
+ * that one comparison has the same schema values on both sides: a `z.object` costs the
+ * compiler its input and output types (about 400 instantiations per tool here) wherever it
+ * is read, which the SDK's shapes, typed property by property, never build.
  *
  * For emcp it also checks two partial files per size, so that each step's cost shows:
  *   contracts  only the `emcp({...})` calls
@@ -163,7 +166,7 @@ const report = (rows) => {
       ['ts', 'tools', 'library', 'check s', 'cpu s', 'instantiations', 'per tool', 'types', 'memory MB', 'errors'],
       compilers.flatMap((c) =>
         sizes.flatMap((n) =>
-          ['sdk', 'emcp', 'emcp:zod'].map((lib) => {
+          ['sdk', 'sdk:zod', 'emcp', 'emcp:zod'].map((lib) => {
             const r = find(c.id, lib, n)
             return [c.id, n, lib, r.checkS.toFixed(2), r.cpuS.toFixed(2), r.instantiations, r.perTool, r.types, r.memoryMB, r.errors]
           }),
@@ -171,19 +174,21 @@ const report = (rows) => {
       ),
     ),
   )
-  const ratiosOf = (lib) =>
+  const ratiosOf = (lib, base = 'sdk') =>
     compilers.flatMap((c) =>
       sizes.map((n) => {
         const e = find(c.id, lib, n)
-        const s = find(c.id, 'sdk', n)
+        const s = find(c.id, base, n)
         return { ts: c.id, tools: n, instantiations: ratio(e.instantiations, s.instantiations), check: ratio(e.checkS, s.checkS), cpu: ratio(e.cpuS, s.cpuS), memory: ratio(e.memoryMB, s.memoryMB) }
       }),
     )
   const ratioTable = (rs) => table(['ts', 'tools', '', 'instantiations', 'check', 'cpu', 'memory'], rs.map((r) => [r.ts, r.tools, '', r.instantiations, r.check, r.cpu, r.memory]))
   const ratios = ratiosOf('emcp')
   const zodRatios = ratiosOf('emcp:zod')
+  const sameZodRatios = ratiosOf('emcp:zod', 'sdk:zod')
   lines.push('', 'emcp / SDK', ratioTable(ratios))
-  lines.push('', 'emcp with the same zod schemas / SDK', ratioTable(zodRatios))
+  lines.push('', 'emcp with zod objects / SDK with zod shapes', ratioTable(zodRatios))
+  lines.push('', 'emcp with zod objects / SDK with the same zod objects', ratioTable(sameZodRatios))
   let stages = []
   if (breakdown) {
     stages = compilers.flatMap((c) =>
@@ -211,24 +216,24 @@ const report = (rows) => {
   const targets = sizes
     .filter((n) => (n === 300 || n === 1000) && compilers.some((c) => c.id === '5.9'))
     .flatMap((n) =>
-      ['emcp', 'emcp:zod'].map((lib) => {
+      [['emcp', 'sdk'], ['emcp:zod', 'sdk'], ['emcp:zod', 'sdk:zod']].map(([lib, base]) => {
         const e = find('5.9', lib, n)
-        const s = find('5.9', 'sdk', n)
-        return { lib, tools: n, instantiations: e.instantiations <= s.instantiations, checkTime: e.checkS <= s.checkS }
+        const s = find('5.9', base, n)
+        return { lib, base, tools: n, instantiations: e.instantiations <= s.instantiations, checkTime: e.checkS <= s.checkS }
       }),
     )
   if (targets.length > 0) {
     lines.push('', 'targets (TypeScript 5.9): emcp (literals, and zod) at most the SDK in instantiations and check time')
     for (const t of targets) {
       const e = find('5.9', t.lib, t.tools)
-      const s = find('5.9', 'sdk', t.tools)
+      const s = find('5.9', t.base, t.tools)
       lines.push(
-        `  ${String(t.tools).padStart(5)} tools, ${t.lib.padEnd(8)}: instantiations ${e.instantiations} vs ${s.instantiations} ${t.instantiations ? 'met' : 'MISSED'}, ` +
+        `  ${String(t.tools).padStart(5)} tools, ${t.lib.padEnd(8)} vs ${t.base.padEnd(7)}: instantiations ${e.instantiations} vs ${s.instantiations} ${t.instantiations ? 'met' : 'MISSED'}, ` +
           `check ${e.checkS.toFixed(2)} s vs ${s.checkS.toFixed(2)} s ${t.checkTime ? 'met' : 'MISSED'}`,
       )
     }
   }
-  return { text: lines.join('\n'), ratios, zodRatios, stages, targets }
+  return { text: lines.join('\n'), ratios, zodRatios, sameZodRatios, stages, targets }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -237,12 +242,12 @@ const report = (rows) => {
 const main = () => {
   ensureBuilt()
   rmSync(work, { recursive: true, force: true })
-  const libs = ['sdk', 'emcp', 'emcp:zod', ...(breakdown ? ['emcp:contracts', 'emcp:sum'] : [])]
+  const libs = ['sdk', 'sdk:zod', 'emcp', 'emcp:zod', ...(breakdown ? ['emcp:contracts', 'emcp:sum'] : [])]
   const rows = []
   let failed = false
   for (const n of sizes) {
     const specs = Array.from({ length: n }, (_, i) => toolSpec(i))
-    const sources = { sdk: sdkFile(specs), emcp: emcpFile(specs, 'full'), 'emcp:zod': emcpZodFile(specs), 'emcp:contracts': emcpFile(specs, 'contracts'), 'emcp:sum': emcpFile(specs, 'sum') }
+    const sources = { sdk: sdkFile(specs), 'sdk:zod': sdkFile(specs, true), emcp: emcpFile(specs, 'full'), 'emcp:zod': emcpZodFile(specs), 'emcp:contracts': emcpFile(specs, 'contracts'), 'emcp:sum': emcpFile(specs, 'sum') }
     const dirs = Object.fromEntries(libs.map((lib) => [lib, join(work, `${lib.replace(':', '-')}-${n}`)]))
     for (const lib of libs) write(dirs[lib], sources[lib])
     const samples = new Map()
@@ -283,7 +288,7 @@ const main = () => {
       }
   }
 
-  const { text, ratios, zodRatios, stages, targets } = report(rows)
+  const { text, ratios, zodRatios, sameZodRatios, stages, targets } = report(rows)
   console.log(`\n${text}`)
 
   mkdirSync(dirname(resultsFile), { recursive: true })
@@ -306,10 +311,12 @@ const main = () => {
       'perTool: instantiations / tools (includes the fixed cost of the imports: about 1k for emcp, 16k for the SDK)',
       'emcp:contracts = only the emcp() calls; emcp:sum = contracts + mcpServer([...]); emcp = everything (+ implement)',
       'emcp:zod = the emcp server with the SDK file\'s zod schemas (the same shapes, each in z.object(...)); zodRatios: emcp:zod / sdk',
+      'sdk:zod = the SDK server given those same z.object(...) values; sameZodRatios: emcp:zod / sdk:zod',
     ],
     rows,
     ratios,
     zodRatios,
+    sameZodRatios,
     stages,
     targets,
     failed,

@@ -19,6 +19,7 @@ import type { ToolContext } from '../server/context.js'
 import { schemaProblems } from '../schema/schema-check.js'
 import type { DefaultedOf, FastFromSchema, WithPlainProperties } from '../schema/fast-schema.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
+import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-check.js'
 import { markMade, slotSchema, type KeywordRule } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
@@ -264,6 +265,15 @@ type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
 export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid tool name "${N}": use 1-128 of A-Z a-z 0-9 _ - .`> : N
 
 /**
+ * The keys the compiler checks in a slot (`CheckedKeys`) when it holds a JSON Schema literal;
+ * `never` for a library's schema (a Standard Schema, a codec; a `~standard` without `validate`
+ * is not one, and is named as an unknown key). An object with an index
+ * signature (TypeBox's) has `string` among them and is looked at key by key, where
+ * `MarkedLiteral` leaves it as it is.
+ */
+type LiteralKeys<S> = S extends StandardSchemaV1 | Codec ? never : CheckedKeys<S>
+
+/**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
  * `emcp` say so): the schema tests come first, codecs last (see fast-schema.ts).
  */
@@ -284,16 +294,17 @@ export function emcp<
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
   D extends string = IS extends WithPlainProperties ? never : DefaultedOf<IS>, // the test inline: one alias fewer per tool
+  K = LiteralKeys<IS> | LiteralKeys<OS>,
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
   // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)
   def: ToolMeta & {
     /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
     readonly name: ValidName<N>
-    /** The arguments: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
-    readonly input: IS
-    /** The structured result: a JSON Schema literal (`type: 'object'`) or an io-ts codec. */
-    readonly output?: OS
+    /** The arguments: a JSON Schema literal (`type: 'object'`), an io-ts codec or a Standard Schema. */
+    readonly input: [K] extends [Allowed] ? IS : NoInfer<MarkedLiteral<IS>> // inferred from the first branch; the second types each unknown keyword as its message
+    /** The structured result: a JSON Schema literal, an io-ts codec or a Standard Schema. */
+    readonly output?: [K] extends [Allowed] ? OS : NoInfer<MarkedLiteral<OS>>
     /** Whether a call may run as a task; the handler is the same either way. */
     readonly taskSupport?: TaskSupport
     /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */

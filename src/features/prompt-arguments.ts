@@ -1,8 +1,10 @@
 /**
- * A prompt's arguments given as a Standard Schema (zod, valibot, arktype, effect): the named
+ * A prompt's arguments given as a Standard Schema (zod, valibot, arktype, effect), or as a JSON
+ * Schema literal of an object (TypeBox's `Type.Object`, or one written by hand): the named
  * string arguments MCP lists, derived from the object schema's properties when the prompt is
  * made (a property that is not a string is refused there, naming the prompt and it), and
- * the check of `prompts/get` arguments through the library's own `~standard.validate`.
+ * the check of `prompts/get` arguments through the library's own `~standard.validate` (a
+ * literal's: the JSON Schema validator, which fills in its `default`s).
  *
  * @example
  * import { z } from 'zod'
@@ -11,14 +13,14 @@
  * // { spec: { code: { description: 'The code', required: true }, focus: {} }, decode: ... }
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { formatIssues, maxIssuesNamed, type Issue } from '../schema/schema.js'
-import { flatForm, stringProperty } from '../schema/standard/flat-form.js'
+import { formatIssues, maxIssuesNamed, validatorOf, type Issue, type JsonSchema } from '../schema/schema.js'
+import { flatForm, literalForm, stringProperty, type FlatForm } from '../schema/standard/flat-form.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
 import type { StandardSchemaV1 } from '../schema/standard/spec.js'
 import { standardValidator, type SlotValidator } from '../schema/standard/validator.js'
 import { rpcError, type RpcError } from '../protocol/jsonrpc.js'
 import { map, type Eventually } from '../util/eventually.js'
-import { stripUndefined } from '../util/json-object.js'
+import { isObject, stripUndefined } from '../util/json-object.js'
 
 /** One argument as declared (or derived from a schema property). */
 export interface ArgumentDeclaration {
@@ -35,8 +37,21 @@ export interface PromptArgumentsOf {
 }
 
 /** The named arguments a Standard Schema `schema` of prompt `name` stands for; a TypeError naming a property that is not a string. */
-export const schemaArguments = (name: string, schema: StandardSchemaV1): PromptArgumentsOf => {
-  const form = flatForm('prompt', name, schema, stringProperty)
+export const schemaArguments = (name: string, schema: StandardSchemaV1): PromptArgumentsOf =>
+  declarationsOf(flatForm('prompt', name, schema, stringProperty), standardValidator(schema, {}).decode)
+
+/** The named arguments a JSON Schema literal of an object (TypeBox's `Type.Object`) stands for, checked by the JSON Schema validator (its defaults filled in). */
+export const literalArguments = (name: string, schema: JsonSchema): PromptArgumentsOf =>
+  declarationsOf(literalForm('prompt', name, schema, stringProperty), validatorOf(schema).decode)
+
+/**
+ * True for a JSON Schema of an object given as a prompt's arguments, rather than declarations
+ * by name: a declaration is an object, a schema's `type` is the string `"object"`.
+ */
+export const isObjectSchema = (u: unknown): u is JsonSchema => isObject(u) && u.type === 'object' && !isStandardSchema(u)
+
+/** The declarations of a flat form's properties, and the check of the schema it came from. */
+const declarationsOf = (form: FlatForm, decode: SlotValidator['decode']): PromptArgumentsOf => {
   const required = new Set(form.required)
   const spec = Object.fromEntries(
     Object.entries(form.properties).map(([k, p]) => [
@@ -48,15 +63,16 @@ export const schemaArguments = (name: string, schema: StandardSchemaV1): PromptA
       }),
     ]),
   )
-  return { spec, decode: standardValidator(schema, {}).decode }
+  return { spec, decode }
 }
 
 /** The arguments of a prompt whose `arguments` is `declared` (a schema is derived once per prompt object). */
 export const argumentsOf = (owner: object, name: string, declared: unknown): PromptArgumentsOf => {
-  if (!isStandardSchema(declared)) return { spec: (declared ?? {}) as PromptArgumentsOf['spec'] }
+  const schema = isStandardSchema(declared) || isObjectSchema(declared)
+  if (!schema) return { spec: (declared ?? {}) as PromptArgumentsOf['spec'] }
   const known = derived.get(owner)
   if (known !== undefined) return known
-  const made = schemaArguments(name, declared)
+  const made = isStandardSchema(declared) ? schemaArguments(name, declared) : literalArguments(name, declared)
   derived.set(owner, made)
   return made
 }

@@ -24,12 +24,13 @@ import { clip } from '../util/clip.js'
 import type { ContentBlock } from '../contract/content.js'
 import type { ToolContext } from '../server/context.js'
 import type { Icon } from '../contract/emcp.js'
+import type { TypeOfSpec } from '../schema/schema.js'
 import { map, type Eventually } from '../util/eventually.js'
 import type { Completion, CompletionRequest, Feature, FeatureFactory } from '../server/feature.js'
 import type { Hub } from '../server/hub.js'
 import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { completeWith, type Completer } from './completion.js'
-import { argumentsOf, validArguments } from './prompt-arguments.js'
+import { argumentsOf, isObjectSchema, validArguments } from './prompt-arguments.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../schema/standard/spec.js'
 import { runWithContext } from '../server/context.js'
@@ -57,14 +58,28 @@ export interface PromptArgumentSpec {
 /** A prompt's arguments, by name. */
 export type PromptArgumentsSpec = { readonly [name: string]: PromptArgumentSpec }
 
-/** What `arguments` may be: declarations by name, or a Standard Schema of an object of strings. */
-export type PromptArguments = PromptArgumentsSpec | StandardSchemaV1
+/** What `arguments` may be: declarations by name, a Standard Schema of an object of strings, or a JSON Schema literal of one (TypeBox's `Type.Object`). */
+export type PromptArguments = PromptArgumentsSpec | StandardSchemaV1 | ObjectLiteral
 
-/** The arguments `get` receives: a schema's output; else a required argument is a `string`, any other optional. */
-export type PromptArgs<A> = A extends StandardSchemaV1 ? InferOutput<A> : A extends unknown ? Flat<RequiredArgs<A> & OptionalArgs<A>> : never
+/** The arguments `get` receives: a schema's output (a literal's static type); else a required argument is a `string`, any other optional. */
+export type PromptArgs<A> = A extends StandardSchemaV1
+  ? InferOutput<A>
+  : A extends ObjectLiteral
+    ? ObjectLiteral extends A
+      ? { readonly [name: string]: unknown } // the constraint itself, while the compiler infers A: not walked
+      : TypeOfSpec<A>
+    : A extends unknown
+      ? Flat<RequiredArgs<A> & OptionalArgs<A>>
+      : never
 
 /** The names of a prompt's arguments (a schema's input properties). */
-type ArgumentNames<A> = A extends StandardSchemaV1 ? keyof InferInput<A> : keyof A
+type ArgumentNames<A> = A extends StandardSchemaV1 ? keyof InferInput<A> : A extends ObjectLiteral ? keyof A['properties'] : keyof A
+
+/** A JSON Schema literal of an object with properties, as prompt arguments (a declaration's values are objects, never the string `"object"`). */
+export interface ObjectLiteral {
+  readonly type: 'object'
+  readonly properties: { readonly [name: string]: object }
+}
 
 /** One message of a prompt. */
 export interface PromptMessage {
@@ -114,7 +129,7 @@ export interface PromptDef<N extends string, A extends PromptArguments> {
   readonly description?: string
   readonly icons?: ReadonlyArray<Icon>
   readonly _meta?: { readonly [key: string]: unknown }
-  /** The arguments, by name (`required: true` makes one mandatory), or a Standard Schema of an object of string properties. */
+  /** The arguments, by name (`required: true` makes one mandatory), or a Standard Schema (or JSON Schema literal, TypeBox's) of an object of string properties. */
   readonly arguments?: A
   /** Builds the messages from the arguments (checked: none missing, none unknown). */
   readonly get: (args: NoInfer<PromptArgs<A>>, ctx: PromptContext) => Eventually<PromptResult>
@@ -171,8 +186,8 @@ export const prompt = <const N extends string, const A extends PromptArguments =
   if (typeof def.get !== 'function') throw new TypeError(`emcp: prompt ${def.name}: get must be a function`)
   const made = Object.freeze({ ...def, kind: 'prompt' as const })
   // a schema's arguments are derived (and refused) now, when the prompt is made, not on the first list
-  const declared = isStandardSchema(def.arguments) ? argumentsOf(made, def.name, def.arguments).spec : (def.arguments ?? {})
-  if (!isObject(declared)) throw new TypeError(`emcp: prompt ${def.name}: arguments must be an object of argument declarations or a Standard Schema`)
+  const declared = isStandardSchema(def.arguments) || isObjectSchema(def.arguments) ? argumentsOf(made, def.name, def.arguments).spec : (def.arguments ?? {})
+  if (!isObject(declared)) throw new TypeError(`emcp: prompt ${def.name}: arguments must be an object of argument declarations, a Standard Schema or a JSON Schema of an object`)
   for (const [name, spec] of Object.entries(declared)) {
     if (name === '') throw new TypeError(`emcp: prompt ${def.name}: an argument name must not be empty`)
     if (!isObject(spec) || (spec.required !== undefined && typeof spec.required !== 'boolean'))

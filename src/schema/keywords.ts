@@ -17,8 +17,13 @@ import type { SchemaProblem } from './schema-check.js'
 import { schemaBounds } from './schema-check.js'
 import type { JsonSchema } from './schema.js'
 
-/** Every keyword a literal may use (2020-12 core, applicator, validation, unevaluated, format, content, meta-data; older dialects' own; OpenAPI's `nullable`, which the validator reads). */
-export const knownKeywords: ReadonlySet<string> = new Set([
+/**
+ * Every keyword a literal may use (2020-12 core, applicator, validation, unevaluated, format,
+ * content, meta-data; older dialects' own; OpenAPI's `nullable`, which the validator reads), in
+ * the order the nearest one is looked for. A tuple, so that the compile-time check
+ * (keyword-check.ts) reads the same list.
+ */
+export const keywordList = [
   '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment', '$defs',
   'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items', 'contains',
   'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
@@ -30,7 +35,10 @@ export const knownKeywords: ReadonlySet<string> = new Set([
   // 2019-09, draft-07/06/04 (emcp validates them when `$schema` names them)
   '$recursiveRef', '$recursiveAnchor', 'definitions', 'dependencies', 'additionalItems', 'id',
   'nullable',
-])
+] as const
+
+/** `keywordList` as a set. */
+export const knownKeywords: ReadonlySet<string> = new Set(keywordList)
 
 /** The keywords whose value is one subschema. */
 const oneSchema = new Set(['not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems', 'contentSchema', 'items'])

@@ -43,8 +43,12 @@ type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array'
 
 /** A JSON Schema literal, as a contract's input or output slot takes it (the keywords of json-schema-to-ts's `JSONSchema`, plus 2020-12's `prefixItems` and `$defs`). */
 export interface SchemaShape {
-  /** Never: a value with `~standard` is a Standard Schema (zod, valibot, arktype), taken as one, never as a literal. */
-  readonly '~standard'?: never
+  /**
+   * Not a keyword: a value with `~standard` is a Standard Schema (zod, valibot, arktype), taken
+   * as one; a literal that carries one without being one is refused by the keyword check
+   * (`emcp`'s), which names it. Any type here, so that the check (not this shape) reports it.
+   */
+  readonly '~standard'?: unknown
   readonly $id?: string
   readonly $ref?: LiteralString
   readonly $schema?: string

@@ -104,3 +104,34 @@ describe('prompt arguments from a Standard Schema: refused when made', () => {
     expect(() => prompt({ name: 'bare', arguments: v.object({ a: v.string() }) as never, get: () => 'x' })).toThrow(/emcp: prompt bare: the input schema \(valibot\) has no JSON Schema form/)
   })
 })
+
+describe('prompt arguments given as a JSON Schema literal (TypeBox, or by hand)', () => {
+  const find = prompt({
+    name: 'find',
+    arguments: { type: 'object', properties: { q: { type: 'string', minLength: 2, description: 'What to find' }, lang: { type: 'string', default: 'en' } }, required: ['q'] },
+    get: ({ q, lang }) => `Find ${q} in ${String(lang)}`,
+  })
+  // a declaration may still name an argument `type`: its value is an object, a schema's is "object"
+  const kind = prompt({ name: 'kind', arguments: { type: { description: 'Which kind', required: true } }, get: ({ type: k }) => `Kind ${k}` })
+
+  it.each(['2025-11-25', '2026-07-28'] as const)('lists the properties as arguments and checks them with the JSON Schema validator, defaults filled (%s)', async (era) => {
+    const c = inMemoryClient(serve(prompts([find, kind])), { protocolVersion: era })
+    expect(((await c.request('prompts/list')) as { prompts: unknown }).prompts).toEqual([
+      { name: 'find', arguments: [{ name: 'q', description: 'What to find', required: true }, { name: 'lang' }] },
+      { name: 'kind', arguments: [{ name: 'type', description: 'Which kind', required: true }] },
+    ])
+    expect(text(await c.request('prompts/get', { name: 'find', arguments: { q: 'tea' } }))).toBe('Find tea in en')
+    expect(text(await c.request('prompts/get', { name: 'kind', arguments: { type: 'x' } }))).toBe('Kind x')
+    await expect(c.request('prompts/get', { name: 'find', arguments: { q: 'x' } })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/^prompts\/get: prompt find: invalid arguments: \/q: /) })
+    await expect(c.request('prompts/get', { name: 'find', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+  })
+
+  it('refuses, when the prompt is made, a property that is not a string and a key that is not a keyword', () => {
+    expect(() => prompt({ name: 'n', arguments: { type: 'object', properties: { n: { type: 'number' } } }, get: () => 'x' })).toThrow(
+      /emcp: prompt n: the schema: property "n" must be a string \(prompt arguments are strings in MCP\)/,
+    )
+    expect(() => prompt({ name: 't', arguments: { type: 'object', properties: { q: { type: 'string', minLenght: 2 } } } as never, get: () => 'x' })).toThrow(
+      'emcp: prompt t: the schema: unknown JSON Schema keyword "minLenght" (did you mean "minLength"?) (at /properties/q/minLenght)',
+    )
+  })
+})

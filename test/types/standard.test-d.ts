@@ -12,7 +12,7 @@ import * as v from 'valibot'
 import { Schema } from 'effect'
 import { z } from 'zod'
 import { expectAssignable, expectError, expectType } from 'tsd'
-import { emcp, inMemoryClient, mcpServer, type AnyTool, type ArgsOf, type InputOf, type ResultOf } from 'emcp'
+import { emcp, inMemoryClient, mcpServer, prompt, type AnyPrompt, type AnyTool, type ArgsOf, type InputOf, type ResultOf } from 'emcp'
 
 // zod: a transform, a default, an optional
 const measure = emcp({
@@ -79,3 +79,77 @@ expectError(client.call('measure', { word: 3 }))
 expectError(client.call('greet', { name: 1 }))
 // a bare valibot schema has no JSON Schema form: it types (as a Standard Schema), and is refused when built
 expectType<{ title: string }>(emcp({ name: 'bare', input: v.object({ title: v.string() }) })._I)
+
+// effect and TypeBox beside zod: tools (transforms, optional keys, unions), prompts and forms
+const std = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(s: S) => Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(s))
+const effectTool = emcp({
+  name: 'effect_tool',
+  description: 'Effect.',
+  input: std(Schema.Struct({ n: Schema.NumberFromString, kind: Schema.Literals(['a', 'b']), note: Schema.optionalKey(Schema.String) })),
+  output: std(Schema.Struct({ total: Schema.Number })),
+})
+// the handler gets effect's decoded type (a number from the wire's string); callers send the encoded one
+expectType<{ readonly n: number; readonly kind: 'a' | 'b'; readonly note?: string }>(effectTool._I)
+expectType<{ readonly n: string; readonly kind: 'a' | 'b'; readonly note?: string }>({} as ArgsOf<typeof effectTool>)
+const unionBox = emcp({ name: 'union_box', description: 'TypeBox.', input: Type.Object({ s: Type.String(), n: Type.Optional(Type.Number({ default: 1 })) }) })
+expectType<string>(unionBox._I.s)
+// an optional property with a default: filled in at run time, optional in the type (as TypeBox's Static has it)
+expectType<number | undefined>(unionBox._I.n)
+const both = mcpServer([effectTool, unionBox], { name: 's', version: '1' }).implement({ effect_tool: ({ n }) => ({ total: n * 2 }), union_box: ({ s }) => s })
+expectType<Promise<{ readonly total: number }>>(inMemoryClient(both).call('effect_tool', { n: '2', kind: 'a' }))
+// mistakes, per library: a missing handler, a wrong result type, a wrong use of an argument, a caller's wrong type
+expectError(mcpServer([effectTool, unionBox], { name: 's', version: '1' }).implement({ effect_tool: () => ({ total: 1 }) }))
+expectError(mcpServer([effectTool], { name: 's', version: '1' }).implement({ effect_tool: () => ({ total: '1' }) }))
+expectError(mcpServer([effectTool], { name: 's', version: '1' }).implement({ effect_tool: ({ n }) => ({ total: n.toUpperCase() }) }))
+expectError(mcpServer([unionBox], { name: 's', version: '1' }).implement({ union_box: ({ s }) => s.toFixed() }))
+expectError(inMemoryClient(both).call('effect_tool', { n: 2, kind: 'a' }))
+expectError(inMemoryClient(both).call('union_box', { s: 1 }))
+
+// prompts: effect's output, TypeBox's static type (its open object), and their mistakes
+const effectPrompt = prompt({
+  name: 'effect_prompt',
+  arguments: std(Schema.Struct({ topic: Schema.String, count: Schema.optionalKey(Schema.NumberFromString) })),
+  get: ({ topic, count }) => `${topic} ${count === undefined ? '' : count.toFixed(0)}`,
+})
+expectAssignable<AnyPrompt>(effectPrompt)
+const boxPrompt = prompt({
+  name: 'box_prompt',
+  arguments: Type.Object({ q: Type.String(), lang: Type.Optional(Type.String()) }),
+  get: ({ q, lang }) => `${q.toUpperCase()} ${lang ?? ''}`,
+})
+expectAssignable<AnyPrompt>(boxPrompt)
+expectError(prompt({ name: 'bad_effect', arguments: std(Schema.Struct({ topic: Schema.String })), get: ({ topic }) => topic.toFixed() }))
+expectError(prompt({ name: 'bad_box', arguments: Type.Object({ q: Type.String() }), get: ({ q }) => q.toFixed() }))
+expectError(prompt({ name: 'bad_result', arguments: Type.Object({ q: Type.String() }), get: () => 42 }))
+
+// forms: ctx.elicit's content typed by each library
+mcpServer([emcp({ name: 'forms', input: { type: 'object' } })], { name: 's', version: '1' }).implement({
+  forms: async (_args, ctx) => {
+    const e = await ctx.elicit({ message: 'E?', requestedSchema: std(Schema.Struct({ name: Schema.String, age: Schema.optionalKey(Schema.Finite) })) })
+    if (e.action === 'accept') expectType<{ readonly name: string; readonly age?: number }>(e.content)
+    const b = await ctx.elicit({ message: 'B?', requestedSchema: Type.Object({ city: Type.String(), nights: Type.Optional(Type.Integer()) }) })
+    if (b.action === 'accept') {
+      expectType<string>(b.content.city)
+      expectType<number | undefined>(b.content.nights)
+    }
+    return 'ok'
+  },
+})
+
+// unions and each mistake for valibot and arktype
+const shape = emcp({
+  name: 'shape',
+  description: 'Shape.',
+  input: toStandardJsonSchema(v.object({ kind: v.picklist(['circle', 'square']), size: v.optional(v.number(), 1) })),
+  output: type({ area: 'number', unit: "'cm' | 'in'" }),
+})
+expectType<'circle' | 'square'>(shape._I.kind)
+expectType<number>(shape._I.size)
+expectType<{ kind: 'circle' | 'square'; size?: number | undefined }>({} as ArgsOf<typeof shape>)
+expectType<{ area: number; unit: 'cm' | 'in' }>({} as ResultOf<typeof shape>)
+mcpServer([shape], { name: 's', version: '1' }).implement({ shape: ({ kind, size }) => ({ area: kind === 'circle' ? 3 * size * size : size * size, unit: 'cm' }) })
+expectError(mcpServer([shape], { name: 's', version: '1' }).implement({ shape: () => ({ area: 1, unit: 'm' }) }))
+expectError(mcpServer([shape], { name: 's', version: '1' }).implement({ shape: ({ kind }) => ({ area: kind.toFixed(), unit: 'cm' }) }))
+expectError(mcpServer([shape, greet], { name: 's', version: '1' }).implement({ shape: () => ({ area: 1, unit: 'cm' }) }))
+expectError(mcpServer([greet], { name: 's', version: '1' }).implement({ greet: ({ name }) => ({ hello: name.length }) }))
+expectError(inMemoryClient(mcpServer([shape], { name: 's', version: '1' }).implement({ shape: () => ({ area: 1, unit: 'cm' }) })).call('shape', { kind: 'triangle' }))

@@ -13,6 +13,7 @@
  */
 import { isObject } from '../../util/json-object.js'
 import { clip } from '../../util/clip.js'
+import { unknownKeywords } from '../keywords.js'
 import type { JsonSchema } from '../schema.js'
 import { standardJsonSchema } from './json-schema.js'
 import type { StandardSchemaV1 } from './spec.js'
@@ -44,23 +45,53 @@ export const primitiveProperty: PropertyRule = (p) => {
  * The flat form of `spec`, owned by `noun` `name` (prompt review): throws a TypeError naming
  * them and the property when the schema is not an object of properties `rule` accepts.
  */
-export const flatForm = (noun: string, name: string, spec: StandardSchemaV1, rule: PropertyRule): FlatForm => {
-  const schema = standardJsonSchema(name, 'input', spec, noun)
-  const where = `emcp: ${noun} ${name}: the schema (${String(spec['~standard'].vendor)})`
-  if (schema.type !== 'object') throw new TypeError(`${where} must be an object schema (z.object, v.object, type({...}), ...), not ${clip(JSON.stringify(schema.type ?? 'untyped'))}`)
-  const properties = schema.properties ?? {}
-  if (!isObject(properties)) throw new TypeError(`${where} has no properties object`)
-  const out: Record<string, JsonSchema> = {}
-  for (const [name, p] of Object.entries(properties)) {
-    const why = isObject(p) ? rule(p) : 'must be a schema object'
-    if (why !== undefined) throw new TypeError(`${where}: property ${JSON.stringify(clip(name, 64))} ${why}`)
-    out[name] = p as JsonSchema
-  }
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string' && Object.hasOwn(out, r)) : []
-  return { properties: out, required }
+export const flatForm = (noun: string, name: string, spec: StandardSchemaV1, rule: PropertyRule): FlatForm =>
+  formOf(`emcp: ${noun} ${name}: the schema (${String(spec['~standard'].vendor)})`, standardJsonSchema(name, 'input', spec, noun), rule)
+
+/**
+ * The flat form of a JSON Schema literal (TypeBox's `Type.Object`, or one written by hand),
+ * owned by `noun` `name`: refused as a library's is, and also for a key that is not a JSON
+ * Schema keyword (which a validator would ignore).
+ */
+export const literalForm = (noun: string, name: string, schema: JsonSchema, rule: PropertyRule): FlatForm => {
+  const where = `emcp: ${noun} ${name}: the schema`
+  const unknown = unknownKeywords(schema)
+  if (unknown.length > 0) throw new TypeError(`${where}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
+  return formOf(where, schema, rule)
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** The flat form of JSON Schema `schema`, or a TypeError that starts with `where`. */
+const formOf = (where: string, schema: JsonSchema, rule: PropertyRule): FlatForm => {
+  if (schema.type !== 'object') throw new TypeError(`${where} must be an object schema (z.object, v.object, type({...}), ...), not ${clip(JSON.stringify(schema.type ?? 'untyped'))}`)
+  const properties = schema.properties ?? {}
+  if (!isObject(properties)) throw new TypeError(`${where} has no properties object`)
+  const listed = new Set(Array.isArray(schema.required) ? schema.required : [])
+  const out: Record<string, JsonSchema> = {}
+  for (const [name, given] of Object.entries(properties)) {
+    const p = listed.has(name) ? given : withoutNull(given)
+    const why = isObject(p) ? rule(p) : 'must be a schema object'
+    if (why !== undefined) throw new TypeError(`${where}: property ${JSON.stringify(clip(name, 64))} ${why}`)
+    out[name] = p as JsonSchema
+  }
+  const required = [...listed].filter((r): r is string => typeof r === 'string' && Object.hasOwn(out, r))
+  return { properties: out, required }
+}
+
+/**
+ * An optional property written as "this or null" (`anyOf: [X, { type: 'null' }]`, as effect's
+ * `Schema.optional` and others write it) as `X`: a form has no null, leaving the field out is
+ * how it says "none", and the library still checks the answer.
+ */
+const withoutNull = (p: unknown): unknown => {
+  if (!isObject(p) || !Array.isArray(p.anyOf) || p.anyOf.length !== 2) return p
+  const { anyOf, ...notes } = p
+  if (!Object.keys(notes).every((k) => k === 'title' || k === 'description')) return p
+  const isNull = (u: unknown): boolean => isObject(u) && u.type === 'null' && Object.keys(u).length === 1
+  const kept = isNull(anyOf[1]) ? anyOf[0] : isNull(anyOf[0]) ? anyOf[1] : undefined
+  return isObject(kept) ? { ...kept, ...notes } : p
+}
 
 const stringsOnly = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((x) => typeof x === 'string')
