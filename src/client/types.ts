@@ -105,6 +105,12 @@ export type PromptArgsOf<P> = P extends Prompt<string, infer A>
 /** The prompt of `P` named `K` (all of them when names are not known). */
 export type PromptNamed<P extends AnyPrompt, K extends string> = string extends P['name'] ? P : Extract<P, { readonly name: K }>
 
+/**
+ * The arguments of each prompt of `P`, by name: `get` indexes it with its generic name, so
+ * the compiler defers the lookup instead of walking every argument form for an unknown name.
+ */
+export type PromptArgsByName<P extends AnyPrompt> = string extends P['name'] ? { readonly [name: string]: PromptArgsOf<P> } : { readonly [Q in P as Q['name']]: PromptArgsOf<Q> }
+
 /** A connected, typed client of a server whose tools are the union `U` and prompts `P` (typed when given as `prompts`). */
 export interface RemoteClient<U extends AnyTool, P extends AnyPrompt = AnyPrompt> extends AsyncDisposable {
   /** Calls a tool; resolves to its typed (decoded) output, rejects with `ToolCallError` on `isError`. */
@@ -116,7 +122,7 @@ export interface RemoteClient<U extends AnyTool, P extends AnyPrompt = AnyPrompt
   /** Prompts: listed (every page) and rendered with their arguments. */
   readonly prompts: {
     readonly list: () => Promise<ReadonlyArray<ListedPrompt>>
-    readonly get: <K extends P['name']>(name: K, args?: PromptArgsOf<PromptNamed<P, K>>, options?: CallOptions) => Promise<{ readonly description?: string; readonly messages: ReadonlyArray<PromptMessage> }>
+    readonly get: <K extends P['name']>(name: K, args?: PromptArgsByName<P>[K], options?: CallOptions) => Promise<{ readonly description?: string; readonly messages: ReadonlyArray<PromptMessage> }>
   }
   /** Resources: listed (every page), their templates, and read. */
   readonly resources: {
