@@ -15,6 +15,8 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/geometry', './src/codecs/geometry.ts'],
   ['emcp/oauth', './src/auth/index.ts'],
   ['emcp/otel', './src/otel/index.ts'],
+  ['emcp/proxy', './src/sources/proxy/index.ts'],
+  ['emcp/openapi', './src/sources/openapi/index.ts'],
   ['emcp/cli', './src/cli/index.ts'],
 ]
 

@@ -21,6 +21,7 @@ export const entries = {
   otel: 'dist/src/otel/index.js',
   'postgres-store': 'dist/src/stores/postgres.js',
   redis: 'dist/src/stores/redis.js',
+  proxy: 'dist/src/sources/proxy/index.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
   'cli-dev-child': 'dist/src/cli/dev-child.js',
@@ -53,7 +54,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', '@readme/openapi-parser'],
   plugins: [esModules],
   logLevel: 'warning',
 })
