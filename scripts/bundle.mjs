@@ -22,6 +22,7 @@ export const entries = {
   'postgres-store': 'dist/src/stores/postgres.js',
   redis: 'dist/src/stores/redis.js',
   proxy: 'dist/src/sources/proxy/index.js',
+  openapi: 'dist/src/sources/openapi/index.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
   'cli-dev-child': 'dist/src/cli/dev-child.js',

@@ -4,7 +4,7 @@
  *
  * @example
  * import { commands } from './commands.js'
- * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'proxy']
+ * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'proxy', 'openapi']
  */
 import { call } from './call.js'
 import type { Command } from './command.js'
@@ -12,9 +12,10 @@ import { dev } from './dev.js'
 import { list } from './list.js'
 import { manifest } from './manifest.js'
 import { pg } from './pg.js'
+import { openapiCommand } from './openapi.js'
 import { proxyCommand } from './proxy.js'
 import { serve } from './serve.js'
 import { validate } from './validate.js'
 
 /** Every subcommand, in the order `emcp --help` shows them. */
-export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, proxyCommand]
+export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, proxyCommand, openapiCommand]

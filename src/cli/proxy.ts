@@ -13,7 +13,7 @@
 import { serveHttp } from '../transport/http.js'
 import { serveStdio } from '../transport/stdio.js'
 import type { UpstreamAuth, UpstreamTarget } from '../sources/proxy/upstream.js'
-import { lastOption, parseArgs, wholeOption, type Args } from './args.js'
+import { headersOption, lastOption, parseArgs, wholeOption, type Args } from './args.js'
 import { listenError, UsageError, type Command } from './command.js'
 import { counted } from '../util/counted.js'
 
@@ -105,18 +105,7 @@ const targetOf = (args: Args, command: ReadonlyArray<string>): UpstreamTarget =>
     throw new UsageError(`${url} is not a URL; a command to run goes after --`)
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`the upstream URL must be http: or https:, not ${parsed.protocol}`)
-  return { url: parsed, ...(args.options.header === undefined ? {} : { headers: headersOf(args.options.header) }) }
-}
-
-const headersOf = (lines: ReadonlyArray<string>): { [name: string]: string } => {
-  const headers: { [name: string]: string } = {}
-  for (const line of lines) {
-    const colon = line.indexOf(':')
-    const name = line.slice(0, colon).trim()
-    if (colon < 1 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header needs "Name: value", not ${JSON.stringify(line.slice(0, 100))}`)
-    headers[name] = line.slice(colon + 1).trim()
-  }
-  return headers
+  return { url: parsed, ...(args.options.header === undefined ? {} : { headers: headersOption(args.options.header) }) }
 }
 
 /** A secret is read from the environment, never from the command line (where `ps` would show it). */
