@@ -59,7 +59,10 @@ export type ProxyServer<U extends AnyTool = AnyTool> = Server<U> & {
  * Connects to the upstream and serves it. Rejects, saying why, when the first connection
  * fails or the upstream lacks a tool the manifest names.
  */
-export async function proxy<const M extends Manifest = Manifest>(target: UpstreamTarget, options: ProxyOptions<M> = {}): Promise<ProxyServer<ManifestTools<M>>> {
+export function proxy(target: UpstreamTarget, options?: ProxyOptions & { readonly manifest?: undefined }): Promise<ProxyServer<RuntimeTool>>
+/** `proxy`, typed by a manifest of a const type (`emcp manifest <url> --format ts`). */
+export function proxy<const M extends Manifest>(target: UpstreamTarget, options: ProxyOptions<M> & { readonly manifest: M }): Promise<ProxyServer<ManifestTools<M>>>
+export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}): Promise<ProxyServer> {
   const r = routes()
   const late: { server?: Server; relay?: Relay } = {}
   const hub: Hub = { add: () => {}, remove: () => {}, size: () => late.server?.hub.size() ?? 0, broadcast: (...a) => late.server?.hub.broadcast(...a) }
@@ -92,7 +95,7 @@ export async function proxy<const M extends Manifest = Manifest>(target: Upstrea
   const instructions = options.instructions ?? client.getInstructions()
   const server = build(up, r, listed, info, { ...options, ...(instructions === undefined ? {} : { instructions }), features: [relay, ...(options.features ?? [])] })
   late.server = server
-  return Object.assign(server, { upstream: up, close: () => up.close() }) as unknown as ProxyServer<ManifestTools<M>>
+  return Object.assign(server, { upstream: up, close: () => up.close() })
 }
 
 // ---------------------------------------------------------------------------------------

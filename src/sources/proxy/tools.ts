@@ -9,7 +9,7 @@
  * import { proxyTool } from './tools.js'
  * const tool = proxyTool({ name: 'add', inputSchema: { type: 'object' } }) // a RuntimeTool named add
  */
-import type { CallToolResult as UpstreamResult, Client, Tool as ListedTool } from '@modelcontextprotocol/client'
+import { LOG_LEVEL_META_KEY, type CallToolResult as UpstreamResult, type Client, type Tool as ListedTool } from '@modelcontextprotocol/client'
 import { runtimeToolOf, type RuntimeArgs, type RuntimeTool } from '../../contract/runtime-tool.js'
 import { toolError, type CallToolResult, type ContentBlock } from '../../contract/content.js'
 import type { ToolContext } from '../../server/context.js'
@@ -57,7 +57,7 @@ export const relayCall =
     try {
       result = await r.within(ctx, () =>
         client.callTool(
-          { name, arguments: { ...args } },
+          { name, arguments: { ...args }, ...logLevelOf(client) },
           {
             signal,
             onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
@@ -77,6 +77,13 @@ export const relayCall =
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/**
+ * A 2026-07-28 upstream logs only at the level a request names in its `_meta`: every message
+ * is asked for, and the downstream client's own level filters them at the proxy (ctx.log).
+ */
+const logLevelOf = (client: Client): { _meta?: { [key: string]: string } } =>
+  client.getProtocolEra() === 'modern' ? { _meta: { [LOG_LEVEL_META_KEY]: 'debug' } } : {}
 
 /**
  * The signal of one attempt at the call: the client cancelled it, or (2026-07-28) the attempt

@@ -169,7 +169,7 @@ export const reasonOf = (e: unknown): string => {
 /** A failure to reach the server at all (refused, no such host, reset): trying another era would not help. */
 const unreachable = (e: unknown): boolean => {
   const code = (e as { cause?: { code?: unknown } } | null)?.cause?.code ?? (e as { code?: unknown } | null)?.code
-  return typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOENT|EACCES)$/.test(code)
+  return typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|ENOENT|EACCES|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/.test(code)
 }
 
 const labelOf = (target: UpstreamTarget): string =>
