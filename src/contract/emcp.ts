@@ -88,6 +88,8 @@ export interface ToolMeta {
   readonly annotations?: ToolAnnotations
   readonly icons?: ReadonlyArray<Icon>
   readonly _meta?: { readonly [key: string]: unknown }
+  /** Labels for visibility rules (a mount's `include`, `exclude`); listed in `_meta` under `emcp/tags`. */
+  readonly tags?: ReadonlyArray<string>
 }
 
 /**

@@ -125,6 +125,9 @@ export const sumOf = <U extends AnyTool>(
       errors.push({ path: `/${i}/name`, message: `invalid tool name ${JSON.stringify(name)}: use 1-128 of A-Z a-z 0-9 _ - .` })
     else if (byName.has(name)) errors.push({ path: `/${i}/name`, message: `duplicate tool name: ${name}` })
     else byName.set(name, tool)
+    const tags = tool?.tags
+    if (tags !== undefined && !(Array.isArray(tags) && tags.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 128)))
+      errors.push({ path: `/${i}/tags`, message: `tool ${String(name)}: tags must be a list of 1-128 character strings` })
     const scopes = scopesProblem(tool?.scopes)
     if (scopes !== undefined) errors.push({ path: `/${i}/scopes`, message: `tool ${String(name)}: ${scopes}` })
     errors.push(...keywordErrors(tool, i))

@@ -39,6 +39,7 @@ import { checkPageSize, pageAt, pageIndex, pagesOf } from '../server/pages.js'
 import { registry } from '../server/registry.js'
 import { checkScopes, isScoped, scopeRefusal, scopesHeld } from '../server/scopes.js'
 import type { Session } from '../server/session.js'
+import { checkTags, withTags } from '../util/tags.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -121,6 +122,8 @@ export interface PromptDef<N extends string, A extends PromptArguments> {
   readonly complete?: NoInfer<{ readonly [K in ArgumentNames<A>]?: Completer<PromptArgs<A>> }>
   /** OAuth scopes a caller's token must grant, all of them, to see the prompt, get it and complete its arguments (not listed). */
   readonly scopes?: ReadonlyArray<string>
+  /** Labels for visibility rules (a mount's `include`, `exclude`); listed in `_meta` under `emcp/tags`. */
+  readonly tags?: ReadonlyArray<string>
 }
 
 /** A prompt (`Prompt` alone: any prompt, whatever its arguments). */
@@ -164,6 +167,7 @@ export interface PromptsFeature extends FeatureFactory {
 /** A prompt; `get` receives the arguments typed from the declaration (write it inline or `as const`). */
 export const prompt = <const N extends string, const A extends PromptArguments = {}>(def: PromptDef<N, A>): Prompt<N, A> => {
   checkMeta(`prompt ${String(def.name)}`, def)
+  checkTags(`prompt ${String(def.name)}`, def.tags)
   if (typeof def.get !== 'function') throw new TypeError(`emcp: prompt ${def.name}: get must be a function`)
   const made = Object.freeze({ ...def, kind: 'prompt' as const })
   // a schema's arguments are derived (and refused) now, when the prompt is made, not on the first list
@@ -304,7 +308,7 @@ const listed = (p: AnyPrompt): ListedPrompt => {
     description: p.description,
     arguments: args.length === 0 ? undefined : args,
     icons: p.icons,
-    _meta: p._meta,
+    _meta: withTags(p._meta, p.tags),
   })
 }
 

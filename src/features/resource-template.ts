@@ -18,6 +18,7 @@ import { checkScopes } from '../server/scopes.js'
 import type { Completer } from './completion.js'
 import type { ListedResource, ListedResourceTemplate, ReadResult, ResourceContext, ResourceMeta } from './resource.js'
 import { uriTemplate, type UriParams, type UriTemplate } from './uri-template.js'
+import { checkTags, withTags } from '../util/tags.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -37,6 +38,8 @@ export interface ResourceTemplateDef<T extends string> extends ResourceMeta {
    * `list` gives), read or subscribe to a URI it matches, and complete its variables (not listed).
    */
   readonly scopes?: ReadonlyArray<string>
+  /** Labels for visibility rules (a mount's `include`, `exclude`); listed in `_meta` under `emcp/tags`. */
+  readonly tags?: ReadonlyArray<string>
 }
 
 /** A resource template: a family of resources named by one URI template (`ResourceTemplate` alone: any template). */
@@ -57,6 +60,7 @@ export const resourceTemplate = <const T extends string>(def: ResourceTemplateDe
   const template = uriTemplate(def.uriTemplate)
   checkMeta(`resource template ${def.uriTemplate}`, def)
   checkScopes(`resource template ${def.uriTemplate}`, def.scopes)
+  checkTags(`resource template ${def.uriTemplate}`, def.tags)
   if (typeof def.read !== 'function') throw new TypeError(`emcp: resource template ${def.uriTemplate}: read must be a function`)
   for (const name of Object.keys(def.complete ?? {}))
     if (!template.variables.includes(name))
@@ -77,7 +81,7 @@ export const listedTemplate = (t: ResourceTemplate): ListedResourceTemplate =>
     mimeType: t.mimeType,
     annotations: t.annotations,
     icons: t.icons,
-    _meta: t._meta,
+    _meta: withTags(t._meta, t.tags),
   })
 
 /** A listed resource of a template carries the template's MIME type unless it has its own. */

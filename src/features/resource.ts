@@ -16,6 +16,7 @@ import type { Eventually } from '../util/eventually.js'
 import { checkMeta, isObject, isReadonlyArray, stripUndefined } from '../util/json-object.js'
 import { rpcError, type RpcError } from '../protocol/jsonrpc.js'
 import { checkScopes } from '../server/scopes.js'
+import { checkTags, withTags } from '../util/tags.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -91,6 +92,8 @@ export interface ResourceDef extends ListedResource {
   readonly read: (ctx: ResourceContext) => Eventually<ReadResult | undefined>
   /** OAuth scopes a caller's token must grant, all of them, to see, read and subscribe to the resource (not listed). */
   readonly scopes?: ReadonlyArray<string>
+  /** Labels for visibility rules (a mount's `include`, `exclude`); listed in `_meta` under `emcp/tags`. */
+  readonly tags?: ReadonlyArray<string>
 }
 
 /** A resource with a fixed URI. */
@@ -107,6 +110,7 @@ export const resource = (def: ResourceDef): Resource => {
     throw new TypeError(`emcp: resource ${String(def.name)}: uri must be an absolute URI (scheme:...), got ${JSON.stringify(def.uri)}`)
   checkMeta(`resource ${def.uri}`, def)
   checkScopes(`resource ${def.uri}`, def.scopes)
+  checkTags(`resource ${def.uri}`, def.tags)
   if (typeof def.read !== 'function') throw new TypeError(`emcp: resource ${def.uri}: read must be a function`)
   return Object.freeze({ ...def, kind: 'resource' as const })
 }
@@ -128,7 +132,7 @@ export const listedResource = (r: ListedResource): ListedResource =>
     size: r.size,
     annotations: r.annotations,
     icons: r.icons,
-    _meta: r._meta,
+    _meta: withTags(r._meta, (r as { readonly tags?: ReadonlyArray<string> }).tags),
   })
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')

@@ -42,7 +42,8 @@ import { allEras, type Era } from '../protocol/versions.js'
 import { deadline, defaultCallTimeoutMs } from './deadline.js'
 import { endpoint } from './endpoint.js'
 import { observeNotification, runRequest, type Middleware, type NotificationStep, type RequestStep } from './middleware.js'
-import { toolTable, type Chain } from './tools.js'
+import { toolTable, type Chain, type ToolsConfig, type ToolTable } from './tools.js'
+import { registerInner } from './inner.js'
 import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedTools } from '../contract/sum.js'
 import { appsCapability, checkAppLinks, withApps, type AppResource, type CheckedLinks } from '../features/apps.js'
@@ -199,7 +200,7 @@ export const mcpServer = <const T extends readonly AnyTool[], const A extends Re
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** The server: a composition of its tool table, its method table, its era adapters and its endpoint. */
+/** The server of a tool list: its handlers checked, then assembled around its tool table. */
 const build = <U extends AnyTool>(
   tools: ReadonlyArray<U>,
   byName: ReadonlyMap<string, U>,
@@ -208,13 +209,22 @@ const build = <U extends AnyTool>(
   options: ServerOptions,
 ): Server<U> => {
   checkHandlers(byName, handlers)
+  return assemble<U>(info, options, (config) => toolTable(tools, handlers, config))
+}
+
+/**
+ * A server: a composition of a tool table (made by `tableOf` once the hub and the middleware
+ * exist), its method table, its era adapters and its endpoint. Internal: `mcpServer` builds one
+ * over its handlers, `mount` over the tables of other servers.
+ */
+export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOptions, tableOf: (config: ToolsConfig) => ToolTable): Server<U> => {
   const maxDepth = options.maxDepth ?? defaultMaxDepth
   if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new TypeError(`emcp: maxDepth must be a positive integer, got ${String(maxDepth)}`)
   const store = options.store ?? memoryStore()
   const hub = sharedHub(newHub(), store.bus)
   const features: ReadonlyArray<Feature> = withApps(options.features ?? [], options.apps).map((f) => f(hub, { store }))
   const { chain, use } = chainOf(options)
-  const table = toolTable(tools, handlers, { pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
+  const table = tableOf({ pageSize: options.pageSize, hub, takeovers: features.filter((f) => f.call !== undefined), chain })
 
   const serverInfo = stripUndefined(info)
   const completers = features.filter((f) => f.complete !== undefined)
@@ -229,7 +239,7 @@ const build = <U extends AnyTool>(
   ])
 
   const screens = features.flatMap((f) => (f.screen === undefined ? [] : [f.screen]))
-  const route = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store, screens })
+  const { route, inner } = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store, screens })
 
   const server: Server<U> = {
     info,
@@ -260,6 +270,7 @@ const build = <U extends AnyTool>(
       return server
     },
   }
+  registerInner(server, { inner, capabilities })
   return server
 }
 
@@ -279,7 +290,7 @@ interface RouterParts {
  * Routes a request to its era: the 2026-07-28 adapter when its `_meta` says so, else the
  * 2025-11-25 way; both end in the method table, under the request middleware and the deadline.
  */
-const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain, store, screens }: RouterParts): ((req: Request, session: Session) => Answer) => {
+const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain, store, screens }: RouterParts): Routes => {
   const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
   /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
   const answer = (req: Request, session: Session): Answer => {
@@ -307,14 +318,16 @@ const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, metho
         listen: listen(hub, capabilities, [...screens, probeScreen(() => chain.request)]),
       })
     : undefined
-  return (req, session) =>
-    modern?.claims(req) === true
-      ? modern.respond(req, session)
-      : !serves2025
-        ? refuseLegacy(eras, req)
-        : chain.request.length === 0
-          ? answer(req, session)
-          : around(req, session, () => answer(req, session))
+  const inner = (req: Request, session: Session): Answer => (chain.request.length === 0 ? answer(req, session) : around(req, session, () => answer(req, session)))
+  const route = (req: Request, session: Session): Answer =>
+    modern?.claims(req) === true ? modern.respond(req, session) : !serves2025 ? refuseLegacy(eras, req) : inner(req, session)
+  return { route, inner }
+}
+
+/** A server's two ways in: by era (`route`), and below the eras (`inner`: the method table under the request middleware). */
+interface Routes {
+  readonly route: (req: Request, session: Session) => Answer
+  readonly inner: (req: Request, session: Session) => Answer
 }
 
 /** The server's own request-state keys when it has any, else the shared store's. */

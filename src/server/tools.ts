@@ -22,6 +22,7 @@ import { legacyOutputSchema, wrapsOutput } from '../protocol/2025-11-25/legacy-o
 import { isModernVersion } from '../protocol/versions.js'
 import type { Session } from './session.js'
 import { sumOf } from '../contract/sum.js'
+import { withTags } from '../util/tags.js'
 import { registry, type Registry } from './registry.js'
 import { isScoped, missingScopes } from './scopes.js'
 import { authorized, toolCaller, type Chain } from './tool-call.js'
@@ -44,7 +45,7 @@ export interface ToolsConfig {
 export interface ToolTable {
   /** The contracts served (enabled or not), in order. */
   readonly tools: () => ReadonlyArray<AnyTool>
-  readonly list: (req: Request, session: Session) => E.Either<RpcError, unknown>
+  readonly list: (req: Request, session: Session) => Answer
   readonly call: (req: Request, session: Session) => Answer
   readonly add: (tool: AnyTool, handler: Callable['handler']) => void
   readonly remove: (name: string) => boolean
@@ -161,7 +162,7 @@ const listed = (t: AnyTool, legacy: boolean): ListedTool =>
     outputSchema: legacy && t.outputSchema !== undefined && wrapsOutput(t.outputSchema) ? legacyOutputSchema(t.outputSchema) : t.outputSchema,
     annotations: t.annotations,
     icons: t.icons,
-    _meta: t._meta,
+    _meta: withTags(t._meta, t.tags),
     _type: t._type,
     ...extensionFields(t),
   })

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import {
+  emcp,
+  inMemoryClient,
+  mcpServer,
+  mount,
+  mounted,
+  newSession,
+  outbound,
+  prompt,
+  prompts,
+  resource,
+  resources,
+  resourceTemplate,
+  runtimeTool,
+  type Middleware,
+  type ServerMessage,
+} from '../../src/index.js'
+
+const charge = emcp({
+  name: 'charge',
+  description: 'Charge an amount.',
+  input: { type: 'object', properties: { cents: { type: 'integer' } }, required: ['cents'], additionalProperties: false },
+  output: { type: 'object', properties: { receipt: { type: 'string' }, cents: { type: 'integer' } }, required: ['receipt', 'cents'] },
+  scopes: ['billing'],
+})
+const refund = emcp({ name: 'refund', description: 'Refund.', input: { type: 'object', properties: { cents: { type: 'integer' } }, required: ['cents'] } })
+const where = emcp({ name: 'where', description: 'Where am I.', input: { type: 'object' } })
+
+const seen: string[] = []
+const billingLog: Middleware = { toolCall: (call, next) => (seen.push(`billing:${call.tool.name}`), next()) }
+const billingPrompts = prompts([prompt({ name: 'invoice', description: 'An invoice.', arguments: { customer: { description: 'Who' } }, complete: { customer: (v) => ['ada', 'bob'].filter((x) => x.startsWith(v)) }, get: ({ customer }) => `invoice for ${customer}` })])
+const docs = resources([
+  resource({ uri: 'billing://terms', name: 'terms', read: () => 'pay on time' }),
+  resourceTemplate({ uriTemplate: 'billing://invoices/{id}', name: 'invoice', read: ({ id }) => `invoice ${id}` }),
+], { subscribe: true })
+
+const billingOf = () =>
+  mcpServer([charge, refund], { name: 'billing', version: '1' }, { middleware: [billingLog], features: [billingPrompts, docs] }).implement({
+    charge: ({ cents }) => ({ receipt: `r-${cents}`, cents }),
+    refund: ({ cents }) => `refunded ${cents}`,
+  })
+const geoOf = () => mcpServer([where], { name: 'geo', version: '1' }).implement({ where: () => 'here' })
+
+const granted = (scopes: string[]) => {
+  const s = newSession()
+  s.identity = { subject: 'u', roles: [], scopes }
+  return s
+}
+
+describe('mount: tools', () => {
+  it('serves each part under its namespace, typed, in both eras', async () => {
+    const shop = mount([geoOf(), mounted(billingOf(), 'billing')], { name: 'shop', version: '1' })
+    expect(shop.tools.map((t) => t.name)).toEqual(['where', 'billing_charge', 'billing_refund'])
+    for (const protocolVersion of ['2025-11-25', '2026-07-28']) {
+      const c = inMemoryClient(shop, { protocolVersion })
+      expect((await c.list()).map((t) => t.name)).toEqual(['where', 'billing_refund']) // charge needs a scope
+      await expect(c.callResult('where', {})).resolves.toMatchObject({ content: [{ type: 'text', text: 'here' }] })
+      await expect(c.call('billing_refund', { cents: 3 })).resolves.toMatchObject({ content: [{ text: 'refunded 3' }] })
+    }
+  })
+
+  it('keeps the part scopes and middleware: a scoped call needs the scope, the part middleware sees its own name', async () => {
+    const shop = mount([mounted(billingOf(), 'billing')], { name: 'shop', version: '1' })
+    const anonymous = inMemoryClient(shop)
+    await expect(anonymous.call('billing_charge', { cents: 5 })).rejects.toMatchObject({ code: -32003 })
+    seen.length = 0
+    const r = await shop.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'billing_charge', arguments: { cents: 5 } } }, granted(['billing']))()
+    expect(JSON.stringify(r)).toContain('"receipt":"r-5"')
+    expect(seen).toEqual(['billing:charge'])
+  })
+
+  it('refuses a name two parts serve at startup, naming the tool and both servers', () => {
+    const a = mcpServer([runtimeTool({ name: 'x_charge', description: 'd', input: { type: 'object' } })], { name: 'alpha', version: '1' }).implement({ x_charge: () => 'a' } as never)
+    const b = mcpServer([runtimeTool({ name: 'charge', description: 'd', input: { type: 'object' } })], { name: 'beta', version: '1' }).implement({ charge: () => 'b' } as never)
+    expect(() => mount([a, mounted(b, 'x')] as never, { name: 'w', version: '1' })).toThrow('duplicate tool name: x_charge (from alpha and beta (as x))')
+  })
+
+  it('refuses a value that is not a built server, and a bad namespace', () => {
+    expect(() => mount([{ tools: [] }] as never, { name: 'w', version: '1' })).toThrow('a part must be a server built by mcpServer or mount')
+    expect(() => mount([mounted(geoOf(), 'bad name')], { name: 'w', version: '1' })).toThrow('invalid namespace "bad name"')
+  })
+
+  it('answers an unknown tool with -32602, and a tool added to a part at run time is served and announced', async () => {
+    const geo = geoOf()
+    const shop = mount([mounted(geo, 'geo')], { name: 'shop', version: '1' })
+    const heard: ServerMessage[] = []
+    const s = newSession(undefined, outbound((m) => heard.push(m)))
+    await shop.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, s)()
+    const c = inMemoryClient(shop)
+    await expect(c.request('tools/call', { name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    geo.addTool(emcp({ name: 'near', description: 'Near.', input: { type: 'object' } }), () => 'close')
+    expect(heard.map((m) => m.method)).toContain('notifications/tools/list_changed')
+    expect((await c.list()).map((t) => t.name)).toEqual(['geo_where', 'geo_near'])
+    await expect(c.callResult('geo_near' as never, {} as never)).resolves.toMatchObject({ content: [{ text: 'close' }] })
+  })
+})
+
+describe('mount: prompts, resources, completion', () => {
+  it('lists and gets prompts under the namespace, reads resources by their URI, completes through the part', async () => {
+    const shop = mount([geoOf(), mounted(billingOf(), 'billing')], { name: 'shop', version: '1' })
+    for (const protocolVersion of ['2025-11-25', '2026-07-28']) {
+      const c = inMemoryClient(shop, { protocolVersion })
+      const listed = (await c.request('prompts/list')) as { prompts: { name: string }[] }
+      expect(listed.prompts.map((p) => p.name)).toEqual(['billing_invoice'])
+      const got = (await c.request('prompts/get', { name: 'billing_invoice', arguments: { customer: 'ada' } })) as { messages: { content: { text: string } }[] }
+      expect(got.messages[0]?.content.text).toBe('invoice for ada')
+      const res = (await c.request('resources/list')) as { resources: { name: string; uri: string }[] }
+      expect(res.resources).toMatchObject([{ name: 'billing_terms', uri: 'billing://terms' }])
+      const tpl = (await c.request('resources/templates/list')) as { resourceTemplates: { name: string }[] }
+      expect(tpl.resourceTemplates.map((t) => t.name)).toEqual(['billing_invoice'])
+      const read = (await c.request('resources/read', { uri: 'billing://invoices/7' })) as { contents: { text: string }[] }
+      expect(read.contents[0]?.text).toBe('invoice 7')
+      await expect(c.request('resources/read', { uri: 'nowhere://x' })).rejects.toMatchObject({ code: protocolVersion === '2026-07-28' ? -32602 : -32002 })
+      const done = (await c.request('completion/complete', { ref: { type: 'ref/prompt', name: 'billing_invoice' }, argument: { name: 'customer', value: 'a' } })) as { completion: { values: string[] } }
+      expect(done.completion.values).toEqual(['ada'])
+    }
+  })
+
+  it('relays a part resource update to the whole session subscribed to it', async () => {
+    const shop = mount([mounted(billingOf(), 'billing')], { name: 'shop', version: '1' })
+    const heard: ServerMessage[] = []
+    const s = newSession(undefined, outbound((m) => heard.push(m)))
+    await shop.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, s)()
+    await shop.dispatch({ jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'billing://terms' } }, s)()
+    docs.updated('billing://terms')
+    expect(heard).toContainEqual(expect.objectContaining({ method: 'notifications/resources/updated', params: { uri: 'billing://terms' } }))
+  })
+})
