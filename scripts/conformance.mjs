@@ -33,6 +33,8 @@
 // The last line is `conformance: N passed, M failed`, summed over the runs (the inspector
 // run counts its checks); the exit code is non-zero on any failure.
 //
+// `--via-proxy` runs the suites against `emcp proxy <url> --http` fronting the everything server
+// (the acceptance of emcp/proxy: the same results as against the server itself).
 // Arguments: `--run <name>` (repeatable) picks runs; anything else goes to the suite of each
 // picked suite run instead of its default selection (the alpha runs then add `--spec-version
 // <revision>`, unless given; the inspector run makes all its checks regardless), e.g.
@@ -240,8 +242,7 @@ const accepts = (port) =>
  * Starts an example server (by default the everything server) on `port`; resolves once it
  * accepts connections (undefined if it never does). `quiet` leaves out its stdout (a banner).
  */
-const startServer = async (port, { example = 'everything.js', args = [], quiet = false } = {}) => {
-  const entry = join(root, 'dist', 'examples', example)
+const startServer = async (port, { example = 'everything.js', args = [], quiet = false, entry = join(root, 'dist', 'examples', example) } = {}) => {
   if (!existsSync(entry)) {
     console.error(`conformance: ${shown(entry)} is missing after the build`)
     return undefined
@@ -612,12 +613,16 @@ const runInspector = async (r, node, rest) => {
 // ---------------------------------------------------------------------------------------
 // main
 
-/** Splits the arguments into the runs picked (`--run`) and what goes to the suites. */
+/** Whether the suites run against `emcp proxy` fronting the everything server (`--via-proxy`) rather than the server itself. */
+let viaProxy = false
+
+/** Splits the arguments into the runs picked (`--run`), `--via-proxy`, and what goes to the suites. */
 const parseArgs = (argv) => {
   const picked = []
   const rest = []
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--run') picked.push(argv[++i])
+    if (argv[i] === '--via-proxy') viaProxy = true
+    else if (argv[i] === '--run') picked.push(argv[++i])
     else if (argv[i].startsWith('--run=')) picked.push(argv[i].slice('--run='.length))
     else rest.push(argv[i])
   }
@@ -648,11 +653,20 @@ const runOne = async (r, node, rest) => {
     installedVersion(join(r.prefix, 'node_modules', '@modelcontextprotocol', 'sdk'))
   say(`${r.name}: the suite's client: @modelcontextprotocol/sdk@${sdk ?? 'unknown'}`)
 
-  const port = await freePort()
-  const server = await startServer(port)
-  if (server === undefined) return { passed: 0, failed: 1 }
+  const upstreamPort = await freePort()
+  const upstream = await startServer(upstreamPort)
+  if (upstream === undefined) return { passed: 0, failed: 1 }
+  // --via-proxy: the suite talks to `emcp proxy` (an HTTP front) fronting the everything server
+  const port = viaProxy ? await freePort() : upstreamPort
+  const front = viaProxy
+    ? await startServer(port, { entry: join(root, 'bin', 'emcp.js'), args: ['proxy', `http://127.0.0.1:${upstreamPort}/mcp`, '--http', '--port', String(port)] })
+    : upstream
+  if (front === undefined) {
+    await stopServer(upstream)
+    return { passed: 0, failed: 1 }
+  }
   const url = `http://localhost:${port}/mcp`
-  say(`${r.name}: serving dist/examples/everything.js at ${url}`)
+  say(`${r.name}: serving dist/examples/everything.js at ${url}${viaProxy ? ` through emcp proxy (upstream at http://127.0.0.1:${upstreamPort}/mcp)` : ''}`)
 
   const results = join(work, r.name, 'results')
   rmSync(results, { recursive: true, force: true })
@@ -665,7 +679,8 @@ const runOne = async (r, node, rest) => {
     // the suite talks to localhost only: no proxy in the way
     env: { ...process.env, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1', FORCE_COLOR: '0' },
   })
-  await stopServer(server)
+  if (front !== upstream) await stopServer(front)
+  await stopServer(upstream)
   printReasons(results)
 
   const tally = tallyOf(suite.output)

@@ -47,10 +47,15 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
   const has = (key: string): boolean => isObject(upstreamCapabilities[key])
   const subscribes = has('resources') && (upstreamCapabilities.resources as { subscribe?: unknown }).subscribe === true
 
+  // the context outside the relay: a 2026-07-28 attempt that ends to ask the client is the front's, not an upstream failure
   const pass = (call: (c: Client, params: Params) => Promise<unknown>): MethodHandler => (req, session) =>
-    relayed(up, req.method, () =>
-      runWithContext(req, session, (ctx) => r.within(ctx, async () => call(await up.client(), forwarded(req.params)))) as Promise<unknown>,
-    )
+    runWithContext(req, session, async (ctx) => {
+      const answer = await relayed(up, req.method, () => r.within(ctx, async () => call(await up.client(), forwarded(req.params))))
+      // a question the client could not be asked: the protocol's error (-32021), as for a tool
+      const missing = r.missing(ctx)
+      if (missing !== undefined) throw missing
+      return answer
+    })
 
   const subscription = (on: boolean): MethodHandler => async (req: Request, session: Session) => {
     const uri = req.params?.uri

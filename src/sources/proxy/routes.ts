@@ -19,6 +19,7 @@ import type { ElicitSchema, SamplingRequest, ToolContext } from '../../server/co
 import { logLevels, type LogLevel } from '../../server/session.js'
 import type { Hub } from '../../server/hub.js'
 import { isObject } from '../../util/json-object.js'
+import { MissingClientCapability } from '../../protocol/2026-07-28/input-required.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -29,6 +30,14 @@ export interface Routes {
   readonly within: <A>(ctx: ToolContext, f: () => Promise<A>) => Promise<A>
   /** The context of the request an upstream message belongs to, if any is running. */
   readonly current: () => ToolContext | undefined
+  /**
+   * What the downstream client could not be asked during `ctx`'s request for want of a
+   * capability it did not declare: the request then fails as the protocol says (-32021),
+   * whatever the upstream made of the refusal.
+   */
+  readonly missing: (ctx: ToolContext) => MissingClientCapability | undefined
+  /** Records that `ctx`'s client lacks a capability the upstream asked for. */
+  readonly note: (ctx: ToolContext, e: MissingClientCapability) => void
 }
 
 // ---------------------------------------------------------------------------------------
@@ -38,7 +47,10 @@ export interface Routes {
 export const routes = (): Routes => {
   const store = new AsyncLocalStorage<ToolContext>()
   const running: ToolContext[] = []
+  const missed = new WeakMap<ToolContext, MissingClientCapability>()
   return {
+    missing: (ctx) => missed.get(ctx),
+    note: (ctx, e) => void missed.set(ctx, e),
     within: async (ctx, f) => {
       running.push(ctx)
       try {
@@ -65,18 +77,29 @@ export const relayToClient = (client: Client, r: Routes, hub: Hub): void => {
     if (ctx === undefined) throw new Error(`${what}: no request of a client is being relayed now, so nobody can be asked`)
     return ctx
   }
+  const asking = async <A>(ctx: ToolContext, ask: () => Promise<A>): Promise<A> => {
+    try {
+      return await ask()
+    } catch (e) {
+      if (e instanceof MissingClientCapability) r.note(ctx, e)
+      throw e
+    }
+  }
   client.setRequestHandler('elicitation/create', async (req) => {
     const ctx = caller('elicitation/create')
     const p = req.params as { readonly mode?: string; readonly message: string; readonly url?: string; readonly elicitationId?: string; readonly requestedSchema?: unknown }
-    if (p.mode === 'url') return ctx.elicitUrl({ message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) })
+    if (p.mode === 'url') return asking(ctx, () => ctx.elicitUrl({ message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) }))
     // the downstream client checks the schema; emcp passes it as the upstream wrote it
-    return (await ctx.elicit({ message: p.message, requestedSchema: p.requestedSchema as ElicitSchema })) as { action: 'accept' | 'decline' | 'cancel' }
+    return (await asking(ctx, () => ctx.elicit({ message: p.message, requestedSchema: p.requestedSchema as ElicitSchema }))) as { action: 'accept' | 'decline' | 'cancel' }
   })
   client.setRequestHandler('sampling/createMessage', async (req) => {
-    const result = await caller('sampling/createMessage').sample(req.params as unknown as SamplingRequest)
-    return result as never
+    const ctx = caller('sampling/createMessage')
+    return (await asking(ctx, () => ctx.sample(req.params as unknown as SamplingRequest))) as never
   })
-  client.setRequestHandler('roots/list', async () => ({ roots: [...(await caller('roots/list').roots())] }) as never)
+  client.setRequestHandler('roots/list', async () => {
+    const ctx = caller('roots/list')
+    return { roots: [...(await asking(ctx, () => ctx.roots()))] } as never
+  })
   client.setNotificationHandler('notifications/message', (n) => {
     const { level, data, logger } = n.params
     const ctx = r.current()

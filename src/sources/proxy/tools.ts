@@ -68,10 +68,14 @@ export const relayCall =
         ),
       )
     } catch (e) {
-      // a cancelled call says nothing about the connection
+      // a question the client could not be asked fails the call as the protocol says (-32021); a cancelled call says nothing about the connection
+      const missing = r.missing(ctx)
+      if (missing !== undefined) throw missing
       if (signal.aborted) return toolError(`${name} was cancelled`)
       return failed(up, name, e)
     }
+    const missing = r.missing(ctx)
+    if (missing !== undefined) throw missing
     return answerOf(result, structured)
   }
 

@@ -158,6 +158,12 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('a %s upstream through the 
     }
   })
 
+  it('a 2026-07-28 client that did not declare sampling gets -32021 for the upstream’s question, as from the upstream itself', async () => {
+    const bare = modernClient(front.url, 'fetch', undefined, {})
+    const r = await bare.rpc('tools/call', { name: 'think', arguments: {} })
+    expect(r.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } })
+  })
+
   it('the upstream’s tools/list_changed reaches the proxy’s clients, and the new tool is served', async () => {
     const { client, toolsChanged } = await client2025(front.url)
     try {
