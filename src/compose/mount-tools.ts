@@ -144,11 +144,13 @@ const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, sees:
   if (r === undefined || !sees(r)) return E.left(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
   if (config.chain.authorize.length > 0 && !authorized(config.chain, r.contract, session))
     return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : session.identity.subject} may not call tool ${clip(name)}`))
+  const t = r.transform
+  // the common case, no transform and no tool-call middleware of the whole: the request renamed, one object
+  if (t === undefined && config.chain.toolCall.length === 0) return r.part.inner.inner({ kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
   const given = p?.arguments
-  const args = r.transform !== undefined && (given === undefined || isObject(given)) ? argumentsAfter(given ?? {}, r.transform, session) : given
+  const args = t !== undefined && (given === undefined || isObject(given)) ? argumentsAfter(given ?? {}, t, session) : given
   const forward = (a: unknown): Answer => {
     const out = r.part.inner.inner({ ...req, params: { ...p, name: r.original, ...(a === undefined ? {} : { arguments: a }) } }, session)
-    const t = r.transform
     return t?.pick === undefined ? out : map(out, (e) => (E.isRight(e) ? E.right(resultAfter(e.right as CallToolResult, t)) : e))
   }
   if (config.chain.toolCall.length === 0 || !isObject(args ?? {})) return forward(args)

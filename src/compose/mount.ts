@@ -69,8 +69,8 @@ export interface MountServer<U extends AnyTool = AnyTool> extends Server<U> {
 /** The tools a part serves in the whole. */
 export type ToolsOfPart<P> = P extends { readonly _U: infer U extends AnyTool } ? U : P extends { readonly tools: ReadonlyArray<infer U extends AnyTool> } ? U : never
 
-/** The literal names of a union (a `string` or pattern name is checked at run time). */
-type Literal<N> = N extends string ? ({} extends Record<N, 1> ? never : N) : never
+/** The literal names of a union (a name not known, `string`, is checked at run time; `Namespaced` keeps it `string`). */
+type Literal<N> = string extends N ? never : N
 
 /** The literal tool names of each part, position by position. */
 type PartNames<P extends ReadonlyArray<unknown>> = { [I in keyof P]: Literal<ToolsOfPart<P[I]>['name']> }
@@ -112,8 +112,11 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
   const list = given.map((p) => (isMounted(p) ? partOf(p.server, p.namespace, p.options) : partOf(p, '')))
   const whole = visibleBy(options)
   const switches = new WeakMap<Session, Map<string, boolean>>()
+  const flipped = { any: false }
   const sees = (part: Part, kind: EntryKind, name: string, tags: ReadonlyArray<string>, session: Session, uri?: string): boolean => {
-    const own = switches.get(session)?.get(`${kind}:${name}`)
+    // nothing to ask (no rules, no switch ever flipped): the common case, without a lookup
+    if (!flipped.any && part.visible === undefined && whole === undefined) return true
+    const own = flipped.any ? switches.get(session)?.get(`${kind}:${name}`) : undefined
     if (own !== undefined) return own
     if (part.visible === undefined && whole === undefined) return true
     const ctx = contextOf(kind, name, tags, session, uri)
@@ -132,6 +135,9 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
     return t
   })
   const flip = (session: Session, name: string, kind: EntryKind, on: boolean): void => {
+    if (kind !== 'tool' && kind !== 'prompt' && kind !== 'resource') throw new TypeError(`emcp: the kind of entry is tool, prompt or resource, got ${JSON.stringify(kind)}`)
+    if (kind === 'tool' && table.current?.routes().has(name) !== true) throw new TypeError(`emcp: no tool is named ${name}`)
+    flipped.any = true
     let own = switches.get(session)
     if (own === undefined) switches.set(session, (own = new Map()))
     own.set(`${kind}:${name}`, on)

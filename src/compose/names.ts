@@ -21,12 +21,13 @@ export type Prefixed<P extends string, N extends string> = P extends '' ? N : `$
 
 /**
  * Every tool of the union `U` renamed into the namespace `P`, its other types unchanged: the
- * typed client, `ArgsOf` and `ResultOf` see `billing_charge` with `charge`'s arguments.
+ * typed client, `ArgsOf` and `ResultOf` see `billing_charge` with `charge`'s arguments. A name
+ * not known (`string`, a tool read at run time) stays `string`.
  */
 export type Namespaced<U extends AnyTool, P extends string> = P extends ''
   ? U
-  : U extends Tool<infer N, infer I, infer O, infer S, infer D, infer C, infer A, infer W>
-    ? Tool<`${P}${typeof separator}${N}`, I, O, S, D, C, A, W>
+  : U extends AnyTool
+    ? Tool<string extends U['name'] ? string : `${P}${typeof separator}${U['name']}`, U['_I'], U['_O'], U['_S'], U['_D'], U['_C'], U['_app'], U['_W']>
     : never
 
 // ---------------------------------------------------------------------------------------

@@ -127,3 +127,32 @@ describe('mount: prompts, resources, completion', () => {
     expect(heard).toContainEqual(expect.objectContaining({ method: 'notifications/resources/updated', params: { uri: 'billing://terms' } }))
   })
 })
+
+describe('mount: composition of mounts and the whole rules', () => {
+  it('mounts a mount: namespaces nest, calls reach the innermost part', async () => {
+    const inner = mount([mounted(geoOf(), 'geo')], { name: 'inner', version: '1' })
+    const outer = mount([mounted(inner, 'eu')], { name: 'outer', version: '1' })
+    expect(outer.tools.map((t) => t.name)).toEqual(['eu_geo_where'])
+    await expect(inMemoryClient(outer).callResult('eu_geo_where', {})).resolves.toMatchObject({ content: [{ text: 'here' }] })
+  })
+
+  it('runs the whole middleware and authorization before the part', async () => {
+    const order: string[] = []
+    const whole: Middleware = { toolCall: (call, next) => (order.push(`whole:${call.tool.name}`), next()) }
+    const shop = mount([mounted(billingOf(), 'billing')], { name: 'shop', version: '1' }, { middleware: [whole], authorize: (tool) => tool.name !== 'billing_refund' })
+    seen.length = 0
+    const c = inMemoryClient(shop)
+    expect((await c.list()).map((t) => t.name)).toEqual([])
+    await expect(c.request('tools/call', { name: 'billing_refund', arguments: { cents: 1 } })).rejects.toMatchObject({ code: -32003 })
+    const s = granted(['billing'])
+    await shop.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'billing_charge', arguments: { cents: 1 } } }, s)()
+    expect(order).toEqual(['whole:billing_charge'])
+    expect(seen).toEqual(['billing:charge'])
+  })
+
+  it('refuses a per-session switch of a tool that does not exist, or of an unknown kind', () => {
+    const shop = mount([geoOf()], { name: 'shop', version: '1' })
+    expect(() => shop.disableFor(newSession(), 'nope')).toThrow('no tool is named nope')
+    expect(() => shop.disableFor(newSession(), 'where', 'widget' as never)).toThrow('the kind of entry is tool, prompt or resource')
+  })
+})

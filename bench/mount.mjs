@@ -1,0 +1,45 @@
+/**
+ * The mount rows of the runtime benchmark: calls/s of the benchmark server mounted into
+ * another (bench/servers/emcp-mount.mjs) beside the same server served alone (emcp), per
+ * transport and load, in the same run; the target is at least 0.95x.
+ */
+
+const target = 0.95
+
+/** The rows: per transport and load, both figures and their ratio. */
+export const mountRowsOf = (medians, metrics, ratio, round) =>
+  Object.keys(medians).flatMap((t) => {
+    const [alone, through] = ['emcp', 'emcpMount'].map((id) => medians[t][id])
+    if (through === undefined || alone === undefined) return []
+    return ['burst', 'c32', 'many'].map((key) => {
+      const x = round(ratio(through[key], alone[key]), 2)
+      return { transport: t, load: metrics.find((m) => m.key === key).label, alone: alone[key], mounted: through[key], ratio: x, met: x === null ? null : x >= target }
+    })
+  })
+
+const transportName = (t) => (t === 'stdio' ? 'stdio' : 'stateless HTTP')
+
+/** Prints the rows. */
+export const printMount = (rows, fmt, fmtRatio) => {
+  if (rows.length === 0) return
+  console.log(`\nemcp through a mount: calls/s beside the same server served alone (target: >= ${target}x)`)
+  for (const r of rows)
+    console.log(
+      `  ${transportName(r.transport).padEnd(14)} ${r.load.padEnd(24)} mounted ${fmt(r.mounted, '/s')}  alone ${fmt(r.alone, '/s')} (${fmtRatio(r.ratio)})  ${r.met === null ? 'n/a' : r.met ? 'met' : 'MISSED'}`,
+    )
+}
+
+/** The page's section on the rows. */
+export const mountPage = (rows, { mark, fmt, fmtRatio, mdTable }) => [
+  '### emcp through a mount',
+  '',
+  'The server **emcp mount** ([bench/servers/emcp-mount.mjs](../bench/servers/emcp-mount.mjs)) is the emcp benchmark server mounted ' +
+    'whole into another with `mount([server], info)` ([docs/composition.md](composition.md)): each call is routed by the mount and answered ' +
+    `by the part's own method table. Its calls/s beside the same server served alone, in the same run; target: at least ${target}×.`,
+  '',
+  mdTable([
+    ['transport', 'load', 'through a mount', 'alone', 'ratio', 'result'],
+    ...rows.map((r) => [transportName(r.transport), r.load, fmt(r.mounted, '/s'), fmt(r.alone, '/s'), fmtRatio(r.ratio), mark(r.met)]),
+  ]),
+  '',
+]
