@@ -34,7 +34,8 @@
 // run counts its checks); the exit code is non-zero on any failure.
 //
 // `--via-proxy` runs the suites against `emcp proxy <url> --http` fronting the everything server
-// (the acceptance of emcp/proxy: the same results as against the server itself).
+// (the acceptance of emcp/proxy: the same results as against the server itself);
+// `--via-proxy=2026-07-28` has the proxy ask the upstream for that era first.
 // Arguments: `--run <name>` (repeatable) picks runs; anything else goes to the suite of each
 // picked suite run instead of its default selection (the alpha runs then add `--spec-version
 // <revision>`, unless given; the inspector run makes all its checks regardless), e.g.
@@ -613,7 +614,7 @@ const runInspector = async (r, node, rest) => {
 // ---------------------------------------------------------------------------------------
 // main
 
-/** Whether the suites run against `emcp proxy` fronting the everything server (`--via-proxy`) rather than the server itself. */
+/** Whether the suites run against `emcp proxy` fronting the everything server (`--via-proxy`, or `--via-proxy=<era asked first>`) rather than the server itself. */
 let viaProxy = false
 
 /** Splits the arguments into the runs picked (`--run`), `--via-proxy`, and what goes to the suites. */
@@ -622,6 +623,7 @@ const parseArgs = (argv) => {
   const rest = []
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--via-proxy') viaProxy = true
+    else if (argv[i].startsWith('--via-proxy=')) viaProxy = argv[i].slice('--via-proxy='.length)
     else if (argv[i] === '--run') picked.push(argv[++i])
     else if (argv[i].startsWith('--run=')) picked.push(argv[i].slice('--run='.length))
     else rest.push(argv[i])
@@ -659,7 +661,7 @@ const runOne = async (r, node, rest) => {
   // --via-proxy: the suite talks to `emcp proxy` (an HTTP front) fronting the everything server
   const port = viaProxy ? await freePort() : upstreamPort
   const front = viaProxy
-    ? await startServer(port, { entry: join(root, 'bin', 'emcp.js'), args: ['proxy', `http://127.0.0.1:${upstreamPort}/mcp`, '--http', '--port', String(port)] })
+    ? await startServer(port, { entry: join(root, 'bin', 'emcp.js'), args: ['proxy', `http://127.0.0.1:${upstreamPort}/mcp`, '--http', '--port', String(port), ...(viaProxy === true ? [] : ['--upstream-era', viaProxy])] })
     : upstream
   if (front === undefined) {
     await stopServer(upstream)

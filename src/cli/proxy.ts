@@ -32,6 +32,8 @@ Options:
   --port N             the HTTP port (default 3000; 0 picks a free one)
   --host H             the address to bind (default 127.0.0.1)
   --header "K: V"      a header on every request to an HTTP upstream (repeatable)
+  --upstream-era E     the era asked of the upstream first: 2025-11-25 (default) or
+                       2026-07-28 (the other when it is refused)
   --bearer-env NAME    a bearer token for the upstream, read from environment variable NAME
   --client-id ID       OAuth client credentials for the upstream: the client id,
   --client-secret-env NAME   the secret, read from environment variable NAME,
@@ -53,7 +55,7 @@ export const proxyCommand: Command = {
     const split = argv.indexOf('--')
     const own = split < 0 ? argv : argv.slice(0, split)
     const command = split < 0 ? [] : argv.slice(split + 1)
-    const args = parseArgs(own, { options: ['port', 'host', 'header', 'bearer-env', 'client-id', 'client-secret-env', 'scope', 'issuer'], switches: ['stdio', 'http'] })
+    const args = parseArgs(own, { options: ['port', 'host', 'header', 'bearer-env', 'client-id', 'client-secret-env', 'scope', 'issuer', 'upstream-era'], switches: ['stdio', 'http'] })
     if (args.switches.has('stdio') && args.switches.has('http')) throw new UsageError('give --stdio or --http, not both')
     const http = args.switches.has('http')
     if (!http && (args.options.port !== undefined || args.options.host !== undefined)) throw new UsageError('--port and --host need --http')
@@ -61,8 +63,10 @@ export const proxyCommand: Command = {
     const auth = authOf(args)
     if (auth !== undefined && 'command' in target) throw new UsageError('--bearer-env and --client-id authenticate to an HTTP upstream, not to a command')
     const port = wholeOption(args, 'port', 0, 65535) ?? 3000
+    const prefer = lastOption(args, 'upstream-era')
+    if (prefer !== undefined && prefer !== '2025-11-25' && prefer !== '2026-07-28') throw new UsageError(`--upstream-era must be 2025-11-25 or 2026-07-28, not ${prefer.slice(0, 40)}`)
     const { proxy } = await import('../sources/proxy/proxy.js')
-    const server = await proxy(target, { ...(auth === undefined ? {} : { auth }), onWarning: (m) => io.err(`${m}\n`) }).catch((e: unknown) => {
+    const server = await proxy(target, { ...(auth === undefined ? {} : { auth }), ...(prefer === undefined ? {} : { prefer }), onWarning: (m) => io.err(`${m}\n`) }).catch((e: unknown) => {
       throw new UsageError(e instanceof Error ? e.message : String(e), 1)
     })
     const what = `${server.info.name} ${server.info.version} (${counted(server.tools.length, 'tool')}) from ${server.upstream.label}`

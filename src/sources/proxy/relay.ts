@@ -112,9 +112,23 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
     ...(has('prompts') ? { prompts: { listChanged: true } } : {}),
     ...(has('resources') ? { resources: { listChanged: true, ...(subscribes ? { subscribe: true } : {}) } } : {}),
   }
+  // a 2026-07-28 client subscribes by opening subscriptions/listen: the URIs it names are subscribed upstream once each
+  const listened = new Set<string>()
+  const screen: Feature['screen'] = async (filter) => {
+    for (const uri of filter.resourceSubscriptions ?? []) {
+      if (listened.has(uri) || upstreamSubscribed.has(uri) || listened.size >= maxListened) continue
+      listened.add(uri)
+      const answer = await relayed(up, 'subscriptions/listen', async () => upstreamSubscription(await up.client(), uri, true))
+      if (E.isLeft(answer)) {
+        listened.delete(uri)
+        return answer
+      }
+    }
+    return E.right(() => true)
+  }
   const factory: FeatureFactory = (hub) => {
     hubs.push(hub)
-    return { capabilities, methods, ...(complete === undefined ? {} : { complete }), release: (s) => subs.release(s) }
+    return { capabilities, methods, ...(complete === undefined ? {} : { complete }), ...(subscribes ? { screen } : {}), release: (s) => subs.release(s) }
   }
   return Object.assign(factory, {
     updated: (uri: string) => {
@@ -125,6 +139,9 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
     },
   })
 }
+
+/** The most URIs listen streams may have the proxy subscribe to upstream (kept for the proxy's life). */
+const maxListened = 1000
 
 // ---------------------------------------------------------------------------------------
 // functions

@@ -85,20 +85,23 @@ export const relayToClient = (client: Client, r: Routes, hub: Hub): void => {
       throw e
     }
   }
-  client.setRequestHandler('elicitation/create', async (req) => {
+  // a 2026-07-28 upstream names each question (its inputRequests key, the id the SDK gives the request): the front's round keeps that key
+  const keyOf = (id: unknown): { key?: string } => (client.getProtocolEra() === 'modern' && typeof id === 'string' ? { key: id } : {})
+  client.setRequestHandler('elicitation/create', async (req, sdk) => {
     const ctx = caller('elicitation/create')
     const p = req.params as { readonly mode?: string; readonly message: string; readonly url?: string; readonly elicitationId?: string; readonly requestedSchema?: unknown }
-    if (p.mode === 'url') return asking(ctx, () => ctx.elicitUrl({ message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) }))
+    const key = keyOf(sdk.mcpReq.id)
+    if (p.mode === 'url') return asking(ctx, () => ctx.elicitUrl({ message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) }, key))
     // the downstream client checks the schema; emcp passes it as the upstream wrote it
-    return (await asking(ctx, () => ctx.elicit({ message: p.message, requestedSchema: p.requestedSchema as ElicitSchema }))) as { action: 'accept' | 'decline' | 'cancel' }
+    return (await asking(ctx, () => ctx.elicit({ message: p.message, requestedSchema: p.requestedSchema as ElicitSchema }, key))) as { action: 'accept' | 'decline' | 'cancel' }
   })
-  client.setRequestHandler('sampling/createMessage', async (req) => {
+  client.setRequestHandler('sampling/createMessage', async (req, sdk) => {
     const ctx = caller('sampling/createMessage')
-    return (await asking(ctx, () => ctx.sample(req.params as unknown as SamplingRequest))) as never
+    return (await asking(ctx, () => ctx.sample(req.params as unknown as SamplingRequest, keyOf(sdk.mcpReq.id)))) as never
   })
-  client.setRequestHandler('roots/list', async () => {
+  client.setRequestHandler('roots/list', async (_req, sdk) => {
     const ctx = caller('roots/list')
-    return { roots: [...(await asking(ctx, () => ctx.roots()))] } as never
+    return { roots: [...(await asking(ctx, () => ctx.roots(keyOf(sdk.mcpReq.id))))] } as never
   })
   client.setNotificationHandler('notifications/message', (n) => {
     const { level, data, logger } = n.params

@@ -46,6 +46,12 @@ export interface UpstreamOptions {
   readonly auth?: UpstreamAuth
   /** Who the proxy says it is to the upstream (default `emcp-proxy`). */
   readonly clientInfo?: { readonly name: string; readonly version: string }
+  /**
+   * The era asked for first (default `2025-11-25`, which every server speaks today); the other
+   * is asked for when the upstream refuses it. With `2026-07-28` first, a server of both eras
+   * is reached the 2026 way: its `input_required` questions keep their keys through the proxy.
+   */
+  readonly prefer?: '2025-11-25' | '2026-07-28'
   /** The longest the connection (handshake included) may take, in milliseconds (default 10 000). */
   readonly connectTimeoutMs?: number
   /** Called with each new connection, before any request uses it (the proxy sets up its relays here). */
@@ -105,17 +111,20 @@ export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}):
       throw e
     }
   }
-  // 2025-11-25 first: the era every server speaks today, with resource subscriptions and
-  // server-to-client requests of its own; a server that refuses it is asked for 2026-07-28
+  // 2025-11-25 first (unless `prefer` says otherwise): the era every server speaks today, with
+  // resource subscriptions and server-to-client requests of its own; a server that refuses it
+  // is asked for 2026-07-28
+  const eras = options.prefer === '2026-07-28' ? (['2026-07-28', '2025-11-25'] as const) : (['2025-11-25', '2026-07-28'] as const)
   const connect = async (): Promise<Client> => {
+    const modeOf = (era: string) => (era === '2025-11-25' ? ('legacy' as const) : { pin: era })
     try {
-      return await attempt('legacy')
-    } catch (legacy) {
-      if (unreachable(legacy)) throw new UpstreamDown(`the upstream MCP server ${label} cannot be reached: ${reasonOf(legacy)}`)
+      return await attempt(modeOf(eras[0]))
+    } catch (first) {
+      if (unreachable(first)) throw new UpstreamDown(`the upstream MCP server ${label} cannot be reached: ${reasonOf(first)}`)
       try {
-        return await attempt({ pin: '2026-07-28' })
-      } catch (modern) {
-        throw new UpstreamDown(`the upstream MCP server ${label} cannot be reached: ${reasonOf(legacy)} (as 2025-11-25); ${reasonOf(modern)} (as 2026-07-28)`)
+        return await attempt(modeOf(eras[1]))
+      } catch (second) {
+        throw new UpstreamDown(`the upstream MCP server ${label} cannot be reached: ${reasonOf(first)} (as ${eras[0]}); ${reasonOf(second)} (as ${eras[1]})`)
       }
     }
   }
