@@ -7,6 +7,7 @@
  * back, and the typed manifest.
  */
 import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client as Client2025 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Http2025 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -269,3 +270,23 @@ describe('proxy(): what cannot start', () => {
 })
 
 void McpError
+
+describe('a stdio upstream that dies', () => {
+  it('the call it died in is an isError, and the next call starts it again', async () => {
+    const p = await proxy({ command: process.execPath, args: [fileURLToPath(new URL('./crashy-upstream.mjs', import.meta.url))] })
+    try {
+      const c = inMemoryClient(p)
+      const first = texts((await c.callResult('count', {})).content)[0]
+      expect(first).toMatch(/^1 \(pid \d+\)$/)
+      const died = await c.callResult('crash', {})
+      expect(died.isError).toBe(true)
+      expect(texts(died.content)[0]).toMatch(/^the upstream MCP server .*crashy-upstream\.mjs did not answer crash: .*; the proxy connects again on the next request$/)
+      const again = texts((await c.callResult('count', {})).content)[0]
+      // a new process: its own count, its own pid
+      expect(again).toMatch(/^1 \(pid \d+\)$/)
+      expect(again).not.toBe(first)
+    } finally {
+      await p.close()
+    }
+  })
+})
