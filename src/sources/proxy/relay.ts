@@ -23,6 +23,7 @@ import { isObject } from '../../util/json-object.js'
 import { clip } from '../../util/clip.js'
 import type { Routes } from './routes.js'
 import { reasonOf, UpstreamDown, type Upstream } from './upstream.js'
+import { withOwnMeta, withUpstreamMeta } from './meta.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -43,20 +44,71 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
   const hubs: Hub[] = []
   // subscriptions are recorded on the session (so that replicas share them); the upstream gets each URI once
   const subs = subscriptionsOf(() => undefined)
-  const upstreamSubscribed = new Map<string, number>()
+  const { subscription, screen } = subscriptionRelay(up, subs)
   const has = (key: string): boolean => isObject(upstreamCapabilities[key])
   const subscribes = has('resources') && (upstreamCapabilities.resources as { subscribe?: unknown }).subscribe === true
 
   // the context outside the relay: a 2026-07-28 attempt that ends to ask the client is the front's, not an upstream failure
   const pass = (call: (c: Client, params: Params) => Promise<unknown>): MethodHandler => (req, session) =>
     runWithContext(req, session, async (ctx) => {
-      const answer = await relayed(up, req.method, () => r.within(ctx, async () => call(await up.client(), forwarded(req.params))))
+      const answer = await relayed(up, req.method, () =>
+        r.within(ctx, async () => {
+          const c = await up.client()
+          return call(c, withUpstreamMeta(forwarded(req.params), c, ctx))
+        }),
+      )
       // a question the client could not be asked: the protocol's error (-32021), as for a tool
       const missing = r.missing(ctx)
       if (missing !== undefined) throw missing
       return answer
     })
 
+  const methods: { [method: string]: MethodHandler } = {}
+  if (has('prompts')) {
+    methods['prompts/list'] = pass((c, p) => c.listPrompts(p))
+    methods['prompts/get'] = pass((c, p) => c.getPrompt(p as never))
+  }
+  if (has('resources')) {
+    methods['resources/list'] = pass((c, p) => c.listResources(p))
+    methods['resources/templates/list'] = pass((c, p) => c.listResourceTemplates(p))
+    methods['resources/read'] = pass((c, p) => c.readResource(p as never))
+    if (subscribes) {
+      methods['resources/subscribe'] = subscription(true)
+      methods['resources/unsubscribe'] = subscription(false)
+    }
+  }
+  const complete: Feature['complete'] | undefined = has('completions')
+    ? async (request) => {
+        const answer = await relayed(up, 'completion/complete', async () => (await up.client()).complete(request as never))
+        return E.isLeft(answer) ? answer.left : ((answer.right as { completion: Completion }).completion ?? { values: [] })
+      }
+    : undefined
+
+  const capabilities = {
+    ...(has('prompts') ? { prompts: { listChanged: true } } : {}),
+    ...(has('resources') ? { resources: { listChanged: true, ...(subscribes ? { subscribe: true } : {}) } } : {}),
+  }
+  const factory: FeatureFactory = (hub) => {
+    hubs.push(hub)
+    return { capabilities, methods, ...(complete === undefined ? {} : { complete }), ...(subscribes ? { screen } : {}), release: (s) => subs.release(s) }
+  }
+  return Object.assign(factory, {
+    updated: (uri: string) => {
+      for (const h of hubs) h.broadcast('notifications/resources/updated', { uri }, (s) => subs.has(s, uri))
+    },
+    listChanged: (what: 'prompts' | 'resources') => {
+      for (const h of hubs) h.broadcast(`notifications/${what}/list_changed`)
+    },
+  })
+}
+
+/**
+ * Subscriptions relayed: `resources/subscribe` and `unsubscribe` of each session recorded in
+ * `subs`, the upstream subscribed once per URI (counted), and the URIs a 2026-07-28 client's
+ * `subscriptions/listen` names subscribed upstream as its stream opens (`screen`).
+ */
+const subscriptionRelay = (up: Upstream, subs: ReturnType<typeof subscriptionsOf>) => {
+  const upstreamSubscribed = new Map<string, number>()
   const subscription = (on: boolean): MethodHandler => async (req: Request, session: Session) => {
     const uri = req.params?.uri
     const wasSubscribed = typeof uri === 'string' && subs.has(session, uri)
@@ -87,31 +139,6 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
     }
   }
 
-  const methods: { [method: string]: MethodHandler } = {}
-  if (has('prompts')) {
-    methods['prompts/list'] = pass((c, p) => c.listPrompts(p))
-    methods['prompts/get'] = pass((c, p) => c.getPrompt(p as never))
-  }
-  if (has('resources')) {
-    methods['resources/list'] = pass((c, p) => c.listResources(p))
-    methods['resources/templates/list'] = pass((c, p) => c.listResourceTemplates(p))
-    methods['resources/read'] = pass((c, p) => c.readResource(p as never))
-    if (subscribes) {
-      methods['resources/subscribe'] = subscription(true)
-      methods['resources/unsubscribe'] = subscription(false)
-    }
-  }
-  const complete: Feature['complete'] | undefined = has('completions')
-    ? async (request) => {
-        const answer = await relayed(up, 'completion/complete', async () => (await up.client()).complete(request as never))
-        return E.isLeft(answer) ? answer.left : ((answer.right as { completion: Completion }).completion ?? { values: [] })
-      }
-    : undefined
-
-  const capabilities = {
-    ...(has('prompts') ? { prompts: { listChanged: true } } : {}),
-    ...(has('resources') ? { resources: { listChanged: true, ...(subscribes ? { subscribe: true } : {}) } } : {}),
-  }
   // a 2026-07-28 client subscribes by opening subscriptions/listen: the URIs it names are subscribed upstream once each
   const listened = new Set<string>()
   const screen: Feature['screen'] = async (filter) => {
@@ -126,18 +153,7 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
     }
     return E.right(() => true)
   }
-  const factory: FeatureFactory = (hub) => {
-    hubs.push(hub)
-    return { capabilities, methods, ...(complete === undefined ? {} : { complete }), ...(subscribes ? { screen } : {}), release: (s) => subs.release(s) }
-  }
-  return Object.assign(factory, {
-    updated: (uri: string) => {
-      for (const h of hubs) h.broadcast('notifications/resources/updated', { uri }, (s) => subs.has(s, uri))
-    },
-    listChanged: (what: 'prompts' | 'resources') => {
-      for (const h of hubs) h.broadcast(`notifications/${what}/list_changed`)
-    },
-  })
+  return { subscription, screen }
 }
 
 /** The most URIs listen streams may have the proxy subscribe to upstream (kept for the proxy's life). */
@@ -187,12 +203,4 @@ export const withoutEraFields = (result: unknown): unknown => {
   if (!isObject(result)) return result
   const { resultType: _t, ttlMs: _ttl, cacheScope: _c, ...rest } = result
   return withOwnMeta(rest)
-}
-
-/** `o` with only the `_meta` keys that are not the protocol's own (`io.modelcontextprotocol/…`, written per era and per hop). */
-export const withOwnMeta = (o: Params): Params => {
-  const { _meta, ...rest } = o
-  if (!isObject(_meta)) return rest
-  const meta = Object.fromEntries(Object.entries(_meta).filter(([k]) => !k.startsWith('io.modelcontextprotocol/')))
-  return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }
 }

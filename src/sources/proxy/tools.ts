@@ -9,13 +9,15 @@
  * import { proxyTool } from './tools.js'
  * const tool = proxyTool({ name: 'add', inputSchema: { type: 'object' } }) // a RuntimeTool named add
  */
-import { LOG_LEVEL_META_KEY, type CallToolResult as UpstreamResult, type Client, type Tool as ListedTool } from '@modelcontextprotocol/client'
+import type { CallToolResult as UpstreamResult, Client, Tool as ListedTool } from '@modelcontextprotocol/client'
 import { runtimeToolOf, type RuntimeArgs, type RuntimeTool } from '../../contract/runtime-tool.js'
 import { toolError, type CallToolResult, type ContentBlock } from '../../contract/content.js'
 import type { ToolContext } from '../../server/context.js'
 import { isObject } from '../../util/json-object.js'
+import { errorCodes } from '../../protocol/jsonrpc.js'
+import { MissingClientCapability } from '../../protocol/2026-07-28/input-required.js'
 import type { Routes } from './routes.js'
-import { withOwnMeta } from './relay.js'
+import { upstreamMeta, withOwnMeta } from './meta.js'
 import { reasonOf, UpstreamDown, type Upstream } from './upstream.js'
 import { clip } from '../../util/clip.js'
 
@@ -57,7 +59,7 @@ export const relayCall =
     try {
       result = await r.within(ctx, () =>
         client.callTool(
-          { name, arguments: { ...args }, ...logLevelOf(client) },
+          { name, arguments: { ...args }, ...upstreamMeta(client, ctx) },
           {
             signal,
             onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
@@ -81,13 +83,6 @@ export const relayCall =
 
 // ---------------------------------------------------------------------------------------
 // internals
-
-/**
- * A 2026-07-28 upstream logs only at the level a request names in its `_meta`: every message
- * is asked for, and the downstream client's own level filters them at the proxy (ctx.log).
- */
-const logLevelOf = (client: Client): { _meta?: { [key: string]: string } } =>
-  client.getProtocolEra() === 'modern' ? { _meta: { [LOG_LEVEL_META_KEY]: 'debug' } } : {}
 
 /**
  * The signal of one attempt at the call: the client cancelled it, or (2026-07-28) the attempt
@@ -117,6 +112,11 @@ const answerOf = (result: UpstreamResult, structured: boolean): unknown => {
 const failed = (up: Upstream, name: string, e: unknown): unknown => {
   if (e instanceof UpstreamDown) return toolError(e.message)
   const code = (e as { code?: unknown } | null)?.code
+  // the upstream asked what the client did not declare: the protocol's error (-32021) here too
+  if (code === errorCodes.MissingRequiredClientCapability) {
+    const data = (e as { data?: { requiredCapabilities?: unknown } }).data
+    throw new MissingClientCapability(isObject(data?.requiredCapabilities) ? data.requiredCapabilities : {}, reasonOf(e).replace(/^MCP error -?\d+: (Missing required client capability: )?/, ''))
+  }
   // a JSON-RPC error from the upstream: the connection is fine, the call was refused
   if (typeof code === 'number' && code < 0 && code > -33000) return toolError(`the upstream refused ${name}: ${clip(reasonOf(e), 1000)}`)
   const reason = reasonOf(e)
