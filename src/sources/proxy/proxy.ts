@@ -118,7 +118,14 @@ const servable = (up: Upstream, r: ReturnType<typeof routes>, listed: ReadonlyAr
   const tools: RuntimeTool[] = []
   const handlers: Record<string, Handler<RuntimeTool>> = {}
   const warn = options.onWarning ?? ((m: string) => process.emitWarning(m))
+  const seen = new Set<string>()
   for (const t of listed) {
+    // an upstream that lists one name twice: the first is served (a server cannot have two)
+    if (seen.has(t.name)) {
+      warn(`emcp proxy: the upstream lists the tool ${String(t.name).slice(0, 128)} twice; the second is left out`)
+      continue
+    }
+    seen.add(t.name)
     try {
       const tool = proxyTool(t)
       tools.push(tool)
