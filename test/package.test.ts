@@ -57,6 +57,8 @@ const expectedExport: Record<string, string> = {
   'emcp/geometry': 'geometryCodecs',
   'emcp/redis': 'redisStore',
   'emcp/postgres-store': 'postgresStore',
+  'emcp/proxy': 'proxy',
+  'emcp/openapi': 'fromOpenApi',
 }
 const subpaths = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
@@ -159,8 +161,8 @@ describe('the packed package in a fresh consumer project', () => {
     mkdirSync(emcpDir, { recursive: true })
     const untar = await run('tar', ['-xzf', join(tmp, info.filename), '-C', emcpDir, '--strip-components=1'], tmp, 120_000)
     if (untar.code !== 0) throw new Error(`tar failed (${untar.code}):\n${untar.stderr}`)
-    // the optional peer emcp/otel needs, as a user of that subpath installs it (consumer7 goes without)
-    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript', '@opentelemetry/api']) {
+    // the optional peers emcp/otel, emcp/proxy and emcp/openapi need, as a user of those subpaths installs them (consumer7 goes without)
+    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript', '@opentelemetry/api', '@modelcontextprotocol/client', '@readme/openapi-parser']) {
       const link = join(consumer, 'node_modules', name)
       mkdirSync(dirname(link), { recursive: true })
       symlinkSync(join(root, 'node_modules', name), link, 'dir')
@@ -348,6 +350,15 @@ describe('the packed package in a fresh consumer project', () => {
     const r = await run(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], consumer7)
     expect(r.code).not.toBe(0)
     expect(r.stderr).toMatch(/emcp\/otel needs the package @opentelemetry\/api .*npm install @opentelemetry\/api/)
+  }, stepMs)
+
+  it('without the optional peers, importing emcp/proxy or emcp/openapi says what to install; emcp itself still loads', async () => {
+    for (const [subpath, peer] of [['emcp/proxy', '@modelcontextprotocol/client'], ['emcp/openapi', '@readme/openapi-parser']] as const) {
+      const code = `await import('emcp'); await import('${subpath}')`
+      const r = await run(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], consumer7)
+      expect(r.code).not.toBe(0)
+      expect(r.stderr).toContain(`${subpath} needs the package ${peer} (an optional peer dependency of emcp): install it with npm install ${peer}`)
+    }
   }, stepMs)
 
   it('the emcp bin runs: --help exits 0 with the usage', async () => {

@@ -13,7 +13,7 @@
  * const api = await fromOpenApi('https://petstore3.swagger.io/api/v3/openapi.json', { include: { tags: ['pet'] } })
  * await serveStdio(api.server)
  */
-import { bundle, compileErrors, validate } from '@readme/openapi-parser'
+import type * as Parser from '@readme/openapi-parser'
 import type { Handler } from '../../server/call.js'
 import { runtimeToolOf, type RuntimeTool } from '../../contract/runtime-tool.js'
 import { mcpServer, type Server, type ServerInfo, type ServerOptions } from '../../server/server.js'
@@ -22,6 +22,14 @@ import { readBounded } from '../../util/read-bounded.js'
 import { redactedUrl } from '../../util/redacted-url.js'
 import { callOperation, type CallOptions, type OpenApiAuth } from './call.js'
 import { operationsOf, type Operation, type OperationProblem } from './operations.js'
+
+// Loaded here, once: importing emcp/openapi without the parser says what to install, and the
+// rest of emcp never imports it (an optional peer dependency).
+const { bundle, compileErrors, validate }: typeof Parser = await import('@readme/openapi-parser').catch((e: unknown) => {
+  throw new Error(
+    `emcp/openapi needs the package @readme/openapi-parser (an optional peer dependency of emcp): install it with npm install @readme/openapi-parser. ${e instanceof Error ? e.message : String(e)}`,
+  )
+})
 
 // ---------------------------------------------------------------------------------------
 // model

@@ -7,13 +7,17 @@
  * import { withOwnMeta } from './meta.js'
  * withOwnMeta({ content: [], _meta: { 'io.modelcontextprotocol/serverInfo': {}, trace: 'x' } }) // { content: [], _meta: { trace: 'x' } }
  */
-import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, type Client } from '@modelcontextprotocol/client'
+import type { Client } from '@modelcontextprotocol/client'
 import type { ToolContext } from '../../server/context.js'
 import type { Params } from '../../protocol/jsonrpc.js'
 import { isObject } from '../../util/json-object.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
+
+// the spec's per-request keys (2026-07-28), as the SDK client names them
+const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel'
+const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities'
 
 /** `o` with only the `_meta` keys that are not the protocol's own (`io.modelcontextprotocol/…`, written per era and per hop). */
 export const withOwnMeta = (o: Params): Params => {

@@ -14,8 +14,8 @@
  * const up = upstream({ url: 'http://127.0.0.1:3000/mcp' }, { auth: { bearer: 'token' } })
  * const client = await up.client() // connected; up.close() ends it
  */
-import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client'
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import type { Client, Transport } from '@modelcontextprotocol/client'
+import { sdk } from './sdk.js'
 import { redactedUrl } from '../../util/redacted-url.js'
 
 // ---------------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}):
     void was.then((c) => c.close()).catch(() => {})
   }
   const attempt = async (mode: 'legacy' | { pin: string }): Promise<Client> => {
-    const client = new Client(
+    const client = new sdk.Client(
       { name: options.clientInfo?.name ?? 'emcp-proxy', version: options.clientInfo?.version ?? '0.1.0' },
       { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } }, versionNegotiation: { mode } },
     )
@@ -186,7 +186,7 @@ const labelOf = (target: UpstreamTarget): string =>
 
 const transportOf = (target: UpstreamTarget, auth: UpstreamAuth | undefined): Transport => {
   if ('command' in target)
-    return new StdioClientTransport({
+    return new sdk.StdioClientTransport({
       command: target.command,
       args: [...(target.args ?? [])],
       ...(target.env === undefined ? {} : { env: { ...target.env } }),
@@ -194,7 +194,7 @@ const transportOf = (target: UpstreamTarget, auth: UpstreamAuth | undefined): Tr
       // the upstream's diagnostics go where the proxy's own go
       stderr: 'inherit',
     })
-  return new StreamableHTTPClientTransport(new URL(target.url), {
+  return new sdk.StreamableHTTPClientTransport(new URL(target.url), {
     ...(target.headers === undefined ? {} : { requestInit: { headers: { ...target.headers } } }),
     ...(auth === undefined ? {} : { authProvider: authProviderOf(auth) }),
   })
@@ -206,5 +206,5 @@ const authProviderOf = (auth: UpstreamAuth) => {
     return { token: async () => (typeof bearer === 'string' ? bearer : await bearer()) }
   }
   const { clientId, clientSecret, scope, issuer } = auth.clientCredentials
-  return new ClientCredentialsProvider({ clientId, clientSecret, ...(scope === undefined ? {} : { scope }), ...(issuer === undefined ? {} : { expectedIssuer: issuer }) })
+  return new sdk.ClientCredentialsProvider({ clientId, clientSecret, ...(scope === undefined ? {} : { scope }), ...(issuer === undefined ? {} : { expectedIssuer: issuer }) })
 }
