@@ -8,7 +8,7 @@
  *
  * @example
  * import { mergedList } from './lists.js'
- * // const list = mergedList(spec, parts, 50, visible)
+ * // const list = mergedList(spec, renamedLists(spec, parts), 50, visible)
  * // list(request, session) // Right(page), now or later
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -18,6 +18,7 @@ import { answerPage, pagesOf } from '../server/pages.js'
 import type { Session } from '../server/session.js'
 import type { RawJson, Request, RpcError } from '../protocol/jsonrpc.js'
 import { entriesOf, gather, type Pages, type Part } from './parts.js'
+import { clip } from '../util/clip.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -53,8 +54,11 @@ export interface Listed {
 /** The views kept per list; past this many the oldest is dropped. */
 const maxViews = 256
 
+/** What reads one list of every part for a session, renamed. */
+export type ListReader = (session: Session) => Eventually<E.Either<RpcError, { readonly lists: ReadonlyArray<Listed> }>>
+
 /** Reads and renames the entries of one list from every part that serves it; the first of an id wins. */
-export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>) => {
+export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>): ListReader => {
   const renamed = new WeakMap<object, ReadonlyArray<Entry>>()
   const servers = parts.filter(spec.serves)
   const pageEntries = (part: Part, page: object): ReadonlyArray<Entry> => {
@@ -62,18 +66,29 @@ export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>) => {
     if (out === undefined) renamed.set(page, (out = entriesOf(page, spec.key).map((e) => spec.rename(part, e))))
     return out
   }
+  // a clash is told once (on stderr), not per request: the first part keeps the name
+  const told = new Set<string>()
+  const clash = (id: string, first: Part, then: Part): void => {
+    if (told.has(id) || told.size > 1000) return
+    told.add(id)
+    console.error(`emcp: mount: ${spec.key} ${clip(id)} is served by ${first.label} and ${then.label}: the first keeps it`)
+  }
   return (session: Session): Eventually<E.Either<RpcError, { readonly lists: ReadonlyArray<Listed> }>> =>
     map(all(servers.map((p) => gather(p, spec.method, spec.key, session))), (outs) => {
       const failed = outs.find(E.isLeft)
       if (failed !== undefined) return failed
-      const seen = new Set<string>()
+      const seen = new Map<string, Part>()
       const lists = servers.map((part, i) => {
         const entries: Entry[] = []
         for (const page of (outs[i] as E.Right<Pages>).right)
           for (const e of pageEntries(part, page)) {
             const id = spec.idOf(e)
-            if (seen.has(id)) continue
-            seen.add(id)
+            const first = seen.get(id)
+            if (first !== undefined) {
+              if (first !== part) clash(id, first, part)
+              continue
+            }
+            seen.set(id, part)
             entries.push(e)
           }
         return { part, entries }
@@ -83,8 +98,7 @@ export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>) => {
 }
 
 /** The list method of a mount: the merged entries a session sees, paged from the cache of its view. */
-export const mergedList = (spec: ListSpec, parts: ReadonlyArray<Part>, pageSize: number | undefined, visible: Visible): ((req: Request, session: Session) => Answer) => {
-  const read = renamedLists(spec, parts)
+export const mergedList = (spec: ListSpec, read: ListReader, pageSize: number | undefined, visible: Visible): ((req: Request, session: Session) => Answer) => {
   // a view is keyed by the entry objects it shows (numbered once each): the renamed entries of a
   // page the part answers again are the same objects, so an unchanged view finds its pages
   const serials = new WeakMap<Entry, number>()

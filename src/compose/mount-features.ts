@@ -19,7 +19,7 @@ import { clip } from '../util/clip.js'
 import { isObject } from '../util/json-object.js'
 import { map, type Eventually } from '../util/eventually.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { mergedList, renamedLists, type Entry, type ListSpec, type Visible } from './lists.js'
+import { mergedList, renamedLists, type Entry, type ListReader, type ListSpec, type Visible } from './lists.js'
 import { prefixed, unprefixed } from './names.js'
 import type { Part } from './parts.js'
 
@@ -41,15 +41,17 @@ export const mountFeature = (parts: ReadonlyArray<Part>, visible: Visible, pageS
   const hasResources = parts.some(resources.serves)
   const subscribes = parts.some((p) => capsOf(p, 'resources')?.subscribe === true)
   const completes = parts.some((p) => p.inner.capabilities.completions !== undefined)
-  const owner = resourceOwner(parts, resources, templates, visible)
+  // one reader per list, shared by its list method and the lookups of get, read and complete
+  const readers = { prompts: renamedLists(prompts, parts), resources: renamedLists(resources, parts), templates: renamedLists(templates, parts) }
+  const owner = resourceOwner(readers.resources, readers.templates, visible)
   const methods: Record<string, MethodHandler> = {}
   if (hasPrompts) {
-    methods['prompts/list'] = mergedList(prompts, parts, pageSize, visible)
-    methods['prompts/get'] = promptGetter(parts, prompts, visible)
+    methods['prompts/list'] = mergedList(prompts, readers.prompts, pageSize, visible)
+    methods['prompts/get'] = promptGetter(readers.prompts, visible)
   }
   if (hasResources) {
-    methods['resources/list'] = mergedList(resources, parts, pageSize, visible)
-    methods['resources/templates/list'] = mergedList(templates, parts, pageSize, visible)
+    methods['resources/list'] = mergedList(resources, readers.resources, pageSize, visible)
+    methods['resources/templates/list'] = mergedList(templates, readers.templates, pageSize, visible)
     methods['resources/read'] = (req, session) => forwardByUri(owner, req, session)
   }
   if (subscribes) {
@@ -65,7 +67,7 @@ export const mountFeature = (parts: ReadonlyArray<Part>, visible: Visible, pageS
     release: (session) => {
       for (const p of parts) p.server.release(session)
     },
-    ...(completes ? { complete: completer(parts, prompts, owner, visible) } : {}),
+    ...(completes ? { complete: completer(readers.prompts, owner, visible) } : {}),
   }
   return feature
 }
@@ -79,10 +81,9 @@ const renamed = (part: Part, e: Entry): Entry => (part.namespace === '' ? e : { 
 /** The part that serves a URI to a session (a listed resource first, then a template that matches), and the entry. */
 type Owner = (uri: string, session: Session) => Eventually<E.Either<RpcError, { readonly part: Part; readonly entry: Entry } | undefined>>
 
-const resourceOwner = (parts: ReadonlyArray<Part>, resources: ListSpec, templates: ListSpec, visible: Visible): Owner => {
-  const readResources = renamedLists(resources, parts)
-  const readTemplates = renamedLists(templates, parts)
-  return (uri, session) =>
+const resourceOwner =
+  (readResources: ListReader, readTemplates: ListReader, visible: Visible): Owner =>
+  (uri, session) =>
     map(readResources(session), (listed) => {
       if (E.isLeft(listed)) return listed
       for (const { part, entries } of listed.right.lists) {
@@ -98,7 +99,6 @@ const resourceOwner = (parts: ReadonlyArray<Part>, resources: ListSpec, template
         return E.right(undefined)
       })
     }) as Eventually<E.Either<RpcError, { readonly part: Part; readonly entry: Entry } | undefined>>
-}
 
 /** A request about one URI, handed to the part that serves it; a URI no part serves to this caller is not found. */
 const forwardByUri = (owner: Owner, req: Request, session: Session): Answer => {
@@ -108,8 +108,8 @@ const forwardByUri = (owner: Owner, req: Request, session: Session): Answer => {
 }
 
 /** `prompts/get`: the part whose listed prompt has that name in the whole, if the caller sees it. */
-const promptGetter = (parts: ReadonlyArray<Part>, prompts: ListSpec, visible: Visible): MethodHandler => {
-  const find = promptFinder(parts, prompts, visible)
+const promptGetter = (read: ListReader, visible: Visible): MethodHandler => {
+  const find = promptFinder(read, visible)
   return (req, session) => {
     const name = req.params?.name
     if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'prompts/get: params.name must be a string'))
@@ -125,9 +125,9 @@ const promptGetter = (parts: ReadonlyArray<Part>, prompts: ListSpec, visible: Vi
 
 type Found = { readonly part: Part; readonly original: string }
 
-const promptFinder = (parts: ReadonlyArray<Part>, prompts: ListSpec, visible: Visible) => {
-  const read = renamedLists(prompts, parts)
-  return (name: string, session: Session): Eventually<E.Either<RpcError, Found | undefined>> =>
+const promptFinder =
+  (read: ListReader, visible: Visible) =>
+  (name: string, session: Session): Eventually<E.Either<RpcError, Found | undefined>> =>
     map(read(session), (listed) => {
       if (E.isLeft(listed)) return listed
       for (const { part, entries } of listed.right.lists) {
@@ -136,11 +136,10 @@ const promptFinder = (parts: ReadonlyArray<Part>, prompts: ListSpec, visible: Vi
       }
       return E.right(undefined)
     })
-}
 
 /** `completion/complete`: handed to the part that owns the prompt or template, its reference renamed back. */
-const completer = (parts: ReadonlyArray<Part>, prompts: ListSpec, owner: Owner, visible: Visible): NonNullable<Feature['complete']> => {
-  const findPrompt = promptFinder(parts, prompts, visible)
+const completer = (prompts: ListReader, owner: Owner, visible: Visible): NonNullable<Feature['complete']> => {
+  const findPrompt = promptFinder(prompts, visible)
   const ask = (part: Part, ref: unknown, request: unknown, session: Session): Eventually<Completion | RpcError | undefined> =>
     map(part.inner.inner({ kind: 'request', id: 0, method: 'completion/complete', params: { ...(request as object), ref } as { readonly [k: string]: unknown } }, session), (out) =>
       E.isLeft(out) ? out.left : isObject(out.right) && isObject(out.right.completion) ? (out.right.completion as unknown as Completion) : undefined,

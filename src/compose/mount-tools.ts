@@ -21,7 +21,7 @@ import { rpcError, type Request } from '../protocol/jsonrpc.js'
 import { clip } from '../util/clip.js'
 import { isObject, stripUndefined } from '../util/json-object.js'
 import { map, type Eventually } from '../util/eventually.js'
-import { mergedList, type Entry, type ListSpec } from './lists.js'
+import { mergedList, renamedLists, type Entry, type ListSpec } from './lists.js'
 import { prefixed } from './names.js'
 import { wholeName, type Part } from './parts.js'
 import { argumentsAfter, inputAfter, outputAfter, resultAfter, type ToolTransform } from './transform.js'
@@ -97,7 +97,7 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   return {
     tools: () => (routes(), state.tools),
     routes,
-    list: mergedList(spec, parts, config.pageSize, visible),
+    list: mergedList(spec, renamedLists(spec, parts), config.pageSize, visible),
     call: (req, session) => callTool(routes(), config, (r) => !disabled.has(r.contract.name) && shown.tool(r, session), req, session),
     add: () => {
       throw new TypeError('emcp: a mount serves the tools of its parts: add the tool to one of them')

@@ -26,7 +26,7 @@ import type { Hub } from '../server/hub.js'
 import type { Params } from '../protocol/jsonrpc.js'
 import { latestVersion } from '../protocol/versions.js'
 import { tagsOf } from '../util/tags.js'
-import type { Namespaced } from './names.js'
+import { checkNamespace, type Namespaced } from './names.js'
 import { partOf, type Part, type PartOptions } from './parts.js'
 import type { Entry } from './lists.js'
 import { mountFeature } from './mount-features.js'
@@ -103,7 +103,7 @@ export const mounted = <U extends AnyTool, const NS extends string, const X exte
   namespace: NS,
   options?: MountedOptions<U, X>,
 ): Mounted<Namespaced<TransformedAll<U, X>, NS>> =>
-  Object.freeze({ server: server as Server, namespace, options: (options ?? {}) as PartOptions }) as unknown as Mounted<Namespaced<TransformedAll<U, X>, NS>>
+  Object.freeze({ server: server as Server, namespace: checkNamespace(namespace), options: (options ?? {}) as PartOptions }) as unknown as Mounted<Namespaced<TransformedAll<U, X>, NS>>
 
 /** Folds servers into one (see the module comment); a name served twice fails here, naming the tool and both servers. */
 export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(parts: CheckedParts<P>, info: ServerInfo, options: MountOptions = {}): MountServer<ToolsOfPart<P[number]>> => {

@@ -156,3 +156,44 @@ describe('mount: composition of mounts and the whole rules', () => {
     expect(() => shop.disableFor(newSession(), 'where', 'widget' as never)).toThrow('the kind of entry is tool, prompt or resource')
   })
 })
+
+describe('mount: prompts and resources two parts serve', () => {
+  it('the first part keeps a prompt name or URI, and the clash is told once on stderr', async () => {
+    const promptOf = (text: string) => prompts([prompt({ name: 'hello', description: 'Hi.', get: () => text })])
+    const a = mcpServer([where], { name: 'a', version: '1' }, { features: [promptOf('from a')] }).implement({ where: () => 'a' })
+    const b = mcpServer([refund], { name: 'b', version: '1' }, { features: [promptOf('from b')] }).implement({ refund: () => 'b' })
+    const errors: string[] = []
+    const original = console.error
+    console.error = (m: string) => void errors.push(m)
+    try {
+      const w = mount([a, b], { name: 'w', version: '1' })
+      const c = inMemoryClient(w)
+      for (let i = 0; i < 3; i++) expect(((await c.request('prompts/list')) as { prompts: { name: string }[] }).prompts.map((p) => p.name)).toEqual(['hello'])
+      const got = (await c.request('prompts/get', { name: 'hello' })) as { messages: { content: { text: string } }[] }
+      expect(got.messages[0]?.content.text).toBe('from a')
+    } finally {
+      console.error = original
+    }
+    expect(errors).toEqual(['emcp: mount: prompts hello is served by a and b: the first keeps it'])
+  })
+})
+
+describe('mount: claims', () => {
+  it('a claim-bound argument of a part is filled from the caller token through the mount, and stays out of ArgsOf', async () => {
+    const mine = emcp({
+      name: 'mine',
+      description: 'My orders.',
+      input: { type: 'object', properties: { tenant: { type: 'string' }, limit: { type: 'integer' } }, required: ['tenant', 'limit'] },
+      claims: { tenant: 'tenant' },
+    })
+    const orders = mcpServer([mine], { name: 'orders', version: '1' }).implement({ mine: ({ tenant, limit }) => `${limit} of ${tenant}` })
+    const w = mount([mounted(orders, 'orders')], { name: 'w', version: '1' })
+    const s = newSession()
+    s.identity = { subject: 'u', roles: [], claims: { tenant: 'acme' } }
+    const out = await w.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'orders_mine', arguments: { limit: 2 } } }, s)()
+    expect(JSON.stringify(out)).toContain('2 of acme')
+    const args: Parameters<ReturnType<typeof inMemoryClient<(typeof w.tools)[number]>>['call']>[1] = { limit: 2 }
+    expect(args).toEqual({ limit: 2 })
+    await expect(inMemoryClient(w).call('orders_mine', { limit: 2 })).rejects.toMatchObject({ code: -32003 })
+  })
+})

@@ -11,6 +11,7 @@ import {
   prompts,
   resource,
   resources,
+  resourceTemplate,
   type ServerMessage,
   type Session,
 } from '../../src/index.js'
@@ -127,5 +128,40 @@ describe('visibility: per session', () => {
     expect(heard.map((m) => m.method)).toEqual(['notifications/tools/list_changed'])
     expect(await names(s, w)).toEqual(['status', 'restart'])
     expect(() => w.disableTool('nope' as never)).toThrow('no tool is named nope')
+  })
+})
+
+describe('visibility: 2026-07-28 requests and templates', () => {
+  it('enabled(ctx) sees the client info and capabilities a 2026-07-28 request declares in its _meta', async () => {
+    const seenBy: string[] = []
+    const w = mount([ops], info, {
+      enabled: (ctx) => {
+        seenBy.push(`${ctx.clientInfo?.name ?? '-'}:${ctx.clientCapabilities === undefined ? 'none' : 'caps'}`)
+        return ctx.kind !== 'tool' || ctx.name === 'status'
+      },
+    })
+    const c = inMemoryClient(w, { protocolVersion: '2026-07-28' })
+    expect((await c.list()).map((t) => t.name)).toEqual(['status'])
+    await expect(c.request('tools/call', { name: 'restart', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+    expect(seenBy.length).toBeGreaterThan(0)
+    expect(seenBy.every((s) => s !== '-:none')).toBe(true)
+  })
+
+  it('a tagged template hides its URIs: not listed, not read, not completed', async () => {
+    const docs = mcpServer([status], { name: 'docs', version: '1' }, {
+      features: [resources([resourceTemplate({ uriTemplate: 'docs://secret/{id}', name: 'secret', tags: ['admin'], read: ({ id }) => `secret ${id}`, complete: { id: () => ['1', '2'] } })])],
+    }).implement({ status: () => 'ok' })
+    const w = mount([docs], info, { exclude: ['admin'] })
+    const s = newSession()
+    expect(await names(s, w, 'resources/templates/list', 'resourceTemplates')).toEqual([])
+    expect((await call(w, s, 'resources/read', { uri: 'docs://secret/1' })).error?.code).toBe(-32002)
+    const open = mount([docs], info)
+    // a hidden template is completed as one that does not exist
+    const hidden = await call(w, s, 'completion/complete', { ref: { type: 'ref/resource', uri: 'docs://secret/{id}' }, argument: { name: 'id', value: '' } })
+    const missing = await call(open, s, 'completion/complete', { ref: { type: 'ref/resource', uri: 'docs://nope/{id}' }, argument: { name: 'id', value: '' } })
+    expect(hidden.error?.code).toBe(-32602)
+    expect(hidden.error?.message.replace('secret', 'nope')).toBe(missing.error?.message)
+    expect((await call(open, s, 'resources/read', { uri: 'docs://secret/1' })).result).toMatchObject({ contents: [{ text: 'secret 1' }] })
+    expect((await call(open, s, 'completion/complete', { ref: { type: 'ref/resource', uri: 'docs://secret/{id}' }, argument: { name: 'id', value: '' } })).result).toMatchObject({ completion: { values: ['1', '2'] } })
   })
 })
