@@ -52,6 +52,8 @@ export const excerptLength = 2000
 export const callOperation =
   (op: Operation, options: CallOptions) =>
   async (args: { readonly [argument: string]: unknown }, ctx: ToolContext): Promise<unknown> => {
+    const dots = dotSegment(op, args)
+    if (dots !== undefined) return toolError(`${op.method} ${op.path}: the path parameter ${dots} cannot be "." or "..": it would name another path`)
     const url = urlOf(op, options.baseUrl, args)
     const headers = new Headers(typeof options.headers === 'function' ? await options.headers(ctx) : options.headers)
     for (const p of op.parameters) if (p.in === 'header' && args[p.argument] !== undefined) headers.set(p.name, textOf(args[p.argument]))
@@ -92,6 +94,13 @@ const urlOf = (op: Operation, base: URL, args: { readonly [argument: string]: un
   }
   return url
 }
+
+/**
+ * The path parameter that would be a dot segment (`.`, `..`, in any encoding): URL parsing
+ * resolves those, encoded or not, so a caller could reach another path of the API.
+ */
+const dotSegment = (op: Operation, args: { readonly [argument: string]: unknown }): string | undefined =>
+  op.parameters.find((p) => p.in === 'path' && /^(\.|%2e){1,2}$/i.test(textOf(args[p.argument])))?.argument
 
 /** A parameter's value as text: strings as they are, everything else as JSON. */
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v))

@@ -156,6 +156,29 @@ describe('documents and APIs that do not fit', () => {
     expect(t.tools[0]?.inputSchema).toMatchObject({ properties: { id: { type: ['string', 'null'] } } })
   })
 
+  it('a hostile path parameter stays one segment of that path: no traversal, no query, no second segment', async () => {
+    const seen: string[] = []
+    const echo: NodeServer = createServer((req, res) => {
+      seen.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+    })
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (echo.address() as AddressInfo).port
+      const doc = minimal({ '/users/{id}/files': { get: { operationId: 'files', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } } })
+      const c = inMemoryClient((await fromOpenApi(doc, { baseUrl: `http://127.0.0.1:${port}/api` })).server)
+      for (const id of ['..', '.', '%2e%2E']) {
+        const refused = await c.callResult('files', { id })
+        expect(refused.isError).toBe(true)
+        expect(refused.content).toEqual([{ type: 'text', text: 'GET /users/{id}/files: the path parameter id cannot be "." or "..": it would name another path' }])
+      }
+      for (const id of ['../../admin', 'a/b', 'x?y=1#z', '...']) expect((await c.callResult('files', { id })).isError).toBeUndefined()
+      expect(seen).toEqual(['/api/users/..%2F..%2Fadmin/files', '/api/users/a%2Fb/files', '/api/users/x%3Fy%3D1%23z/files', '/api/users/.../files'])
+    } finally {
+      await new Promise<void>((resolve) => echo.close(() => resolve()))
+    }
+  })
+
   it('an API that is down is an isError saying so; an error body is cut to an excerpt', async () => {
     // a port that was just free: nothing listens there
     const probe = createServer()
