@@ -20,6 +20,8 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/meos', './src/sources/meos/index.ts'],
   ['emcp/oauth', './src/auth/index.ts'],
   ['emcp/otel', './src/otel/index.ts'],
+  ['emcp/proxy', './src/sources/proxy/index.ts'],
+  ['emcp/openapi', './src/sources/openapi/index.ts'],
   ['emcp/cli', './src/cli/index.ts'],
   ['emcp/client', './src/client/index.ts'],
 ]

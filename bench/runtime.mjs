@@ -5,6 +5,7 @@
  *   emcp     dist/examples/bench.js (stdio, and stateless HTTP with JSON answers)
  *   emcpZod  bench/servers/emcp-zod.mjs: emcp again, its `add` taking SDK v1's zod schemas
  *   emcpMount bench/servers/emcp-mount.mjs: emcp's server mounted whole into another (docs/composition.md)
+ *   emcpProxy bench/servers/emcp-proxy.mjs: emcp's server as the upstream of `emcp/proxy` (a second hop)
  *   sdk1     @modelcontextprotocol/sdk (McpServer + StdioServerTransport; stateless HTTP with a
  *            new McpServer and StreamableHTTPServerTransport per request)
  *   sdk2     @modelcontextprotocol/server + @modelcontextprotocol/node (serveStdio; createMcpHandler)
@@ -44,6 +45,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../scripts/free-port.mjs'
 import { mountPage, mountRowsOf, printMount } from './mount.mjs'
+import { printProxy, proxyPage, proxyRowsOf } from './proxy.mjs'
 import { measurePostgres, postgresPage, printPostgres } from './postgres.mjs'
 import { measureMeos, meosPage, printMeos } from './meos.mjs'
 import { measureScaling, printScaling, scalingPage } from './scaling.mjs'
@@ -127,6 +129,12 @@ const allServers = [
     http: ['bench/servers/emcp-mount.mjs', 'http'],
   },
   {
+    id: 'emcpProxy',
+    label: 'emcp proxy',
+    stdio: ['bench/servers/emcp-proxy.mjs', 'stdio'],
+    http: ['bench/servers/emcp-proxy.mjs', 'http'],
+  },
+  {
     id: 'sdk1',
     label: 'SDK v1',
     stdio: ['bench/servers/sdk1-stdio.mjs'],
@@ -159,7 +167,7 @@ if (
   (only !== undefined && only.some((id) => !allServers.some((s) => s.id === id)))
 ) {
   console.error(
-    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,emcpMount,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling,meos,runtimes] [--render] [--no-write]',
+    'usage: node bench/runtime.mjs [--quick [--write]] [--rounds N] [--only emcp,emcpZod,emcpMount,emcpProxy,sdk1,sdk2,raw] [--transports stdio,http] [--sections runtime,postgres,scaling,meos,runtimes] [--render] [--no-write]',
   )
   process.exit(2)
 }
@@ -955,7 +963,7 @@ const tableRows = (medians, t, ids) => {
   return rows
 }
 
-const orderedIds = (medians, t) => ['emcp', 'emcpZod', 'emcpMount', 'sdk1', 'sdk2', 'raw'].filter((id) => medians[t]?.[id] !== undefined)
+const orderedIds = (medians, t) => ['emcp', 'emcpZod', 'emcpMount', 'emcpProxy', 'sdk1', 'sdk2', 'raw'].filter((id) => medians[t]?.[id] !== undefined)
 
 const printTable = (medians) => {
   for (const t of Object.keys(medians)) {
@@ -972,7 +980,7 @@ const printTable = (medians) => {
 // ---------------------------------------------------------------------------------------
 // the chart: calls/s per server per transport, one panel per transport
 
-const palette = { emcp: '#2f6fdf', emcpZod: '#5fa8e8', emcpMount: '#3fb0a0', sdk1: '#e07b28', sdk2: '#8a5cc7', raw: '#7a7a7a' }
+const palette = { emcp: '#2f6fdf', emcpZod: '#5fa8e8', emcpMount: '#3fb0a0', emcpProxy: '#b0a03f', sdk1: '#e07b28', sdk2: '#8a5cc7', raw: '#7a7a7a' }
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 const renderSvg = (result) => {
@@ -1109,6 +1117,8 @@ const renderPage = (result) => {
     out.push('- **emcp zod**: `bench/servers/emcp-zod.mjs`, emcp again, its `add` taking SDK v1\'s zod schemas (validated by zod); the filler tools are literals.')
   if (medians[ts[0]]?.emcpMount !== undefined)
     out.push('- **emcp mount**: `bench/servers/emcp-mount.mjs`, the emcp server mounted whole into another (`mount`), every request routed through the mount.')
+  if (medians[ts[0]]?.emcpProxy !== undefined)
+    out.push('- **emcp proxy**: `bench/servers/emcp-proxy.mjs`, a proxy (`emcp/proxy`) of the emcp server, which runs as its upstream on the same transport.')
   out.push(
     `- **SDK v1**, \`@modelcontextprotocol/sdk\` ${v['@modelcontextprotocol/sdk']}: \`McpServer\` + \`registerTool\` with zod shapes; ` +
       '`StdioServerTransport`; for HTTP, as its stateless examples do, a new `McpServer` and ' +
@@ -1202,6 +1212,7 @@ const renderPage = (result) => {
   }
   if ((result.zod ?? []).length > 0) out.push(...zodPage(result.zod, mark))
   if ((result.mount ?? []).length > 0) out.push(...mountPage(result.mount, { mark, fmt, fmtRatio, mdTable }))
+  if ((result.proxy ?? []).length > 0) out.push(...proxyPage(result.proxy, { fmt, fmtRatio, mdTable }))
   if (result.failures.length > 0) {
     out.push('### Failures')
     out.push('')
@@ -1398,9 +1409,11 @@ const runtimeSection = async (started) => {
   result.targets = targetsOf(medians)
   result.zod = zodRowsOf(medians)
   result.mount = mountRowsOf(medians, metrics, ratio, round)
+  result.proxy = proxyRowsOf(medians, metrics, ratio, round)
   printTable(medians)
   printZod(result.zod)
   printMount(result.mount, fmt, fmtRatio)
+  printProxy(result.proxy, fmt, fmtRatio)
   if (result.targets.length > 0) {
     console.log('\nemcp targets:')
     for (const r of result.targets) console.log(`  ${r.met === null ? 'n/a   ' : r.met ? 'met   ' : 'MISSED'}  ${r.target}: ${r.ratio}×`)

@@ -31,6 +31,8 @@ export const entries = {
   client: 'dist/src/client/index.js',
   meos: 'dist/src/sources/meos/index.js',
   'meos-worker': 'dist/src/sources/meos/worker.js',
+  proxy: 'dist/src/sources/proxy/index.js',
+  openapi: 'dist/src/sources/openapi/index.js',
   cli: 'dist/src/cli/index.js',
   'cli-main': 'dist/src/cli/main.js',
   'cli-dev-child': 'dist/src/cli/dev-child.js',
@@ -63,7 +65,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi'],
+  external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi', '@readme/openapi-parser'],
   plugins: [esModules],
   logLevel: 'warning',
 })

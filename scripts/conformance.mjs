@@ -36,6 +36,9 @@
 // `--target <url>` runs the picked suite runs against a server already serving at a loopback
 // URL (another runtime's: test/runtimes/ serves the everything example on Deno, Bun and
 // workerd and points the suite at it) instead of building and serving our own.
+// `--via-proxy` runs the suites against `emcp proxy <url> --http` fronting the everything server
+// (the acceptance of emcp/proxy: the same results as against the server itself);
+// `--via-proxy=2026-07-28` has the proxy ask the upstream for that era first.
 // Arguments: `--run <name>` (repeatable) picks runs; anything else goes to the suite of each
 // picked suite run instead of its default selection (the alpha runs then add `--spec-version
 // <revision>`, unless given; the inspector run makes all its checks regardless), e.g.
@@ -243,8 +246,7 @@ const accepts = (port) =>
  * Starts an example server (by default the everything server) on `port`; resolves once it
  * accepts connections (undefined if it never does). `quiet` leaves out its stdout (a banner).
  */
-const startServer = async (port, { example = 'everything.js', args = [], quiet = false } = {}) => {
-  const entry = join(root, 'dist', 'examples', example)
+const startServer = async (port, { example = 'everything.js', args = [], quiet = false, entry = join(root, 'dist', 'examples', example) } = {}) => {
   if (!existsSync(entry)) {
     console.error(`conformance: ${shown(entry)} is missing after the build`)
     return undefined
@@ -615,13 +617,18 @@ const runInspector = async (r, node, rest) => {
 // ---------------------------------------------------------------------------------------
 // main
 
-/** Splits the arguments into the runs picked (`--run`) and what goes to the suites. */
+/** Whether the suites run against `emcp proxy` fronting the everything server (`--via-proxy`, or `--via-proxy=<era asked first>`) rather than the server itself. */
+let viaProxy = false
+
+/** Splits the arguments into the runs picked (`--run`), `--via-proxy`, and what goes to the suites. */
 const parseArgs = (argv) => {
   const picked = []
   const rest = []
   let target
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--run') picked.push(argv[++i])
+    if (argv[i] === '--via-proxy') viaProxy = true
+    else if (argv[i].startsWith('--via-proxy=')) viaProxy = argv[i].slice('--via-proxy='.length)
+    else if (argv[i] === '--run') picked.push(argv[++i])
     else if (argv[i].startsWith('--run=')) picked.push(argv[i].slice('--run='.length))
     else if (argv[i] === '--target') target = argv[++i]
     else if (argv[i].startsWith('--target=')) target = argv[i].slice('--target='.length)
@@ -658,12 +665,22 @@ const runOne = async (r, node, rest, target) => {
     installedVersion(join(r.prefix, 'node_modules', '@modelcontextprotocol', 'sdk'))
   say(`${r.name}: the suite's client: @modelcontextprotocol/sdk@${sdk ?? 'unknown'}`)
 
-  // --target: a server someone else started (another runtime); otherwise our own, built
-  const port = target === undefined ? await freePort() : undefined
-  const server = target === undefined ? await startServer(port) : undefined
-  if (target === undefined && server === undefined) return { passed: 0, failed: 1 }
+  // --target: a server someone else started (another runtime); otherwise our own, built, and
+  // with --via-proxy, `emcp proxy` (an HTTP front) fronting it
+  const upstreamPort = target === undefined ? await freePort() : undefined
+  const upstream = target === undefined ? await startServer(upstreamPort) : undefined
+  if (target === undefined && upstream === undefined) return { passed: 0, failed: 1 }
+  const proxied = target === undefined && viaProxy
+  const port = proxied ? await freePort() : upstreamPort
+  const front = proxied
+    ? await startServer(port, { entry: join(root, 'bin', 'emcp.js'), args: ['proxy', `http://127.0.0.1:${upstreamPort}/mcp`, '--http', '--port', String(port), ...(viaProxy === true ? [] : ['--upstream-era', viaProxy])] })
+    : upstream
+  if (target === undefined && front === undefined) {
+    await stopServer(upstream)
+    return { passed: 0, failed: 1 }
+  }
   const url = target ?? `http://localhost:${port}/mcp`
-  say(target === undefined ? `${r.name}: serving dist/examples/everything.js at ${url}` : `${r.name}: targeting ${url}`)
+  say(target !== undefined ? `${r.name}: targeting ${url}` : `${r.name}: serving dist/examples/everything.js at ${url}${proxied ? ` through emcp proxy (upstream at http://127.0.0.1:${upstreamPort}/mcp)` : ''}`)
 
   const results = join(work, r.name, 'results')
   rmSync(results, { recursive: true, force: true })
@@ -676,7 +693,8 @@ const runOne = async (r, node, rest, target) => {
     // the suite talks to localhost only: no proxy in the way
     env: { ...process.env, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1', FORCE_COLOR: '0' },
   })
-  if (server !== undefined) await stopServer(server)
+  if (front !== undefined && front !== upstream) await stopServer(front)
+  if (upstream !== undefined) await stopServer(upstream)
   printReasons(results)
 
   const tally = tallyOf(suite.output)

@@ -63,6 +63,8 @@ const expectedExport: Record<string, string> = {
   'emcp/redis': 'redisStore',
   'emcp/postgres-store': 'postgresStore',
   'emcp/client': 'connect',
+  'emcp/proxy': 'proxy',
+  'emcp/openapi': 'fromOpenApi',
 }
 /** `names` and every package they depend on, as installed at the top of this checkout's node_modules. */
 const withTheirs = (names: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -178,8 +180,8 @@ describe('the packed package in a fresh consumer project', () => {
     mkdirSync(emcpDir, { recursive: true })
     const untar = await run('tar', ['-xzf', join(tmp, info.filename), '-C', emcpDir, '--strip-components=1'], tmp, 120_000)
     if (untar.code !== 0) throw new Error(`tar failed (${untar.code}):\n${untar.stderr}`)
-    // the optional peers emcp/otel and emcp/client need, as a user of those subpaths installs them (consumer7 goes without)
-    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript', '@opentelemetry/api', '@modelcontextprotocol/client']) {
+    // the optional peers emcp/otel, emcp/client, emcp/proxy and emcp/openapi need, as a user of those subpaths installs them (consumer7 goes without)
+    for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript', '@opentelemetry/api', '@modelcontextprotocol/client', '@readme/openapi-parser']) {
       const link = join(consumer, 'node_modules', name)
       mkdirSync(dirname(link), { recursive: true })
       symlinkSync(join(root, 'node_modules', name), link, 'dir')
@@ -368,6 +370,15 @@ describe('the packed package in a fresh consumer project', () => {
     const r = await run(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], consumer7)
     expect(r.code).not.toBe(0)
     expect(r.stderr).toMatch(/emcp\/otel needs the package @opentelemetry\/api .*npm install @opentelemetry\/api/)
+  }, stepMs)
+
+  it('without the optional peers, importing emcp/proxy or emcp/openapi says what to install; emcp itself still loads', async () => {
+    for (const [subpath, peer] of [['emcp/proxy', '@modelcontextprotocol/client'], ['emcp/openapi', '@readme/openapi-parser']] as const) {
+      const code = `await import('emcp'); await import('${subpath}')`
+      const r = await run(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], consumer7)
+      expect(r.code).not.toBe(0)
+      expect(r.stderr).toContain(`${subpath} needs the package ${peer} (an optional peer dependency of emcp): install it with npm install ${peer}`)
+    }
   }, stepMs)
 
   it('the emcp bin runs: --help exits 0 with the usage', async () => {

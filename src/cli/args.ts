@@ -104,3 +104,15 @@ const unknownOption = (raw: string, known: ReadonlyArray<string>): UsageError =>
   const near = known.filter((k) => k.startsWith(raw.slice(2, 4)))
   return new UsageError(`unknown option ${raw}${near.length > 0 ? ` (did you mean ${near.map((n) => `--${n}`).join(' or ')}?)` : ''}`)
 }
+
+/** Repeated `--header "Name: value"` options as a header record; a UsageError for a line that is not one. */
+export const headersOption = (lines: ReadonlyArray<string>): { [name: string]: string } => {
+  const headers: { [name: string]: string } = {}
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    const name = line.slice(0, colon).trim()
+    if (colon < 1 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header needs "Name: value", not ${JSON.stringify(line.slice(0, 100))}`)
+    headers[name] = line.slice(colon + 1).trim()
+  }
+  return headers
+}

@@ -4,7 +4,7 @@
  *
  * @example
  * import { commands } from './commands.js'
- * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'meos', 'types', 'install', 'bundle', 'server-json']
+ * commands.map((c) => c.name) // ['serve', 'dev', 'call', 'list', 'manifest', 'validate', 'pg', 'meos', 'types', 'install', 'bundle', 'server-json', 'proxy', 'openapi']
  */
 import { bundle } from './bundle.js'
 import { call } from './call.js'
@@ -15,10 +15,12 @@ import { list } from './list.js'
 import { manifest } from './manifest.js'
 import { meos } from './meos.js'
 import { pg } from './pg.js'
+import { openapiCommand } from './openapi.js'
+import { proxyCommand } from './proxy.js'
 import { serve } from './serve.js'
 import { serverJsonCommand } from './server-json.js'
 import { types } from './types.js'
 import { validate } from './validate.js'
 
 /** Every subcommand, in the order `emcp --help` shows them. */
-export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, meos, types, install, bundle, serverJsonCommand]
+export const commands: ReadonlyArray<Command> = [serve, dev, call, list, manifest, validate, pg, meos, types, install, bundle, serverJsonCommand, proxyCommand, openapiCommand]

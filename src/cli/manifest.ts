@@ -22,12 +22,14 @@ import { readManifest } from '../sources/manifest/validate.js'
 import { lastOption, parseArgs } from './args.js'
 import { UsageError, type Command } from './command.js'
 import { loadServer } from './load.js'
+import type { Server } from '../server/server.js'
 import { selectionHelp, selectionOf, selectionOptions } from './select.js'
 import { counted } from '../util/counted.js'
 
-const help = `Usage: emcp manifest <module> [-o file] [--check file | --merge file] [--format json|ts]
+const help = `Usage: emcp manifest <module|url> [-o file] [--check file | --merge file] [--format json|ts]
 
-Writes the manifest of the module's default-exported server: { "_meta": {...}, "tools": [...] },
+Writes the manifest of the module's default-exported server, or of the live MCP server at an
+http(s) URL (a snapshot of what it lists now): { "_meta": {...}, "tools": [...] },
 tools sorted by name, schemas self-contained (JSON Schema 2020-12), a fingerprint per tool
 and for the whole. The same server gives the same bytes. A module may also export
 \`excluded\` (an array of { name, reason }) to record what its catalog left out.
@@ -50,6 +52,7 @@ ${selectionHelp}
 
 Examples:
   emcp manifest dist/examples/catalog.js -o catalog.manifest.json
+  emcp manifest http://127.0.0.1:3000/mcp --format ts -o upstream.manifest.ts   (types proxy())
   emcp manifest dist/examples/catalog.js --check catalog.manifest.json
   emcp manifest dist/examples/ops.js --merge ops.manifest.json -o ops.manifest.json`
 
@@ -71,8 +74,8 @@ export const manifest: Command = {
     if (merge !== undefined && check !== undefined) throw new UsageError('give --merge or --check, not both')
     // read before the module is loaded: a file that cannot be merged stops here
     const edited = merge === undefined ? undefined : readManifestFile(merge, io.cwd)
-    const server = await loadServer(modulePath, io.cwd)
-    const mod = (await import(pathToFileURL(resolve(io.cwd, modulePath as string)).href)) as { excluded?: unknown }
+    const server = isUrl(modulePath) ? await snapshot(modulePath) : await loadServer(modulePath, io.cwd)
+    const mod = isUrl(modulePath) ? {} : ((await import(pathToFileURL(resolve(io.cwd, String(modulePath))).href)) as { excluded?: unknown })
     const selection = selectionOf(args)
     const tools = selection === undefined ? server.tools : server.tools.filter(selected(selection))
     if (tools.length === 0) throw new UsageError('no tool matches the selection', 1)
@@ -99,6 +102,22 @@ export const manifest: Command = {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+const isUrl = (arg: string | undefined): arg is string => arg !== undefined && /^https?:\/\//i.test(arg)
+
+/**
+ * The tools a live server lists now (`emcp manifest <url>`), through a proxy of it: its
+ * schemas are read as the proxy serves them, and the connection ends once they are.
+ */
+const snapshot = async (url: string): Promise<Pick<Server, 'info' | 'tools'>> => {
+  const { proxy } = await import('../sources/proxy/proxy.js')
+  const live = await proxy({ url }).catch((e: unknown) => {
+    throw new UsageError(e instanceof Error ? e.message : String(e), 1)
+  })
+  const taken = { info: live.info, tools: [...live.tools] }
+  await live.close()
+  return taken
+}
 
 const asModule = (m: Manifest): string =>
   `// The tool manifest, written by \`emcp manifest --format ts\`: regenerate it rather than edit it.\nexport default ${JSON.stringify(m, null, 2)} as const\n`

@@ -216,3 +216,6 @@ export const until = async (check: () => boolean, what: string, ms = 15_000): Pr
     await delay(5)
   }
 }
+
+/** The `emcp` command line (bin/emcp.js, which runs the built bundle). */
+export const emcpBin = join(root, 'bin', 'emcp.js')

@@ -13,7 +13,7 @@ import { StdioClientTransport as Stdio2026 } from '@modelcontextprotocol/client/
 import { Client as Client2025 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Http2025 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { connectStdio, example, spawnListening, stop, texts, until, type Listening } from './children.js'
+import { connectStdio, emcpBin, example, spawnListening, stop, texts, until, type Listening } from './children.js'
 
 const script = example('eras')
 
@@ -106,13 +106,27 @@ describe('eras example over stdio', () => {
   })
 })
 
-describe('eras example over HTTP', () => {
+/** The eras example over HTTP, served directly or through `emcp proxy` (an HTTP front on the example over HTTP). */
+const httpFronts = [
+  { name: 'directly', start: async (): Promise<Listening[]> => [await spawnListening(script, (port) => ['--http', '--port', String(port)])] },
+  {
+    name: 'through emcp proxy',
+    start: async (): Promise<Listening[]> => {
+      const upstream = await spawnListening(script, (port) => ['--http', '--port', String(port)])
+      return [await spawnListening(emcpBin, (port) => ['proxy', upstream.url, '--http', '--port', String(port)]), upstream]
+    },
+  },
+] as const
+
+describe.each(httpFronts)('eras example over HTTP, $name', ({ start }) => {
   let server: Listening
+  let started: Listening[] = []
   beforeAll(async () => {
-    server = await spawnListening(script, (port) => ['--http', '--port', String(port)])
+    started = await start()
+    server = started[0] as Listening
   })
   afterAll(async () => {
-    await stop(server.child, server.exited)
+    for (const s of started) await stop(s.child, s.exited)
   })
 
   it('the 2026 client: discover, lists with caching hints, x-mcp-header mirrored and checked, input_required round trip', async () => {

@@ -20,9 +20,10 @@ import {
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js'
 import { emcp, mcpServer, resource } from '../../src/index.js'
-import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
+import { serveHttp } from '../../src/transport/http.js'
 import { conformanceResources, everything, testImageBase64 } from '../../examples/everything.js'
-import { connectHttp, connectStdio, example, texts, until, type Connection } from './children.js'
+import { proxy } from '../../src/sources/proxy/index.js'
+import { connectHttp, connectStdio, emcpBin, example, spawnListening, stop, texts, until, type Connection, type Listening } from './children.js'
 
 // ---------------------------------------------------------------------------------------
 // helpers
@@ -58,15 +59,39 @@ const countingGets = (opened: { count: number }) => async (url: string | URL, in
 // ---------------------------------------------------------------------------------------
 // the conformance server as a child process, over each transport
 
+/** A connection whose dispose also stops the upstream the proxy fronts. */
+const alsoStopping = async (c: Connection, upstream: Listening): Promise<Connection> => ({
+  ...c,
+  dispose: async () => {
+    await c.dispose()
+    await stop(upstream.child, upstream.exited, 'SIGKILL')
+  },
+})
+
 const transports = [
-  { name: 'stdio', connect: (): Promise<Connection> => connectStdio(example('everything'), ['--stdio']) },
+  { name: 'stdio', http: false, connect: (): Promise<Connection> => connectStdio(example('everything'), ['--stdio']) },
   {
     name: 'stateful Streamable HTTP',
+    http: true,
     connect: (): Promise<Connection> => connectHttp(example('everything'), () => [], (port) => ({ PORT: String(port) })),
+  },
+  // the same suite through `emcp proxy`: a stdio front on an HTTP upstream, an HTTP front on a stdio upstream
+  {
+    name: 'emcp proxy <url> --stdio',
+    http: false,
+    connect: async (): Promise<Connection> => {
+      const upstream = await spawnListening(example('everything'), () => [], (port) => ({ PORT: String(port) }))
+      return alsoStopping(await connectStdio(emcpBin, ['proxy', upstream.url, '--stdio']), upstream)
+    },
+  },
+  {
+    name: 'emcp proxy --http -- <command>',
+    http: true,
+    connect: (): Promise<Connection> => connectHttp(emcpBin, (port) => ['proxy', '--http', '--port', String(port), '--', process.execPath, example('everything'), '--stdio']),
   },
 ] as const
 
-describe.each(transports)('everything example over $name, official SDK client: resources, prompts, completion', ({ name, connect }) => {
+describe.each(transports)('everything example over $name, official SDK client: resources, prompts, completion', ({ http, connect }) => {
   let c: Connection
   let client: Client
 
@@ -87,7 +112,7 @@ describe.each(transports)('everything example over $name, official SDK client: r
       prompts: { listChanged: true },
       completions: {},
     })
-    if (name !== 'stdio') expect((client.transport as StreamableHTTPClientTransport).sessionId).toMatch(/^[\x21-\x7e]+$/)
+    if (http) expect((client.transport as StreamableHTTPClientTransport).sessionId).toMatch(/^[\x21-\x7e]+$/)
   })
 
   // -------------------------------------------------------------------------------------
@@ -289,9 +314,44 @@ describe.each(transports)('everything example over $name, official SDK client: r
 })
 
 // ---------------------------------------------------------------------------------------
-// the conformance server in process: what only the server side can trigger
+// the conformance server in process: what only the server side can trigger, served directly
+// and through a proxy (emcp/proxy) in the same process
 
-describe('everything in process over stateful Streamable HTTP, official SDK client: resource notifications', () => {
+/** An in-process server served over stateful HTTP on 127.0.0.1, and how to stop it. */
+interface Front {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+const sessions = { sessions: true, port: 0, host: '127.0.0.1' } as const
+
+const fronts = [
+  {
+    name: 'directly',
+    serve: async (server: Parameters<typeof serveHttp>[0]): Promise<Front> => {
+      const running = await serveHttp(server, sessions)
+      return { url: running.url, close: () => running.close() }
+    },
+  },
+  {
+    name: 'through emcp/proxy',
+    serve: async (server: Parameters<typeof serveHttp>[0]): Promise<Front> => {
+      const upstream = await serveHttp(server, sessions)
+      const proxied = await proxy({ url: upstream.url })
+      const front = await serveHttp(proxied, sessions)
+      return {
+        url: front.url,
+        close: async () => {
+          await front.close()
+          await proxied.close()
+          await upstream.close()
+        },
+      }
+    },
+  },
+] as const
+
+describe.each(fronts)('everything in process over stateful Streamable HTTP $name, official SDK client: resource notifications', ({ serve }) => {
   /** A client on the in-process server, and what it received. */
   interface Watcher {
     readonly client: Client
@@ -301,7 +361,7 @@ describe('everything in process over stateful Streamable HTTP, official SDK clie
   }
 
   const added = resource({ uri: 'test://added-later', name: 'added-later', mimeType: 'text/plain', read: () => 'Added at run time.' })
-  let running: RunningHttp
+  let running: Front
   const watchers: Watcher[] = []
 
   const watch = async (): Promise<Watcher> => {
@@ -325,7 +385,7 @@ describe('everything in process over stateful Streamable HTTP, official SDK clie
   let b: Watcher
 
   beforeAll(async () => {
-    running = await serveHttp(everything, { sessions: true, port: 0, host: '127.0.0.1' })
+    running = await serve(everything)
     a = await watch()
     b = await watch()
   })
@@ -391,7 +451,7 @@ describe('everything in process over stateful Streamable HTTP, official SDK clie
 // ---------------------------------------------------------------------------------------
 // cancellation over stateful HTTP: a tool that waits on ctx.signal, in process
 
-describe('cancellation over stateful Streamable HTTP in process, official SDK client', () => {
+describe.each(fronts)('cancellation over stateful Streamable HTTP in process $name, official SDK client', ({ serve }) => {
   const wait = emcp({
     name: 'wait',
     description: 'Wait `ms` milliseconds unless the call is cancelled first.',
@@ -427,14 +487,16 @@ describe('cancellation over stateful Streamable HTTP in process, official SDK cl
     },
   })
 
-  let running: RunningHttp
+  let running: Front
   let client: Client
   let transport: StreamableHTTPClientTransport
   const logs: LoggingMessageNotification['params'][] = []
   const clientErrors: Error[] = []
 
   beforeAll(async () => {
-    running = await serveHttp(server, { sessions: true, port: 0, host: '127.0.0.1' })
+    started = 0
+    aborted.length = 0
+    running = await serve(server)
     client = new Client({ name: 'emcp-interop-features', version: '0.0.0' })
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       logs.push(n.params)
