@@ -103,7 +103,10 @@ const nearestPackage = (module: string): { readonly [key: string]: unknown } | u
 
 /** package.json's author, as a string (`Name <email> (url)`) or an object. */
 const authorName = (author: unknown): string | undefined => {
-  if (typeof author === 'string') return author.replace(/\s*[<(].*$/, '').trim() || undefined
+  if (typeof author === 'string') {
+    const cut = author.search(/[<(]/) // the name ends where the email or the url begins
+    return (cut < 0 ? author : author.slice(0, cut)).trim() || undefined
+  }
   if (typeof author === 'object' && author !== null && typeof (author as { name?: unknown }).name === 'string') return (author as { name: string }).name
   return undefined
 }

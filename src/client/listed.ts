@@ -60,7 +60,7 @@ export const typedTools = (listed: ReadonlyArray<unknown>): E.Either<string, Rea
  * `"__proto__"` key, which in a literal would set the prototype: it is written computed.
  */
 export const typesModule = (tools: ReadonlyArray<TypedTool>, source: string): string => {
-  const data = JSON.stringify(tools, null, 2).replace(/^(\s*)"__proto__":/gm, '$1["__proto__"]:')
+  const data = JSON.stringify(tools, null, 2).replace(/^( *)"__proto__":/gm, '$1["__proto__"]:')
   return [
     `// The tool contracts of \`${oneLine(source)}\`, as its tools/list gave them, written by emcp types.`,
     '// Type a client with them: `const client = await connect(target, { contracts: tools })` (emcp/client).',
@@ -80,7 +80,7 @@ export const readTypesModule = (text: string): E.Either<string, ReadonlyArray<Ty
   const start = text.indexOf(opening)
   const end = text.lastIndexOf(closing)
   if (start < 0 || end < start) return E.left('it has no `export const tools = [...] as const` written by emcp types')
-  const data = text.slice(start + opening.length, end).replace(/^(\s*)\["__proto__"\]:/gm, '$1"__proto__":')
+  const data = text.slice(start + opening.length, end).replace(/^( *)\["__proto__"\]:/gm, '$1"__proto__":')
   let parsed: unknown
   try {
     parsed = JSON.parse(data)

@@ -96,8 +96,8 @@ const quoted = (message: string): string => {
 
 /** The types a `type` failure expected: `Expected "number"` → `number`. */
 const expected = (message: string): string => {
-  const m = /Expected (.*)\.$/.exec(message)
-  return m === null ? 'of another type' : (m[1] as string).replace(/"/g, '')
+  const at = message.indexOf('Expected ')
+  return at < 0 || !message.endsWith('.') ? 'of another type' : message.slice(at + 'Expected '.length, -1).replace(/"/g, '')
 }
 
 /** The most nesting `fillDefaults` follows (deeper values are left as they are). */

@@ -8,6 +8,7 @@
  * base64url(utf8('emcp'))          // 'ZW1jcA'
  * fromBase64url('ZW1jcA')          // Uint8Array of 'emcp', or undefined for malformed text
  */
+import { trimRuns } from './trim-runs.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -42,7 +43,7 @@ export const base64 = (bytes: Uint8Array): string => {
 }
 
 /** `bytes` as unpadded base64url (RFC 4648 §5). */
-export const base64url = (bytes: Uint8Array): string => base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+export const base64url = (bytes: Uint8Array): string => trimRuns(base64(bytes).replace(/\+/g, '-').replace(/\//g, '_'), '=', 'end')
 
 /** The bytes of padded or unpadded base64; undefined when `text` is not base64. */
 export const fromBase64 = (text: string): Uint8Array | undefined => {

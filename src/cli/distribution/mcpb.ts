@@ -10,6 +10,7 @@
  * mcpbManifest({ info: { name: 'calc', version: '1.0.0' }, tools: [{ name: 'add' }], author: { name: 'Ada' }, env: [{ name: 'API_KEY' }] })
  */
 import type { ServerInfo } from '../../server/server.js'
+import { trimRuns } from '../../util/trim-runs.js'
 
 /** An environment variable the server reads, asked of the user at install. */
 export interface EnvNeed {
@@ -42,7 +43,7 @@ const configKey = (env: string): string => env.toLowerCase()
 /** The MCPB 0.3 manifest. */
 export const mcpbManifest = (facts: BundleFacts) => {
   const env = facts.env ?? []
-  const name = facts.info.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'server'
+  const name = trimRuns(facts.info.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-'), '-') || 'server'
   return {
     manifest_version: mcpbVersion,
     name,

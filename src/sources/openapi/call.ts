@@ -16,6 +16,7 @@ import type { ToolContext } from '../../server/context.js'
 import { readBounded } from '../../util/read-bounded.js'
 import { clip } from '../../util/clip.js'
 import type { Operation } from './operations.js'
+import { trimRuns } from '../../util/trim-runs.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -85,7 +86,7 @@ const urlOf = (op: Operation, base: URL, args: { readonly [argument: string]: un
   let path = op.path
   for (const p of op.parameters)
     if (p.in === 'path') path = path.replaceAll(`{${p.name}}`, encodeURIComponent(textOf(args[p.argument])))
-  const url = new URL(base.href.replace(/\/+$/, '') + path)
+  const url = new URL(trimRuns(base.href, '/', 'end') + path)
   for (const p of op.parameters) {
     const v = args[p.argument]
     if (p.in !== 'query' || v === undefined) continue

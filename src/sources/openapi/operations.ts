@@ -13,6 +13,7 @@
  */
 import { isObject } from '../../util/json-object.js'
 import { inlined, resolve } from './refs.js'
+import { trimRuns } from '../../util/trim-runs.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -88,7 +89,7 @@ export const operationsOf = (doc: unknown): { operations: Operation[]; problems:
 
 /** `text` in MCP's tool-name alphabet (`A-Z a-z 0-9 _ - .`), at most 128 characters, never empty. */
 export const toolNameOf = (text: string): string => {
-  const name = text.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 128)
+  const name = trimRuns(text.replace(/[^A-Za-z0-9_.-]+/g, '_'), '_').slice(0, 128)
   return name === '' ? 'operation' : name
 }
 
