@@ -4,10 +4,11 @@
  * from the caller's token, its result narrowed; an ops server under `ops`, its `admin`-tagged
  * tools shown only to callers holding the `ops:admin` scope and its `beta` ones to nobody. The
  * prompts and resources of billing mount too. Served like any server, over stdio or HTTP, to
- * clients of both eras.
+ * clients of both eras; with `--search`, in tool-search mode (search_tools over the whole's
+ * namespaced tools, call_tool routed to the part, billing_pay pinned).
  *
- *   node dist/examples/compose.js --stdio
- *   node dist/examples/compose.js --http --port 3000 [--host 127.0.0.1]
+ *   node dist/examples/compose.js --stdio [--search]
+ *   node dist/examples/compose.js --http --port 3000 [--host 127.0.0.1] [--search]
  */
 import { emcp, mcpServer, mount, mounted, prompt, prompts, resource, resources } from 'emcp'
 import { serveHttp } from 'emcp/http'
@@ -73,12 +74,15 @@ export const shop = mount(
 
 const usage = `A shop mounted from the calculator, a billing server and an ops server.
 
-  node dist/examples/compose.js [--stdio]
-  node dist/examples/compose.js --http [--port 3000] [--host 127.0.0.1]`
+  node dist/examples/compose.js [--stdio] [--search]
+  node dist/examples/compose.js --http [--port 3000] [--host 127.0.0.1] [--search]
 
-const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } as const
+  --search   tool-search mode: search_tools, call_tool and billing_pay listed`
 
-runMain(import.meta.url, { usage, options }, async ({ http, port, host }) => {
+const options = { stdio: { type: 'boolean' }, http: { type: 'boolean' }, search: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } as const
+
+runMain(import.meta.url, { usage, options }, async ({ http, port, host, search }) => {
+  if (search === true) shop.setToolSearch({ pinned: ['billing_pay'] })
   if (http === true) {
     const running = await serveHttp(shop, { port: portOf(port, 3000), host })
     process.stderr.write(`listening on ${running.url}\n`)

@@ -2,7 +2,9 @@
  * The tool table of a mount: the parts' tools under their namespaces, listed through the
  * merged, view-cached pages of lists.ts, and called by handing the request, renamed back, to
  * the part's own method table: its request and tool-call middleware, its authorization, its
- * scopes and claims, its validators and handler all run as if it were served alone. Internal.
+ * scopes and claims, its validators and handler all run as if it were served alone. In
+ * tool-search mode `search_tools` searches the tools of the whole a session sees, and
+ * `call_tool` re-enters the whole's `tools/call`, so the same routing and filters apply. Internal.
  *
  * @example
  * import { mountTools } from './mount-tools.js'
@@ -15,8 +17,13 @@ import type { AnyTool } from '../contract/emcp.js'
 import type { Answer } from '../server/feature.js'
 import { runToolCall, type ToolOutcome } from '../server/middleware.js'
 import type { Session } from '../server/session.js'
-import { authorized } from '../server/tool-call.js'
-import type { ToolsConfig, ToolTable } from '../server/tools.js'
+import { authorized, toolCaller } from '../server/tool-call.js'
+import { listedOf, type ToolsConfig, type ToolTable } from '../server/tools.js'
+import { searchGate, type SearchGate } from '../server/search-gate.js'
+import { answerPage, pagesOf } from '../server/pages.js'
+import { missingScopes } from '../server/scopes.js'
+import { isModernVersion } from '../protocol/versions.js'
+import { callToolName, searchToolName } from '../features/tool-search/mode.js'
 import { rpcError, type Request } from '../protocol/jsonrpc.js'
 import { clip } from '../util/clip.js'
 import { isObject, stripUndefined } from '../util/json-object.js'
@@ -73,7 +80,6 @@ export const routesOf = (parts: ReadonlyArray<Part>, onClash: (message: string) 
 
 /** The tool table over the parts' tools. */
 export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, shown: ToolShown): MountTable => {
-  if (config.search !== undefined) noSearch()
   const state = { routes: routesOf(parts, fail), dirty: false, depth: 0, pending: false, tools: [] as ReadonlyArray<AnyTool> }
   state.tools = [...state.routes.values()].map((r) => r.contract)
   const routes = (): ReadonlyMap<string, Route> => {
@@ -86,20 +92,24 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
     return state.routes
   }
   const disabled = new Set<string>()
+  const seen = (r: Route | undefined, session: Session): r is Route => r !== undefined && !disabled.has(r.contract.name) && shown.tool(r, session)
   const spec: ListSpec = { method: 'tools/list', key: 'tools', serves: () => true, rename: renameTool, idOf: (e) => String(e.name) }
   const visible = (_: Part, e: Entry, session: Session): boolean => {
     const r = routes().get(String(e.name))
-    return r !== undefined && !disabled.has(r.contract.name) && shown.tool(r, session) && (config.chain.authorize.length === 0 || authorized(config.chain, r.contract, session))
+    return seen(r, session) && (config.chain.authorize.length === 0 || authorized(config.chain, r.contract, session))
   }
   const told = (): void => {
     if (state.depth > 0) state.pending = true
     else shown.changed()
   }
+  const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
+  const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible)
+  const direct = (req: Request, session: Session): Answer => callTool(routes(), config, (r) => seen(r, session), req, session)
   return {
     tools: () => (routes(), state.tools),
     routes,
-    list: mergedList(spec, renamedLists(spec, parts), config.pageSize, visible),
-    call: (req, session) => callTool(routes(), config, (r) => !disabled.has(r.contract.name) && shown.tool(r, session), req, session),
+    list: (req, session) => (search.gate.mode() === undefined ? merged(req, session) : search.list(req, session)),
+    call: (req, session) => (search.gate.mode() === undefined ? direct(req, session) : search.call(req, session, direct)),
     add: () => {
       throw new TypeError('emcp: a mount serves the tools of its parts: add the tool to one of them')
     },
@@ -109,6 +119,7 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
       if (enabled === !disabled.has(name)) return
       if (enabled) disabled.delete(name)
       else disabled.add(name)
+      search.switched()
       told()
     },
     batch: (changes) => {
@@ -126,16 +137,65 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
       state.dirty = true
     },
     setSearch: (options) => {
-      if (options !== undefined) noSearch()
+      search.gate.set(options, (routes(), state.tools))
+      shown.changed()
+    },
+  }
+}
+
+/** Tool-search mode over the whole's tools: its gate, its `tools/list` and its `tools/call`. */
+interface MountSearch {
+  readonly gate: SearchGate
+  readonly list: (req: Request, session: Session) => Answer
+  readonly call: (req: Request, session: Session, direct: (req: Request, session: Session) => Answer) => Answer
+  /** Tells the search that a tool was switched on or off for everyone. */
+  readonly switched: () => void
+}
+
+/** The search side of a mount: the index is over the enabled tools of the whole, each search and listing filtered per session. */
+const mountSearch = (
+  tools: () => ReadonlyArray<AnyTool>,
+  disabled: ReadonlySet<string>,
+  sees: (name: string, session: Session) => boolean,
+  config: ToolsConfig,
+): MountSearch => {
+  // the same array until the tools or the switched-off set change, so the index is built once per change
+  const memo: { of?: ReadonlyArray<AnyTool>; enabled: ReadonlyArray<AnyTool> } = { enabled: [] }
+  const enabled = (): ReadonlyArray<AnyTool> => {
+    const all = tools()
+    if (memo.of !== all) {
+      memo.of = all
+      memo.enabled = disabled.size === 0 ? all : all.filter((t) => !disabled.has(t.name))
+    }
+    return memo.enabled
+  }
+  const gate = searchGate({ enabled, has: sees, visible: (t, session) => sees(t.name, session), chain: config.chain })
+  if (config.search !== undefined) gate.set(config.search, tools())
+  const gateways = toolCaller({ find: gate.find, isEnabled: (name) => gate.find(name) !== undefined, chain: config.chain, takeovers: config.takeovers })
+  const isGateway = (t: AnyTool): boolean => t.name === searchToolName || t.name === callToolName
+  return {
+    gate,
+    // the gateways and the pinned tools the session sees: a few tools, so the pages are built per request
+    list: (req, session) => {
+      const allowed = (t: AnyTool): boolean =>
+        (isGateway(t) || sees(t.name, session)) && missingScopes(t, session).length === 0 && (config.chain.authorize.length === 0 || authorized(config.chain, t, session))
+      const legacy = !isModernVersion(session.protocolVersion)
+      const pages = pagesOf('tools', gate.listed(enabled()).filter(allowed).map((t) => listedOf(t, legacy)), config.pageSize)
+      return answerPage('tools/list', 'tools', pages, req.params?.cursor)
+    },
+    call: (req, session, direct) => {
+      const name = req.params?.name
+      if (name === callToolName) return gate.callThrough(req, session, direct)
+      return name === searchToolName ? gateways(req, session) : direct(req, session)
+    },
+    switched: () => {
+      memo.of = undefined
     },
   }
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
-
-// tool-search mode indexes one table's tools; a mount routes to its parts' tables instead
-const noSearch = (): never => fail('emcp: mount: tool-search mode is not served on a mount yet; turn it on for a part (mcpServer toolSearch)')
 
 const fail = (message: string): never => {
   throw new TypeError(message)

@@ -42,9 +42,11 @@ import {
 export interface GateSetup {
   /** The enabled tools, the same array until the table changes. */
   readonly enabled: () => ReadonlyArray<AnyTool>
-  /** True when a name is an enabled tool of the table. */
-  readonly has: (name: string) => boolean
+  /** True when a name is an enabled tool of the table that the session may see. */
+  readonly has: (name: string, session: Session) => boolean
   readonly chain: Chain
+  /** What else hides a tool from a session (a mount's visibility); absent when nothing does. */
+  readonly visible?: (tool: AnyTool, session: Session) => boolean
 }
 
 /** Tool-search mode, as the tool table consults it. */
@@ -67,7 +69,8 @@ export interface SearchGate {
 /** The gate over a tool table. */
 export const searchGate = (setup: GateSetup): SearchGate => {
   const state: { mode?: SearchMode; listedOf?: ReadonlyArray<AnyTool>; listed?: ReadonlyArray<AnyTool> } = {}
-  const visibleTo = (session: Readonly<Session>) => (t: AnyTool): boolean => missingScopes(t, session).length === 0 && authorized(setup.chain, t, session as Session)
+  const visibleTo = (session: Readonly<Session>) => (t: AnyTool): boolean =>
+    missingScopes(t, session).length === 0 && authorized(setup.chain, t, session as Session) && (setup.visible === undefined || setup.visible(t, session as Session))
   const search = callable(searchTool, (args, ctx) => {
     const mode = state.mode
     // the mode was turned off while this call waited: nothing to search
@@ -103,7 +106,7 @@ export const searchGate = (setup: GateSetup): SearchGate => {
       const target = targetOf(req.params?.arguments)
       if (typeof target === 'string') return E.right(errorMessage(`Invalid arguments for tool ${callToolName}: ${target}`))
       if (target.name === callToolName) return E.right(errorMessage(`${callToolName} cannot call itself: give the name of the tool to call`))
-      if (target.name !== searchToolName && !setup.has(target.name)) return E.right(unknownTool(mode, setup.enabled(), target.name, visibleTo(session)))
+      if (target.name !== searchToolName && !setup.has(target.name, session)) return E.right(unknownTool(mode, setup.enabled(), target.name, visibleTo(session)))
       const params = { ...req.params, name: target.name, arguments: target.arguments }
       return call({ ...req, params }, session)
     },

@@ -79,7 +79,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
   if (taskOnly.length > 0)
     throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
   const reg = toolRegistry(tools, handlers, config)
-  const gate = searchGate({ enabled: () => reg.view().enabled, has: reg.isEnabled, chain: config.chain })
+  const gate = searchGate({ enabled: () => reg.view().enabled, has: (name) => reg.isEnabled(name), chain: config.chain })
   if (config.search !== undefined) gate.set(config.search, tools)
   const caller = toolCaller({
     find: (name) => gate.find(name) ?? reg.get(name),
@@ -181,7 +181,8 @@ const needsTakeover = (t: AnyTool, config: ToolsConfig): boolean => t.taskSuppor
 
 /** The listed form of each tool, per era, computed once per contract (for lists built per session). */
 const listedForms = { legacy: new WeakMap<AnyTool, ListedTool>(), modern: new WeakMap<AnyTool, ListedTool>() }
-const listedOf = (t: AnyTool, legacy: boolean): ListedTool => {
+/** The listed form of a tool for an era, computed once per contract. */
+export const listedOf = (t: AnyTool, legacy: boolean): ListedTool => {
   const forms = legacy ? listedForms.legacy : listedForms.modern
   let l = forms.get(t)
   if (l === undefined) forms.set(t, (l = listed(t, legacy)))

@@ -2,7 +2,7 @@
  * A mount over real transports, with the official clients: the compose example (the calculator
  * whole, billing under `billing` with a transformed tool, ops under `ops` with visibility
  * rules), spawned and driven over stdio and Streamable HTTP by the 1.32.2 client (2025-11-25)
- * and the 2.4.0 client (2026-07-28).
+ * and the 2.4.0 client (2026-07-28); and in tool-search mode (`--search`) over stdio.
  */
 import { describe, expect, it } from 'vitest'
 import { Client as Client2026, StreamableHTTPClientTransport as Http2026 } from '@modelcontextprotocol/client'
@@ -51,6 +51,25 @@ describe('a mount with the 1.32.2 client (2025-11-25)', () => {
     const c = await connectHttp(script, (port) => ['--http', '--port', String(port)])
     try {
       await checkShop(c.client as unknown as Shop)
+    } finally {
+      await c.dispose()
+    }
+  }, 60_000)
+})
+
+describe('a mount in tool-search mode (--search) with the 1.32.2 client', () => {
+  it('over stdio: lists the gateways and billing_pay, finds ops_status, calls it through call_tool, never the hidden ops_restart', async () => {
+    const c = await connectStdio(script, ['--search'])
+    try {
+      expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool', 'billing_pay'])
+      const hits = (await c.client.callTool({ name: 'search_tools', arguments: { query: 'service status' } })).structuredContent as { tools: ReadonlyArray<{ name: string }> }
+      expect(hits.tools.map((t) => t.name)).toContain('ops_status')
+      expect(hits.tools.map((t) => t.name)).not.toContain('ops_restart')
+      const status = await c.client.callTool({ name: 'call_tool', arguments: { name: 'ops_status', arguments: {} } })
+      expect(status.isError).not.toBe(true)
+      const hidden = await c.client.callTool({ name: 'call_tool', arguments: { name: 'ops_restart', arguments: {} } })
+      expect(hidden).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('no tool is named ops_restart') }] })
+      expect(await c.client.callTool({ name: 'call_tool', arguments: { name: 'billing_pay', arguments: { cents: 250 } } })).toMatchObject({ structuredContent: { receipt: 'guest-250EUR' } })
     } finally {
       await c.dispose()
     }

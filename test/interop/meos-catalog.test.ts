@@ -1,7 +1,8 @@
 /**
  * The acceptance cases of the MEOS catalog served for real: `emcp meos` (the built
  * executable) over stdio and over Streamable HTTP, calls made in libmeos in worker
- * processes, driven by the official SDK clients (1.x over both transports, 2.x over HTTP).
+ * processes, driven by the official SDK clients (1.x over both transports, 2.x over HTTP),
+ * and in tool-search mode (`--search --pin`), where a tool is found and called through call_tool.
  * The cases are the MEOS-API runtime's own documented ones, plus a crash and an exit(1) in
  * one run, each answered with isError and followed by a working call.
  */
@@ -86,6 +87,37 @@ describe.skipIf(skipMeos)('emcp meos over stdio, official SDK 1.x client', () =>
   })
 
   acceptance(() => (name, args) => c.client.callTool({ name, arguments: args }) as Promise<Result>)
+})
+
+describe.skipIf(skipMeos)('emcp meos --search over stdio, official SDK 1.x client', () => {
+  let c: Connection
+  beforeAll(async () => {
+    c = await connectStdio(bin, [...meosArgs(), '--stdio', '--search', '--pin', 'temporal_copy'])
+  })
+  afterAll(async () => {
+    await c?.dispose()
+  })
+
+  it('lists search_tools, call_tool and the pinned temporal_copy only', async () => {
+    const { tools } = await c.client.listTools()
+    expect(tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool', 'temporal_copy'])
+  })
+
+  it('finds temporal_num_instants for "number of instants" and calls it through call_tool', async () => {
+    const found = (await c.client.callTool({ name: 'search_tools', arguments: { query: 'number of instants' } })) as Result
+    expect(found.isError).not.toBe(true)
+    const names = (found.structuredContent as { tools: ReadonlyArray<{ name: string }> }).tools.map((t) => t.name)
+    expect(names.slice(0, 3)).toContain('temporal_num_instants')
+    const r = (await c.client.callTool({ name: 'call_tool', arguments: { name: 'temporal_num_instants', arguments: { temp: seq } } })) as Result
+    expect(r.structuredContent).toEqual({ result: 3 })
+    const bad = (await c.client.callTool({ name: 'call_tool', arguments: { name: 'temporal_num_instants', arguments: { temp: 'garbage' } } })) as Result
+    expect(bad.isError).toBe(true)
+    expect(text(bad)).toContain("Missing delimeter character '@': garbage")
+  })
+
+  it('calls the pinned temporal_copy directly', async () => {
+    expect((await c.client.callTool({ name: 'temporal_copy', arguments: { temp: seq } })).structuredContent).toEqual({ result: seqOut })
+  })
 })
 
 describe.skipIf(skipMeos)('emcp meos over HTTP, official SDK 1.x client', () => {
