@@ -11,6 +11,7 @@ import {
   toFetchHandler,
   toNodeListener,
   type BodyRead,
+  type FetchHandler,
   type HttpOptions,
   type HttpReply,
   type HttpRequestHead,
@@ -44,7 +45,10 @@ expectNotAssignable<ServeHttpOptions>({ drainTimeoutMs: '5s' })
 void handle
 
 // the Web-standard handler and the Node listener
-expectType<(request: Request) => Promise<Response>>(toFetchHandler(server))
+// a fetch handler: Request in, Response out; a runtime's extra arguments (Deno's and Bun's
+// connection info, a worker's env and ctx) are optional, so each runtime's `fetch` takes it
+expectType<FetchHandler>(toFetchHandler(server))
+expectAssignable<(request: Request) => Promise<Response>>(toFetchHandler(server))
 const listener = toNodeListener(server, { path: '/mcp' })
 expectAssignable<(req: IncomingMessage, res: ServerResponse) => void>(listener)
 expectType<HttpSessions | undefined>(listener.sessions)
