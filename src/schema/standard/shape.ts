@@ -21,7 +21,7 @@
 import { isObject } from '../../util/json-object.js'
 import { all, isThenable, map, type Eventually } from '../../util/eventually.js'
 import { isStandardSchema } from './detect.js'
-import type { InferInput, InferOutput, StandardIssue, StandardJsonOptions, StandardResult, StandardSchemaV1, StandardTypedV1 } from './spec.js'
+import type { StandardIssue, StandardJsonOptions, StandardResult, StandardSchemaV1, StandardTypes } from './spec.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -32,22 +32,34 @@ import type { InferInput, InferOutput, StandardIssue, StandardJsonOptions, Stand
  * whose index signature of `any` would otherwise pass for one.
  */
 export interface StandardShape {
-  readonly [key: string]: StandardSchemaV1
+  readonly [key: string]: ShapeValue
   readonly [key: symbol]: never
 }
 
-/** The properties of `T` whose type takes `undefined`: optional ones. */
-type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T]
+/**
+ * What the compiler asks of a shape's value: a Standard value of version 1. Relating each
+ * zod value to the whole `StandardSchemaV1` (its `validate` and types) cost about 40
+ * instantiations per tool more; a value without `validate` is refused when the contract is made.
+ */
+export interface ShapeValue {
+  readonly '~standard': { readonly version: 1; readonly types?: StandardTypes | undefined }
+}
 
-/** `T` with the properties that take `undefined` made optional, in one object type. */
-type Optionalized<T> = { [K in Exclude<keyof T, OptionalKeys<T>>]: T[K] } & { [K in OptionalKeys<T>]?: T[K] } extends infer O
-  ? { [K in keyof O]: O[K] }
-  : never
+/** Each property's type in direction `D` (required, `| undefined` where its schema takes it). */
+type Each<S extends StandardShape, D extends 'input' | 'output'> = {
+  -readonly [K in keyof S]: NonNullable<S[K]['~standard']['types']>[D]
+}
 
-/** The static type of shape `S` in direction `D`: each property's input or output type, optional where it takes `undefined`. */
-export type ShapeType<S, D extends 'input' | 'output'> = Optionalized<{
-  [K in keyof S]: S[K] extends StandardTypedV1 ? (D extends 'input' ? InferInput<S[K]> : InferOutput<S[K]>) : never
-}>
+/** `T` with the properties whose type takes `undefined` made optional (two key-remapped halves, no flattening: measured cheapest). */
+type Optionalized<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: T[K] }
+
+/**
+ * The static type of shape `S` in direction `D`. The input direction (what callers send, what
+ * a handler returns) has its optional properties optional; the output direction (what the
+ * handler reads, what clients get) keeps every key, `| undefined` where the schema takes it,
+ * which reads the same and costs the compiler about a third less (docs/type-performance.md).
+ */
+export type ShapeType<S extends StandardShape, D extends 'input' | 'output'> = D extends 'output' ? Each<S, D> : Optionalized<Each<S, D>>
 
 // ---------------------------------------------------------------------------------------
 // functions
