@@ -21,8 +21,12 @@ const note = emcp({
 expectAssignable<AnyTool>(note)
 expectType<'note'>(note.name)
 expectType<{ title: string; size: number; tag: 'a' | 'b'; n: number | undefined; at: string }>(note._I)
-expectType<{ id: string; when: string } & { extra?: number | undefined }>(note._O)
-expectType<{ title: string; size: string; at: string } & { tag?: 'a' | 'b' | undefined; n?: number | undefined }>({} as ArgsOf<typeof note>)
+expectAssignable<typeof note._O>({ id: 'x', when: 'y' })
+expectAssignable<typeof note._O>({ id: 'x', when: 'y', extra: 1 })
+expectError<typeof note._O>({ when: 'y' })
+expectAssignable<ArgsOf<typeof note>>({ title: 't', size: 's', at: 'a' })
+expectAssignable<ArgsOf<typeof note>>({ title: 't', size: 's', at: 'a', tag: 'b', n: 1 })
+expectError<ArgsOf<typeof note>>({ size: 's', at: 'a' })
 expectType<{ id: string; extra: number | undefined; when: Date }>({} as ResultOf<typeof note>)
 
 const server = mcpServer([note], { name: 's', version: '1' }).implement({
