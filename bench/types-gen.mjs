@@ -256,20 +256,23 @@ export const sdkFile = (specs, objects = false) =>
 // emcp with the SDK's zod schemas: the same shapes, in `z.object(...)` (emcp takes a schema,
 // not a shape; the SDK wraps its shapes in `z.object` itself)
 
-const emcpZodContract = (s, i) => `export const t${i} = emcp({
+const emcpZodContract = (objects) => (s, i) => `export const t${i} = emcp({
   name: '${s.name}',
   description: '${s.description}',
-  input: z.object(${zodInputShape(s)}),
-  output: z.object(${zodOutputShape(s)}),
+  input: ${objects ? `z.object(${zodInputShape(s)})` : zodInputShape(s)},
+  output: ${objects ? `z.object(${zodOutputShape(s)})` : zodOutputShape(s)},
 })`
 
-/** The emcp server of `specs` with the same zod schemas as `sdkFile(specs)`. */
-export const emcpZodFile = (specs) =>
+/**
+ * The emcp server of `specs` with the same zod schemas as `sdkFile(specs)`: the very raw shapes
+ * the SDK takes, or with `objects`, each shape in `z.object(...)`.
+ */
+export const emcpZodFile = (specs, objects = false) =>
   [
     `import { emcp, mcpServer } from 'emcp'`,
     `import * as z from 'zod'`,
     '',
-    ...specs.map(emcpZodContract),
+    ...specs.map(emcpZodContract(objects)),
     '',
     `export const server = mcpServer([${specs.map((_, i) => `t${i}`).join(', ')}], { name: 'bench', version: '1.0.0' }).implement({`,
     ...specs.map(emcpHandler),

@@ -11,8 +11,8 @@
  * the rounds, instantiation and type counts are exact.
  *
  * A third file per size, `emcp:zod`, is the emcp server taking the SDK file's zod schemas (the
- * same shapes, each in `z.object(...)`): the cost of zod in emcp beside the SDK's. A fourth,
- * `sdk:zod`, gives the SDK those very `z.object(...)` values (it takes shapes or objects), so
+ * very same raw shapes): the cost of zod in emcp beside the SDK's; `emcp:zod-object` takes each
+ * shape in `z.object(...)`. A fifth, `sdk:zod`, gives the SDK those very `z.object(...)` values (it takes shapes or objects), so
  * that one comparison has the same schema values on both sides: a `z.object` costs the
  * compiler its input and output types (about 400 instantiations per tool here) wherever it
  * is read, which the SDK's shapes, typed property by property, never build.
@@ -166,7 +166,7 @@ const report = (rows) => {
       ['ts', 'tools', 'library', 'check s', 'cpu s', 'instantiations', 'per tool', 'types', 'memory MB', 'errors'],
       compilers.flatMap((c) =>
         sizes.flatMap((n) =>
-          ['sdk', 'sdk:zod', 'emcp', 'emcp:zod'].map((lib) => {
+          ['sdk', 'sdk:zod', 'emcp', 'emcp:zod', 'emcp:zod-object'].map((lib) => {
             const r = find(c.id, lib, n)
             return [c.id, n, lib, r.checkS.toFixed(2), r.cpuS.toFixed(2), r.instantiations, r.perTool, r.types, r.memoryMB, r.errors]
           }),
@@ -185,9 +185,11 @@ const report = (rows) => {
   const ratioTable = (rs) => table(['ts', 'tools', '', 'instantiations', 'check', 'cpu', 'memory'], rs.map((r) => [r.ts, r.tools, '', r.instantiations, r.check, r.cpu, r.memory]))
   const ratios = ratiosOf('emcp')
   const zodRatios = ratiosOf('emcp:zod')
-  const sameZodRatios = ratiosOf('emcp:zod', 'sdk:zod')
+  const sameZodRatios = ratiosOf('emcp:zod-object', 'sdk:zod')
+  const objectZodRatios = ratiosOf('emcp:zod-object')
   lines.push('', 'emcp / SDK', ratioTable(ratios))
-  lines.push('', 'emcp with zod objects / SDK with zod shapes', ratioTable(zodRatios))
+  lines.push('', 'emcp with zod shapes / SDK with the same zod shapes', ratioTable(zodRatios))
+  lines.push('', 'emcp with zod objects / SDK with zod shapes', ratioTable(objectZodRatios))
   lines.push('', 'emcp with zod objects / SDK with the same zod objects', ratioTable(sameZodRatios))
   let stages = []
   if (breakdown) {
@@ -216,7 +218,7 @@ const report = (rows) => {
   const targets = sizes
     .filter((n) => (n === 300 || n === 1000) && compilers.some((c) => c.id === '5.9'))
     .flatMap((n) =>
-      [['emcp', 'sdk'], ['emcp:zod', 'sdk'], ['emcp:zod', 'sdk:zod']].map(([lib, base]) => {
+      [['emcp', 'sdk'], ['emcp:zod', 'sdk'], ['emcp:zod-object', 'sdk:zod']].map(([lib, base]) => {
         const e = find('5.9', lib, n)
         const s = find('5.9', base, n)
         return { lib, base, tools: n, instantiations: e.instantiations <= s.instantiations, checkTime: e.checkS <= s.checkS }
@@ -233,7 +235,7 @@ const report = (rows) => {
       )
     }
   }
-  return { text: lines.join('\n'), ratios, zodRatios, sameZodRatios, stages, targets }
+  return { text: lines.join('\n'), ratios, zodRatios, objectZodRatios, sameZodRatios, stages, targets }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -242,12 +244,12 @@ const report = (rows) => {
 const main = () => {
   ensureBuilt()
   rmSync(work, { recursive: true, force: true })
-  const libs = ['sdk', 'sdk:zod', 'emcp', 'emcp:zod', ...(breakdown ? ['emcp:contracts', 'emcp:sum'] : [])]
+  const libs = ['sdk', 'sdk:zod', 'emcp', 'emcp:zod', 'emcp:zod-object', ...(breakdown ? ['emcp:contracts', 'emcp:sum'] : [])]
   const rows = []
   let failed = false
   for (const n of sizes) {
     const specs = Array.from({ length: n }, (_, i) => toolSpec(i))
-    const sources = { sdk: sdkFile(specs), 'sdk:zod': sdkFile(specs, true), emcp: emcpFile(specs, 'full'), 'emcp:zod': emcpZodFile(specs), 'emcp:contracts': emcpFile(specs, 'contracts'), 'emcp:sum': emcpFile(specs, 'sum') }
+    const sources = { sdk: sdkFile(specs), 'sdk:zod': sdkFile(specs, true), emcp: emcpFile(specs, 'full'), 'emcp:zod': emcpZodFile(specs), 'emcp:zod-object': emcpZodFile(specs, true), 'emcp:contracts': emcpFile(specs, 'contracts'), 'emcp:sum': emcpFile(specs, 'sum') }
     const dirs = Object.fromEntries(libs.map((lib) => [lib, join(work, `${lib.replace(':', '-')}-${n}`)]))
     for (const lib of libs) write(dirs[lib], sources[lib])
     const samples = new Map()
@@ -288,7 +290,7 @@ const main = () => {
       }
   }
 
-  const { text, ratios, zodRatios, sameZodRatios, stages, targets } = report(rows)
+  const { text, ratios, zodRatios, objectZodRatios, sameZodRatios, stages, targets } = report(rows)
   console.log(`\n${text}`)
 
   mkdirSync(dirname(resultsFile), { recursive: true })
@@ -310,12 +312,14 @@ const main = () => {
       'checkS/totalS: "Check time"/"Total time" of --extendedDiagnostics (wall clock, median of the rounds); cpuS: CPU seconds of the compiler and its threads (median); instantiations, types: exact counts',
       'perTool: instantiations / tools (includes the fixed cost of the imports: about 1k for emcp, 16k for the SDK)',
       'emcp:contracts = only the emcp() calls; emcp:sum = contracts + mcpServer([...]); emcp = everything (+ implement)',
-      'emcp:zod = the emcp server with the SDK file\'s zod schemas (the same shapes, each in z.object(...)); zodRatios: emcp:zod / sdk',
-      'sdk:zod = the SDK server given those same z.object(...) values; sameZodRatios: emcp:zod / sdk:zod',
+      'emcp:zod = the emcp server with the SDK file\'s zod schemas, the very same raw shapes; zodRatios: emcp:zod / sdk',
+      'emcp:zod-object = the emcp server with those shapes each in z.object(...); objectZodRatios: emcp:zod-object / sdk',
+      'sdk:zod = the SDK server given those same z.object(...) values; sameZodRatios: emcp:zod-object / sdk:zod',
     ],
     rows,
     ratios,
     zodRatios,
+    objectZodRatios,
     sameZodRatios,
     stages,
     targets,

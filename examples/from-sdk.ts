@@ -1,7 +1,8 @@
 /**
  * A notes server ported from the official SDK (`McpServer`, `registerTool`, `registerPrompt`,
  * `registerResource`, `ResourceTemplate`) to emcp with its zod schemas unchanged: the same
- * `z.object(...)` values are the tools' `input` and `output`. See docs/from-sdk.md, which
+ * raw shapes (`{ title: z.string(), … }`) the SDK's `registerTool` took are the tools' `input`
+ * and `output`. See docs/from-sdk.md, which
  * shows the SDK server it came from, line by line.
  *
  *   node dist/examples/from-sdk.js [--stdio]
@@ -13,22 +14,22 @@ import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
 import { portOf, runMain } from './main.js'
 
-// The schemas, exactly as the SDK server declared them.
+// The schemas, exactly as the SDK server declared them: raw shapes, the SDK's documented form.
 
 /** `add_note`'s arguments: a title, a body, tags (none by default). */
-export const AddNoteInput = z.object({
+export const AddNoteInput = {
   title: z.string().min(1).max(100).describe('A short title'),
   body: z.string().describe('The text of the note'),
   tags: z.array(z.string().regex(/^[a-z]+$/, 'tags are lowercase words')).default([]),
-})
+}
 /** What `add_note` answers. */
-export const AddNoteOutput = z.object({ id: z.string(), tags: z.number().int() })
+export const AddNoteOutput = { id: z.string(), tags: z.number().int() }
 /** `search_notes`'s arguments: a query and how many hits (10 by default). */
-export const SearchInput = z.object({ query: z.string().min(1), limit: z.number().int().positive().max(50).default(10) })
+export const SearchInput = { query: z.string().min(1), limit: z.number().int().positive().max(50).default(10) }
 /** What `search_notes` answers. */
-export const SearchOutput = z.object({ hits: z.array(z.object({ id: z.string(), title: z.string() })) })
+export const SearchOutput = { hits: z.array(z.object({ id: z.string(), title: z.string() })) }
 /** `delete_note`'s arguments. */
-export const DeleteInput = z.object({ id: z.string().regex(/^n\d+$/, 'a note id looks like n1') })
+export const DeleteInput = { id: z.string().regex(/^n\d+$/, 'a note id looks like n1') }
 
 interface Note {
   readonly title: string

@@ -23,6 +23,7 @@ import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-chec
 import { markMade, slotSchema, type KeywordRule } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
+import { slotOf, type ShapeType, type StandardShape } from '../schema/standard/shape.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
@@ -55,11 +56,11 @@ export interface InputShape extends SchemaShape {
   readonly type: 'object'
 }
 
-/** An input slot: a JSON Schema literal of an object, an io-ts codec, or a Standard Schema (zod, valibot, arktype, effect) with a JSON Schema form. */
-export type InputSpec = InputShape | Codec | StandardSchemaV1
+/** An input slot: a JSON Schema literal of an object, an io-ts codec, a Standard Schema (zod, valibot, arktype, effect) with a JSON Schema form, or a raw shape of them (`{ title: z.string() }`). */
+export type InputSpec = InputShape | Codec | StandardSchemaV1 | StandardShape
 
 /** An output slot: a JSON Schema literal (any JSON value since 2026-07-28; objects for 2025-11-25 clients are made by wrapping), an io-ts codec, or a Standard Schema. */
-export type OutputSpec = SchemaShape | Codec | StandardSchemaV1
+export type OutputSpec = SchemaShape | Codec | StandardSchemaV1 | StandardShape
 
 /** A marker in `StandardWire`: the slot is not a Standard Schema, callers see the handler's type. */
 export declare const sameAsHandler: unique symbol
@@ -76,9 +77,12 @@ export interface StandardWire<A, R> {
 
 /** `StandardWire` of the slots `IS` and `OS`, for a tool with at least one Standard Schema. */
 type WireOf<IS, OS> = StandardWire<
-  IS extends StandardTypedV1 ? InferInput<IS> : typeof sameAsHandler,
-  OS extends StandardTypedV1 ? InferOutput<OS> : typeof sameAsHandler
+  IS extends StandardTypedV1 ? InferInput<IS> : IS extends StandardShape ? ShapeType<IS, 'input'> : typeof sameAsHandler,
+  OS extends StandardTypedV1 ? InferOutput<OS> : OS extends StandardShape ? ShapeType<OS, 'output'> : typeof sameAsHandler
 >
+
+/** A slot that is a library's schema, or a raw shape of them: callers see its own types. */
+type Library = StandardTypedV1 | StandardShape
 
 /** What describes a tool to people and models, besides its name and schemas. */
 export interface ToolMeta {
@@ -271,7 +275,7 @@ export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid t
  * signature (TypeBox's) has `string` among them and is looked at key by key, where
  * `MarkedLiteral` leaves it as it is.
  */
-type LiteralKeys<S> = S extends StandardSchemaV1 | Codec ? never : CheckedKeys<S>
+type LiteralKeys<S> = S extends StandardSchemaV1 | Codec | StandardShape ? never : CheckedKeys<S>
 
 /**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
@@ -293,7 +297,7 @@ export function emcp<
   const CL extends ClaimMap = {},
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
-  D extends string = IS extends WithPlainProperties ? never : DefaultedOf<IS>, // the test inline: one alias fewer per tool
+  D extends string = IS extends WithPlainProperties ? never : DefaultedOf<IS>, // a shape: never (callers' types come from `_W`) // the test inline: one alias fewer per tool
   K = LiteralKeys<IS> | LiteralKeys<OS>,
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
@@ -322,11 +326,14 @@ export function emcp<
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
 ): NoInfer<
-  Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never, IS extends StandardTypedV1 ? WireOf<IS, OS> : OS extends StandardTypedV1 ? WireOf<IS, OS> : unknown>
+  Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
-  const { input, output, claims, ...rest } = def
+  const { claims, input: givenInput, output: givenOutput, ...rest } = def
+  // a raw shape is made the Standard Schema of its object once, here: every reader downstream sees a schema
+  const input = slotOf(givenInput)
+  const output = slotOf(givenOutput)
   const tool: Record<string, unknown> = { ...rest, ...inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec)), input }
   if (output !== undefined) {
     tool.output = output

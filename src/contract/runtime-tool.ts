@@ -15,6 +15,7 @@
 import { objectRoot, type AnyTool, type TaskSupport, type Tool, type ToolMeta } from './emcp.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
+import { slotOf, type StandardShape } from '../schema/standard/shape.js'
 import { markMade, type KeywordRule } from '../schema/slot-schema.js'
 import type { StandardSchemaV1 } from '../schema/standard/spec.js'
 
@@ -31,10 +32,10 @@ export type RuntimeTool = Tool<string, RuntimeArgs, unknown, boolean>
 export interface RuntimeToolDef extends ToolMeta {
   /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .` (checked when a server is built). */
   readonly name: string
-  /** The arguments: a JSON Schema object (root `type: "object"`, or none), a Standard Schema (zod, valibot, ...) or an io-ts codec. */
-  readonly input: JsonSchema | Codec | StandardSchemaV1
+  /** The arguments: a JSON Schema object (root `type: "object"`, or none), a Standard Schema (zod, valibot, ...), a raw shape of them, or an io-ts codec. */
+  readonly input: JsonSchema | Codec | StandardSchemaV1 | StandardShape
   /** The structured result: a JSON Schema object, a Standard Schema or an io-ts codec. */
-  readonly output?: JsonSchema | Codec | StandardSchemaV1 | undefined
+  readonly output?: JsonSchema | Codec | StandardSchemaV1 | StandardShape | undefined
   /** Whether a call may run as a task. */
   readonly taskSupport?: TaskSupport
   /** OAuth scopes a caller's token must grant, all of them, to see and call the tool. */
@@ -58,7 +59,9 @@ export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => runtimeToolOf(d
 
 /** `runtimeTool`, with unknown keywords allowed (`'allow'`: manifests, whose reader warns about them). Internal. */
 export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): RuntimeTool => {
-  const { input, output, claims, ...rest } = def
+  const { claims, ...given } = def
+  // a raw shape (code only: a manifest's schema is JSON, with no schema objects in it) becomes the Standard Schema of its object
+  const { input, output, ...rest } = keywords === 'error' ? { ...given, input: slotOf(given.input), output: slotOf(given.output) } : given
   const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input, keywords))
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
   const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }

@@ -41,6 +41,7 @@
 import type * as t from 'io-ts'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import type { StandardTypedV1 } from './standard/spec.js'
+import type { ShapeType, StandardShape } from './standard/shape.js'
 
 /**
  * The general (and costly) path; an io-ts codec (which no schema test above matches) is typed
@@ -154,7 +155,9 @@ export type FastFromSchema<S, K extends 'input' | 'output' = 'output'> = S exten
     ? ObjectOf<S>
     : S extends StandardTypedV1
       ? NonNullable<S['~standard']['types']>[K]
-      : S extends WithDefs
+      : S extends StandardShape
+        ? ShapeType<S, K>
+        : S extends WithDefs
         ? Slow<AnchorFree<S>>
         : Node<S>
 

@@ -14,7 +14,7 @@ import { connectStdio, root, texts, type Connection } from './children.js'
 type Spec = { readonly name: string }
 // the bench generators are plain ES modules without types: loaded by path, typed here
 const gen = (await import(pathToFileURL(join(root, 'bench', 'types-gen.mjs')).href)) as {
-  emcpZodFile: (specs: ReadonlyArray<Spec>) => string
+  emcpZodFile: (specs: ReadonlyArray<Spec>, objects?: boolean) => string
   sdkFile: (specs: ReadonlyArray<Spec>) => string
   toolSpec: (i: number) => Spec
   zodInputShape: (s: Spec) => string
@@ -57,18 +57,22 @@ describe('npm run bench: emcp with zod beside SDK v1 with zod, over stdio', () =
 describe('npm run bench:types: the emcp zod file', () => {
   const specs = Array.from({ length: 12 }, (_, i) => gen.toolSpec(i))
   const zodFile = gen.emcpZodFile(specs)
+  const objectFile = gen.emcpZodFile(specs, true)
   const sdk = gen.sdkFile(specs)
 
-  it('carries the SDK file\'s zod schemas, each shape in z.object(...)', () => {
+  it('carries the SDK file\'s zod schemas: the very raw shapes, and in the second file each shape in z.object(...)', () => {
     for (const s of specs) {
       expect(sdk).toContain(`inputSchema: ${gen.zodInputShape(s)},`)
-      expect(zodFile).toContain(`input: z.object(${gen.zodInputShape(s)}),`)
+      expect(zodFile).toContain(`input: ${gen.zodInputShape(s)},`)
+      expect(objectFile).toContain(`input: z.object(${gen.zodInputShape(s)}),`)
       expect(sdk).toContain(`outputSchema: ${gen.zodOutputShape(s)},`)
-      expect(zodFile).toContain(`output: z.object(${gen.zodOutputShape(s)}),`)
+      expect(zodFile).toContain(`output: ${gen.zodOutputShape(s)},`)
+      expect(objectFile).toContain(`output: z.object(${gen.zodOutputShape(s)}),`)
     }
   })
 
-  it('compiles cleanly against the built package (strict, as the bench checks it)', () => {
+  it.each([['shapes', false], ['z.object', true]] as const)('compiles cleanly against the built package with %s (strict, as the bench checks it)', (_, objects) => {
+    const zodFile = gen.emcpZodFile(specs, objects)
     const dir = join(root, '.cache', `bench-zod-${process.pid}`)
     mkdirSync(dir, { recursive: true })
     try {

@@ -29,6 +29,6 @@ export const notALiteral = (u: object): string | undefined => {
   if ('kind' in u && 'expects' in u) return 'it is a valibot schema without "~standard": use valibot 1 and wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
   if (typeof u === 'function' && 'ast' in u) return 'it is an effect schema without "~standard": wrap it with Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(schema))'
   const shaped = Object.keys(u).find((k) => isStandardSchema((u as Record<string, unknown>)[k]))
-  if (shaped !== undefined) return `its property ${JSON.stringify(clip(shaped, 64))} is a schema of its own: a shape of schemas (as the official SDK takes) goes into an object schema, z.object({ ... })`
+  if (shaped !== undefined) return `its property ${JSON.stringify(clip(shaped, 64))} is a schema of its own: a shape (as the official SDK takes) has a Standard Schema as every value, and a JSON Schema literal none: make every property a schema, or write the whole literal`
   return undefined
 }

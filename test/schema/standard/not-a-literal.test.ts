@@ -32,9 +32,11 @@ describe('another library\'s schema is never taken for a literal', () => {
     expect(() => runtimeTool({ name: 'c', input: broken })).toThrow(/carries "~standard" but is not a Standard Schema v1/)
   })
 
-  it('a raw zod shape (as the official SDK takes) is refused, saying to wrap it in an object schema', () => {
-    expect(() => runtimeTool({ name: 'raw', input: { a: z.string(), b: z.number() } as never })).toThrow(
-      'emcp: tool raw: the input schema is not a JSON Schema literal: its property "a" is a schema of its own: a shape of schemas (as the official SDK takes) goes into an object schema, z.object({ ... })',
+  it('a raw zod shape (as the official SDK takes) is taken as one; a literal with a schema among its values is refused', () => {
+    const raw = runtimeTool({ name: 'raw', input: { a: z.string(), b: z.number() } })
+    expect(raw.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false })
+    expect(() => runtimeTool({ name: 'mixed', input: { type: 'object', a: z.string() } as never })).toThrow(
+      'emcp: tool mixed: the input schema is not a JSON Schema literal: its property "a" is a schema of its own: a shape (as the official SDK takes) has a Standard Schema as every value, and a JSON Schema literal none: make every property a schema, or write the whole literal',
     )
   })
 
