@@ -54,6 +54,8 @@ export type {
   ToolContent,
 } from './contract/content.js'
 export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSchema } from './schema/schema.js'
+/** Loads the general validator engine (Ajv) ahead of its first use; only needed where it cannot be loaded synchronously (a bundle without node_modules). */
+export { loadSchemaEngine } from './schema/schema-engine.js'
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema/schema.js'
 export type { InferInput, InferOutput, StandardJsonConverter, StandardSchemaV1, StandardTypedV1 } from './schema/standard/spec.js'
 export { anyEncoding, dispatchOf, wireCodec, wireNameOf } from './schema/wire-codec.js'

@@ -9,10 +9,7 @@
  * const v = validatorOf({ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] })
  * v.decode({ a: 'x' }) // Left([{ path: '/a', message: 'must be number' }])
  */
-import { Ajv, type ErrorObject, type FormatDefinition, type ValidateFunction } from 'ajv'
-import { Ajv2019 } from 'ajv/dist/2019.js'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import * as ajvFormats from 'ajv-formats'
+import type { Ajv, ErrorObject, FormatDefinition, ValidateFunction } from 'ajv'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { JSONSchema } from 'json-schema-to-ts'
@@ -22,6 +19,7 @@ import { escapeToken } from '../util/json-pointer.js'
 import { codecToJsonSchema, schemaKey } from './codec-schema.js'
 import { codeGenerationAllowed, interpretedCheck } from './interpreted.js'
 import { plainValidator, type CheckMode, type PlainCheck } from './plain-validator.js'
+import { loadedEngine } from './schema-engine.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -158,6 +156,7 @@ export const maxIssuesNamed = 20
  * schema. Loads the validator engine; compiles nothing.
  */
 export const metaSchemaIssues = (schema: JsonSchema): ReadonlyArray<Issue> => {
+  if (loadedEngine() === undefined) throw new Error('the schema engine (ajv) is not loaded yet here: await loadSchemaEngine() first')
   const engine = engineFor(dialectOf(schema), 'output')
   // the dialect comes from $schema; a $schema naming another one is checked against that one's meta-schema
   const { $schema: _dialect, ...rest } = schema
@@ -169,16 +168,6 @@ export { codecToJsonSchema } from './codec-schema.js'
 
 // ---------------------------------------------------------------------------------------
 // internals
-
-/**
- * The compiled engine's classes, imported statically so that a bundler sees and includes
- * them (a `require` made at run time is not followed, and a bundled server then failed its
- * first 2020-12 schema). Ajv compiles lazily, on a schema's first check.
- */
-type AjvClass = new (options: object) => Ajv
-const engineClasses: { readonly [D in Dialect]: AjvClass } = { 'draft-07': Ajv, '2019-09': Ajv2019, '2020-12': Ajv2020 }
-// ajv-formats is CommonJS: Node hands over its exports object, a bundler its default export
-const addFormats = ((ajvFormats as unknown as { default?: unknown }).default ?? ajvFormats) as (ajv: Ajv) => Ajv
 
 type Mode = CheckMode
 type Dialect = '2020-12' | '2019-09' | 'draft-07'
@@ -193,10 +182,12 @@ const dialectOf = (schema: JsonSchema): Dialect => {
   return d.includes('2019-09') ? '2019-09' : '2020-12'
 }
 
+/** A new engine; Ajv itself is loaded on the first one (schema-engine.ts), never at startup. */
 const newEngine = (dialect: Dialect, mode: Mode): Ajv => {
-  const o = optionsFor(mode)
-  const Engine = engineClasses[dialect]
-  return boundFormats(addFormats(new Engine(o)))
+  const classes = loadedEngine()
+  if (classes === undefined) throw new Error('the schema engine (ajv) is not loaded yet here: await loadSchemaEngine() first')
+  const Engine = dialect === 'draft-07' ? classes.Ajv : dialect === '2019-09' ? classes.Ajv2019 : classes.Ajv2020
+  return boundFormats(classes.addFormats(new Engine(optionsFor(mode))))
 }
 
 /**
@@ -243,8 +234,20 @@ const checkOf = (schema: JsonSchema, mode: Mode): PlainCheck => {
   const plain = plainValidator(schema, mode)
   if (plain !== undefined) return plain
   if (!codeGenerationAllowed()) return interpretedCheck(schema, dialectOf(schema), mode)
+  // where Ajv cannot be loaded synchronously (a bundle), the checks made while it loads are interpreted
+  if (loadedEngine() === undefined) return interpretedUntilLoaded(schema, mode)
   const validate = compile(schema, mode)
   return (u) => (validate(u) ? undefined : issuesOf(validate.errors ?? []))
+}
+
+/** The interpreted check, until Ajv has arrived; then Ajv's own, compiled once. */
+const interpretedUntilLoaded = (schema: JsonSchema, mode: Mode): PlainCheck => {
+  const interpreted = interpretedCheck(schema, dialectOf(schema), mode)
+  let compiled: PlainCheck | undefined
+  return (u) => {
+    if (compiled === undefined && loadedEngine() === undefined) return interpreted(u)
+    return (compiled ??= checkOf(schema, mode))(u)
+  }
 }
 
 const issuesOf = (errors: ReadonlyArray<ErrorObject>): ReadonlyArray<Issue> => {
