@@ -156,7 +156,9 @@ export type FastFromSchema<S, K extends 'input' | 'output' = 'output'> = S exten
     : S extends StandardTypedV1
       ? NonNullable<S['~standard']['types']>[K]
       : S extends StandardShape
-        ? ShapeType<S, K>
+        ? [keyof S] extends [never]
+          ? Node<S> // `{}`: a schema that accepts anything, not an empty shape
+          : ShapeType<S, K>
         : S extends WithDefs
         ? Slow<AnchorFree<S>>
         : Node<S>
