@@ -33,6 +33,7 @@ import { prefixed } from './names.js'
 import { wholeName, type Part } from './parts.js'
 import { argumentsAfter, inputAfter, outputAfter, resultAfter, type ToolTransform } from './transform.js'
 import { tagsKey, withTags } from '../util/tags.js'
+import { batched } from '../util/batched.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -80,7 +81,7 @@ export const routesOf = (parts: ReadonlyArray<Part>, onClash: (message: string) 
 
 /** The tool table over the parts' tools. */
 export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, shown: ToolShown): MountTable => {
-  const state = { routes: routesOf(parts, fail), dirty: false, depth: 0, pending: false, tools: [] as ReadonlyArray<AnyTool> }
+  const state = { routes: routesOf(parts, fail), dirty: false, tools: [] as ReadonlyArray<AnyTool> }
   state.tools = [...state.routes.values()].map((r) => r.contract)
   const routes = (): ReadonlyMap<string, Route> => {
     if (state.dirty) {
@@ -98,10 +99,7 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
     const r = routes().get(String(e.name))
     return seen(r, session) && (config.chain.authorize.length === 0 || authorized(config.chain, r.contract, session))
   }
-  const told = (): void => {
-    if (state.depth > 0) state.pending = true
-    else shown.changed()
-  }
+  const { changed: told, batch } = batched(() => shown.changed())
   const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
   const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible)
   const direct = (req: Request, session: Session): Answer => callTool(routes(), config, (r) => seen(r, session), req, session)
@@ -122,17 +120,7 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
       search.switched()
       told()
     },
-    batch: (changes) => {
-      state.depth++
-      try {
-        changes()
-      } finally {
-        if (--state.depth === 0 && state.pending) {
-          state.pending = false
-          shown.changed()
-        }
-      }
-    },
+    batch,
     partChanged: () => {
       state.dirty = true
     },

@@ -11,6 +11,7 @@
  * r.setEnabled('a', false)  // logs "changed"
  * r.view()                  // ['b']
  */
+import { batched } from '../util/batched.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -53,17 +54,12 @@ export const registry = <V, D>(entries: ReadonlyArray<V>, { noun, keyOf, derive,
     list: [...entries] as ReadonlyArray<V>,
     disabled: new Set<string>(),
     view: derive(entries),
-    depth: 0,
-    pending: false,
   }
-  const touch = (): void => {
-    if (state.depth > 0) {
-      state.pending = true
-      return
-    }
+  // the view is derived again once per change outside a batch, once per outermost batch inside
+  const { changed: touch, batch } = batched(() => {
     state.view = derive(state.disabled.size === 0 ? state.list : state.list.filter((e) => !state.disabled.has(keyOf(e))))
     changed()
-  }
+  })
   return {
     list: () => state.list,
     get: (key) => state.byKey.get(key),
@@ -89,17 +85,7 @@ export const registry = <V, D>(entries: ReadonlyArray<V>, { noun, keyOf, derive,
       else state.disabled.add(key)
       touch()
     },
-    batch: (changes) => {
-      state.depth++
-      try {
-        changes()
-      } finally {
-        if (--state.depth === 0 && state.pending) {
-          state.pending = false
-          touch()
-        }
-      }
-    },
+    batch,
     view: () => state.view,
   }
 }
