@@ -9,6 +9,7 @@ const entries: ReadonlyArray<readonly [string, string]> = [
   ['emcp/stdio', './src/transport/stdio.ts'],
   ['emcp/http', './src/transport/http.ts'],
   ['emcp/fetch', './src/transport/fetch.ts'],
+  ['emcp/workers', './src/transport/workers.ts'],
   ['emcp/hono', './src/transport/http/adapters/hono.ts'],
   ['emcp/express', './src/transport/http/adapters/express.ts'],
   ['emcp/fastify', './src/transport/http/adapters/fastify.ts'],

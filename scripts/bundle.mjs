@@ -18,6 +18,7 @@ export const entries = {
   stdio: 'dist/src/transport/stdio.js',
   http: 'dist/src/transport/http.js',
   fetch: 'dist/src/transport/fetch.js',
+  workers: 'dist/src/transport/workers.js',
   hono: 'dist/src/transport/http/adapters/hono.js',
   express: 'dist/src/transport/http/adapters/express.js',
   fastify: 'dist/src/transport/http/adapters/fastify.js',

@@ -50,6 +50,7 @@ const expectedExport: Record<string, string> = {
   'emcp/stdio': 'serveStdio',
   'emcp/http': 'serveHttp',
   'emcp/fetch': 'toFetchHandler',
+  'emcp/workers': 'durableSessions',
   'emcp/hono': 'mcpHono',
   'emcp/express': 'mcpExpress',
   'emcp/fastify': 'mcpFastify',

@@ -18,7 +18,7 @@
  * // inside a handler's context: ask(question, options, call)
  * // outboundAsker.ask({ capability: 'roots', method: 'roots/list', params: {} }, undefined, ctx)
  */
-import type { Params } from '../protocol/jsonrpc.js'
+import type { Params, RequestId } from '../protocol/jsonrpc.js'
 import type { RequestOptions } from './outbound.js'
 import { inputKey, MissingClientCapability, type InputRequired, type InputState, type Question as Asked } from '../protocol/2026-07-28/input-required.js'
 import type { Session } from './session.js'
@@ -36,6 +36,8 @@ export interface Question {
 
 /** The call that asks: its signal (cancelling the call cancels its questions) and how to end it. */
 export interface Asking {
+  /** The client's request that asks: a transport with a stream per request carries the question on it. */
+  readonly requestId?: RequestId
   readonly signal: AbortSignal
   readonly abort: (reason?: unknown) => void
 }
@@ -64,7 +66,7 @@ export const outboundAsker: Asker = {
       return Promise.reject(new Error(`${q.method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot): serve with sessions, \`serveHttp(server, { sessions: true })\` or \`emcp serve --http --sessions\``))
     if (!hasCapability(session, q.capability))
       return Promise.reject(new Error(`the client did not declare the "${q.capability}" capability, so ${q.method} cannot be sent`))
-    return out.request(q.method, q.params, { ...options, signal: joined(call.signal, options?.signal) })
+    return out.request(q.method, q.params, { ...options, signal: joined(call.signal, options?.signal), ...(call.requestId === undefined ? {} : { relatedRequestId: call.requestId }) })
   },
   ended: () => undefined,
   divertedTo: () => outboundAsker,

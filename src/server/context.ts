@@ -170,7 +170,7 @@ class CallContext implements ToolContext {
         progress,
         ...(total === undefined ? {} : { total }),
         ...(message === undefined ? {} : { message }),
-      })
+      }, this.requestId)
     }
   }
 
@@ -181,7 +181,7 @@ class CallContext implements ToolContext {
       // 2026-07-28: a request without a log level in its _meta gets no log messages at all
       if (logLevel === undefined && isModernVersion(protocolVersion)) return
       if (logLevel !== undefined && logLevels.indexOf(level) < logLevels.indexOf(logLevel)) return
-      out.notify('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) })
+      out.notify('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) }, this.requestId)
     }
   }
 

@@ -32,6 +32,11 @@ export interface RequestOptions {
    * `inputResponses`), unique within the request; `input-N` when absent.
    */
   readonly key?: string
+  /**
+   * The client's request this one serves (a tool call asking for sampling): a transport with
+   * a stream per request sends it on that request's stream.
+   */
+  readonly relatedRequestId?: RequestId
 }
 
 /** A JSON-RPC error answered by the client to one of our requests. */
@@ -48,8 +53,8 @@ export class ClientError extends Error {
 
 /** The server's channel to one client. */
 export interface Outbound {
-  /** Sends a notification. */
-  readonly notify: (method: string, params?: Params) => void
+  /** Sends a notification; `related`: the client's request it belongs to (progress, logs of a call), which a transport may carry it with. */
+  readonly notify: (method: string, params?: Params, related?: RequestId) => void
   /** Sends a request; resolves to the client's result, rejects on its error, a timeout or abort. */
   readonly request: (method: string, params?: Params, options?: RequestOptions) => Promise<unknown>
   /** Hands over a response from the client; false when it answers nothing we asked. */
@@ -68,9 +73,10 @@ export interface Outbound {
 /**
  * A channel that writes through `send`. Its requests' ids are `<idPrefix><n>` (default
  * `emcp-`): channels to one client from different processes take different prefixes, so
- * that an answer can be told apart whichever process it reaches.
+ * that an answer can be told apart whichever process it reaches. `send`'s second argument is
+ * the client's request the message belongs to, when the sender said.
  */
-export const outbound = (send: (message: ServerMessage) => void, idPrefix: string = 'emcp-'): Outbound => {
+export const outbound = (send: (message: ServerMessage, related?: RequestId) => void, idPrefix: string = 'emcp-'): Outbound => {
   let next = 1
   const closing = new AbortController()
   const waiting = new Map<RequestId, { resolve: (u: unknown) => void; reject: (e: Error) => void; done: () => void }>()
@@ -79,11 +85,11 @@ export const outbound = (send: (message: ServerMessage) => void, idPrefix: strin
     new Promise((resolve, reject) => {
       // our ids are strings with a prefix, so they never read as the client's own
       const id = `${idPrefix}${next++}`
-      const { signal, timeoutMs = 60_000 } = options
+      const { signal, timeoutMs = 60_000, relatedRequestId: related } = options
       const giveUp = (reason: string): void => {
         if (!waiting.has(id)) return
         done()
-        send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+        send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }, related)
         reject(new Error(reason))
       }
       const onAbort = (): void => giveUp(`${method} was cancelled`)
@@ -101,7 +107,7 @@ export const outbound = (send: (message: ServerMessage) => void, idPrefix: strin
       signal?.addEventListener('abort', onAbort, { once: true })
       waiting.set(id, { resolve, reject, done })
       try {
-        send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })
+        send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }, related)
       } catch (e) {
         // never sent (e.g. params JSON cannot carry): nothing to wait for, nothing to cancel later
         done()
@@ -110,7 +116,7 @@ export const outbound = (send: (message: ServerMessage) => void, idPrefix: strin
     })
 
   return {
-    notify: (method, params) => send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }),
+    notify: (method, params, related) => send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, related),
     request,
     settle: (response) => {
       const w = waiting.get(response.id)

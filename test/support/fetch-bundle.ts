@@ -39,7 +39,7 @@ export const bundleFor = async (entry: string, entryFile = `examples/runtimes/${
     mainFields: ['module', 'main'],
     // a Node module left in the graph stays an import here, and the check below names it
     external: ['node:*'],
-    alias: { 'emcp/fetch': join(root, 'src/transport/fetch.ts'), emcp: join(root, 'src/index.ts') },
+    alias: { 'emcp/fetch': join(root, 'src/transport/fetch.ts'), 'emcp/workers': join(root, 'src/transport/workers.ts'), emcp: join(root, 'src/index.ts') },
     metafile: true,
     logLevel: 'error',
   })

@@ -52,12 +52,28 @@ export const startRuntime = async (runtime: Runtime, bundle: string, args: Reado
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** A capnp configuration serving `bundle` as a module worker on `port`, without `nodejs_compat`; `args` are `NAME=value` text bindings. */
+/**
+ * A capnp configuration serving `bundle` as a module worker on `port`, without `nodejs_compat`;
+ * `args` are `NAME=value` text bindings, and `NAME=durable:Class` binds a Durable Object
+ * namespace of the exported class `Class`, its objects kept in memory.
+ */
 const workerdConfig = (bundle: string, port: number, args: ReadonlyArray<string>): string => {
-  const bindings = args.map((a) => {
+  const split = args.map((a) => {
     const [name, ...value] = a.split('=')
-    return `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value.join('='))})`
+    return { name: name as string, value: value.join('=') }
   })
+  const classes = split.filter((b) => b.value.startsWith('durable:')).map((b) => ({ name: b.name, className: b.value.slice('durable:'.length) }))
+  const bindings = split.map((b) =>
+    b.value.startsWith('durable:')
+      ? `(name = ${JSON.stringify(b.name)}, durableObjectNamespace = ${JSON.stringify(b.value.slice('durable:'.length))})`
+      : `(name = ${JSON.stringify(b.name)}, text = ${JSON.stringify(b.value)})`,
+  )
+  const durable =
+    classes.length === 0
+      ? ''
+      : `
+  durableObjectNamespaces = [ ${classes.map((c) => `(className = ${JSON.stringify(c.className)}, uniqueKey = ${JSON.stringify(`emcp-test-${c.className}`)})`).join(', ')} ],
+  durableObjectStorage = (inMemory = void),`
   const file = join(dirname(bundle), `${basename(bundle, '.mjs')}-${port}.capnp`)
   writeFileSync(
     file,
@@ -69,7 +85,7 @@ const config :Workerd.Config = (
 const mainWorker :Workerd.Worker = (
   modules = [ (name = "worker", esModule = embed "${basename(bundle)}") ],
   compatibilityDate = "2026-11-01",
-  bindings = [ ${bindings.join(', ')} ],
+  bindings = [ ${bindings.join(', ')} ],${durable}
 );
 `,
   )

@@ -1,8 +1,9 @@
 /**
  * The everything example served through `emcp/fetch` on Deno, Bun and workerd, each started
  * on a port of 127.0.0.1 from a bundle made with esbuild (platform neutral): Deno and Bun
- * with stateful 2025-11-25 sessions and SSE (both eras), workerd stateless (both eras, no
- * `nodejs_compat`). On each, the SDK v2 client's interop checks, then the official
+ * with stateful 2025-11-25 sessions and SSE (both eras), workerd twice, without
+ * `nodejs_compat`: stateless (both eras), and with sessions in Durable Objects (emcp/workers,
+ * in-memory storage). On each, the SDK v2 client's interop checks, then the official
  * conformance suite's 2025-11-25 and 2026-07-28 runs (scripts/conformance.mjs --target; the
  * tasks extension's scenarios included). A stateless endpoint fails only the 2025-11-25
  * scenarios that need a channel back to the client. A runtime that is not installed is
@@ -46,10 +47,12 @@ const conformance = async (url: string): Promise<Conformance> => {
 }
 
 /** Each runtime, what it serves, and with which arguments. */
-const targets: ReadonlyArray<{ readonly runtime: Runtime; readonly bundle: 'serve' | 'worker'; readonly args: ReadonlyArray<string>; readonly sessions: boolean }> = [
+const targets: ReadonlyArray<{ readonly runtime: Runtime; readonly bundle: 'serve' | 'worker' | 'worker-sessions'; readonly args: ReadonlyArray<string>; readonly sessions: boolean }> = [
   { runtime: 'deno', bundle: 'serve', args: [], sessions: true },
   { runtime: 'bun', bundle: 'serve', args: [], sessions: true },
   { runtime: 'workerd', bundle: 'worker', args: ['REQUEST_STATE_KEYS=a request-state key the test shares'], sessions: false },
+  // sessions in Durable Objects (emcp/workers), kept in memory
+  { runtime: 'workerd', bundle: 'worker-sessions', args: ['REQUEST_STATE_KEYS=a request-state key the test shares', 'MCP_SESSIONS=durable:McpSession'], sessions: true },
 ]
 
 const ci = process.env.CI === 'true'
@@ -61,7 +64,7 @@ for (const target of targets) {
     else console.warn(`${target.runtime} runtime tests SKIPPED: node_modules/.bin/${target.runtime} is not installed`)
   }
 
-  describe.skipIf(!installed)(`the everything example on ${target.runtime} (${target.sessions ? 'stateful sessions and SSE' : 'stateless'})`, () => {
+  describe.skipIf(!installed)(`the everything example on ${target.runtime} (${target.sessions ? `stateful sessions and SSE${target.runtime === 'workerd' ? ' in Durable Objects' : ''}` : 'stateless'})`, () => {
     let server: Running
 
     beforeAll(async () => {

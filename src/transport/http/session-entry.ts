@@ -2,7 +2,8 @@
 /**
  * One session of a stateful HTTP endpoint as the registry keeps it: its emcp session, its
  * caller, and the streams it may still write to or resume. What the server sends on its own
- * goes to the stream of the request being answered (an async scope says which), else to
+ * goes to the stream of the request being answered (an async scope says which, else the
+ * request the message names), else to
  * the standalone GET stream, else (a notification) into the log of a cut GET stream.
  *
  * @example
@@ -13,6 +14,7 @@
 import type { AsyncScope } from '../../util/async-scope.js'
 import { outbound } from '../../server/outbound.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
+import type { RequestId } from '../../protocol/jsonrpc.js'
 import { newSession, type Identity, type Session } from '../../server/session.js'
 import { callerOf, type Caller } from './caller.js'
 import type { Shared } from './shared-sessions.js'
@@ -50,6 +52,8 @@ export interface HttpSession extends Shared {
   standalone: SseStream | undefined
   /** The id of the latest GET stream: while it is cut, the session's notifications go into the log for its resume. */
   lastGet: string | undefined
+  /** The stream of each client request in flight, by its id: where a message that names its request goes where no async scope says. */
+  readonly calls: Map<RequestId, string>
   /** Streams of requests in flight (they keep the session busy). */
   readonly streams: Set<SseStream>
   /** The streams opened by GET that are open. */
@@ -96,6 +100,7 @@ export const newEntry = (
     mark: markOf(owner),
     standalone: undefined,
     lastGet: undefined,
+    calls: new Map(),
     streams: new Set(),
     gets: new Set(),
     known: new Map(),
@@ -103,12 +108,14 @@ export const newEntry = (
     recent: new Set(),
     lastSeen: Date.now(),
   }
-  const send = (message: unknown): void => {
+  const send = (message: unknown, related?: RequestId): void => {
     const text = JSON.stringify(message)
     const here = current.getStore()
-    const state = here?.entry === entry ? entry.known.get(here.streamId) : undefined
+    // the async scope where the runtime carries one; else the request the message names (workerd has no AsyncLocalStorage)
+    const streamId = here?.entry === entry ? here.streamId : related === undefined ? undefined : entry.calls.get(related)
+    const state = streamId === undefined ? undefined : entry.known.get(streamId)
     // a message sent while answering one of this session's requests goes on that request's stream
-    if (here !== undefined && state !== undefined && !state.finished) deliver(entry, here.streamId, text)
+    if (streamId !== undefined && state !== undefined && !state.finished) deliver(entry, streamId, text)
     else if (entry.standalone !== undefined && !entry.standalone.closed()) entry.standalone.send(text)
     // the GET stream was cut: a notification waits in the log for the client to resume it (here or on another replica)
     else if (entry.lastGet !== undefined && !(typeof message === 'object' && message !== null && 'id' in message)) deliver(entry, entry.lastGet, text)

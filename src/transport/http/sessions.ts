@@ -30,6 +30,7 @@
  * await serveHttp(server, { port: 3000, sessions: { maxSessions: 100, maxSessionsPerCaller: 10, idleMs: 600_000 } })
  */
 import { asyncScope } from '../../util/async-scope.js'
+import { isObject } from '../../util/json-object.js'
 import type { Outbound } from '../../server/outbound.js'
 import type { Response } from '../../protocol/jsonrpc.js'
 import type { ProtocolVersion } from '../../protocol/versions.js'
@@ -89,6 +90,11 @@ export interface SessionOptions {
   readonly jsonWithinMs?: number
   /** The most event bytes an SSE stream queues for a client that does not read (default 16 MiB); past it the stream is cut, and the client resumes. */
   readonly maxQueuedBytes?: number
+  /**
+   * Names a new session (default `crypto.randomUUID()`): an id nobody can guess, of 1 to 128
+   * visible ASCII characters. A Durable Object serving one session gives its own id (emcp/workers).
+   */
+  readonly newId?: () => string
 }
 
 /** The registry of one endpoint. */
@@ -121,8 +127,8 @@ export interface HttpSessions {
   readonly deliver: (entry: HttpSession, streamId: string, data: string) => void
   /** A request stream's answer went out: close it (and any stream that resumes it later). */
   readonly finish: (entry: HttpSession, streamId: string) => void
-  /** Runs `f` so that what the server sends meanwhile goes to the stream `streamId`. */
-  readonly within: <A>(entry: HttpSession, streamId: string, f: () => A) => A
+  /** Runs `f`, the answer to `message`, so that what the server sends meanwhile for it goes to the stream `streamId`. */
+  readonly within: <A>(entry: HttpSession, streamId: string, message: unknown, f: () => Promise<A>) => Promise<A>
   /** How many sessions are open. */
   readonly size: () => number
   /** The limits in force. */
@@ -178,7 +184,8 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     ;(entry.session as { outbound: Outbound }).outbound = { ...base, settle: (r) => base.settle(r) || (ours(r.id) && sharing.answer(entry.id, r), false) }
     return entry
   }
-  const open: HttpSessions['open'] = (protocolVersion, from = {}) => made(protocolVersion, from)
+  const open: HttpSessions['open'] = (protocolVersion, from = {}) =>
+    made(protocolVersion, from, options.newId === undefined ? undefined : { id: sessionIdOf(options.newId()), owner: crypto.randomUUID(), idPrefix: 'emcp-' })
 
   const { find, keepAlive, changed, endEverywhere } = storeSide(server, sharing, { entries, get, end, admit }, made, confirming)
 
@@ -210,7 +217,15 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     deferred: (entry, opened) => deferredStream(streams, entry, opened),
     deliver,
     finish: delivery.finish,
-    within: (entry, streamId, f) => current.run({ entry, streamId }, f),
+    within: (entry, streamId, message, f) => {
+      // by the request's id too: a runtime without AsyncLocalStorage loses the scope at the first await
+      const id = isObject(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined
+      if (id === undefined) return current.run({ entry, streamId }, f)
+      entry.calls.set(id, streamId)
+      return current.run({ entry, streamId }, f).finally(() => {
+        if (entry.calls.get(id) === streamId) entry.calls.delete(id)
+      })
+    },
     size: () => entries.size,
     limits: { maxSessions, maxSessionsPerCaller, maxGetStreams, jsonWithinMs },
     close: () => {
@@ -222,6 +237,12 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** A session id from `newId`, checked: the header carries visible ASCII only (MCP, Streamable HTTP). */
+const sessionIdOf = (id: unknown): string => {
+  if (typeof id === 'string' && id.length >= 1 && id.length <= 128 && /^[\x21-\x7e]+$/.test(id)) return id
+  throw new TypeError(`emcp: sessions.newId must give 1 to 128 visible ASCII characters, got ${typeof id === 'string' ? JSON.stringify(id.slice(0, 140)) : typeof id}`)
+}
 
 /** The sessions this replica holds, by id and by caller: admitted within the limits (evicting others when `room` says so), touched, ended. */
 const sessionTable = (

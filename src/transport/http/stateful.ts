@@ -102,7 +102,7 @@ const streamed =
     req.signal?.addEventListener('abort', () => stream.cut(), { once: true })
     const leave = context.running.enter()
     registry
-      .within(entry, stream.id, () => server.dispatch(req.message, entry.session)())
+      .within(entry, stream.id, req.message, () => server.dispatch(req.message, entry.session)())
       .then(
         (out) => {
           if (O.isSome(out)) registry.deliver(entry, stream.id, encode(out.value))
@@ -134,7 +134,7 @@ const deferred =
       const timer = setTimeout(call.open, registry.limits.jsonWithinMs)
       const leave = context.running.enter()
       registry
-        .within(entry, call.id, () => server.dispatch(req.message, entry.session)())
+        .within(entry, call.id, req.message, () => server.dispatch(req.message, entry.session)())
         .then(
           (out) => {
             clearTimeout(timer)
