@@ -184,8 +184,13 @@ export const httpSessions = (server: Server, options: SessionOptions = {}): Http
     ;(entry.session as { outbound: Outbound }).outbound = { ...base, settle: (r) => base.settle(r) || (ours(r.id) && sharing.answer(entry.id, r), false) }
     return entry
   }
-  const open: HttpSessions['open'] = (protocolVersion, from = {}) =>
-    made(protocolVersion, from, options.newId === undefined ? undefined : { id: sessionIdOf(options.newId()), owner: crypto.randomUUID(), idPrefix: 'emcp-' })
+  const open: HttpSessions['open'] = (protocolVersion, from = {}) => {
+    if (options.newId === undefined) return made(protocolVersion, from)
+    const id = sessionIdOf(options.newId())
+    // two sessions under one id would answer each other's requests
+    if (entries.has(id)) throw new Error(`emcp: sessions.newId gave ${JSON.stringify(id)}, the id of a session still open`)
+    return made(protocolVersion, from, { id, owner: crypto.randomUUID(), idPrefix: 'emcp-' })
+  }
 
   const { find, keepAlive, changed, endEverywhere } = storeSide(server, sharing, { entries, get, end, admit }, made, confirming)
 
