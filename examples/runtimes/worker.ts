@@ -4,6 +4,7 @@
  * requests may land on any isolate), both eras: 2026-07-28, and 2025-11-25 without sessions.
  * A call handed off to a task keeps running after its answer through `ctx.waitUntil`, which
  * the handler takes from the worker's third argument. No `nodejs_compat` flag is needed.
+ * For 2025-11-25 sessions in Durable Objects, see worker-sessions.ts beside it.
  *
  *   npx wrangler deploy examples/runtimes/worker.ts   # or bundle it and serve it with workerd
  *

@@ -4,7 +4,8 @@
  * any framework that speaks `Request`/`Response`. Its request path uses Web Crypto,
  * `TextEncoder`, `Uint8Array` and web streams only; schemas are checked by Ajv where code may
  * be generated and by an interpreting validator where it may not (workerd). The stateful
- * sessions (`sessions: true`) need a runtime that lives on between requests (Deno, Bun, Node).
+ * sessions (`sessions: true`) need a runtime that lives on between requests (Deno, Bun, Node),
+ * or on Workers a Durable Object per session (`emcp/workers`).
  *
  * @example
  * import { emcp, mcpServer, toFetchHandler } from 'emcp/fetch'

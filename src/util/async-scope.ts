@@ -4,7 +4,7 @@
  * `process.getBuiltinModule`), so that a bundle of the fetch entry loads on runtimes that
  * have no Node modules (workerd without `nodejs_compat`). There, and on a Node older than
  * 20.16, the scope holds only for the synchronous part of `run`: the stateful HTTP sessions,
- * its only user, then send a handler's later messages on the session's GET stream.
+ * its only user, then find a handler's later messages' request by the id they name.
  *
  * @example
  * import { asyncScope } from './async-scope.js'
