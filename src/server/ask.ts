@@ -62,7 +62,7 @@ export interface Asker {
 export const outboundAsker: Asker = {
   ask: (q, options, session, call) => {
     const out = session.outbound
-    if (out === undefined)
+    if (out === undefined || out.asks === false)
       return Promise.reject(new Error(`${q.method} needs a transport that can send requests to the client (stdio or stateful HTTP; stateless HTTP cannot): serve with sessions, \`serveHttp(server, { sessions: true })\` or \`emcp serve --http --sessions\``))
     if (!hasCapability(session, q.capability))
       return Promise.reject(new Error(`the client did not declare the "${q.capability}" capability, so ${q.method} cannot be sent`))

@@ -65,6 +65,8 @@ export interface Outbound {
   readonly pending: () => number
   /** Aborts once the channel is closed (long-lived answers such as `subscriptions/listen` then end). */
   readonly closed?: AbortSignal
+  /** False for a channel that carries notifications only (a stateless POST's SSE answer): no request is sent on it. */
+  readonly asks?: boolean
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * in-memory storage). On each, the SDK v2 client's interop checks, then the official
  * conformance suite's 2025-11-25 and 2026-07-28 runs (scripts/conformance.mjs --target; the
  * tasks extension's scenarios included). A stateless endpoint fails only the 2025-11-25
- * scenarios that need a channel back to the client. A runtime that is not installed is
+ * scenarios that need a channel back to the client (questions to it, subscriptions). A runtime that is not installed is
  * skipped with a note, except under CI=true.
  */
 import { execFile } from 'node:child_process'
@@ -16,10 +16,11 @@ import { bundleFor } from '../support/fetch-bundle.js'
 import { runtimeBinary, startRuntime, type Running, type Runtime } from '../support/runtimes.js'
 import { v2Interop } from '../support/v2-interop.js'
 
-/** The 2025-11-25 scenarios that need a session: server-to-client requests, notifications on a stream, subscriptions. */
+/**
+ * The 2025-11-25 scenarios that need a session: server-to-client requests and subscriptions.
+ * (A call's own logs and progress go on its POST's answer, stateless too.)
+ */
 const needChannel: ReadonlySet<string> = new Set([
-  'tools-call-with-logging',
-  'tools-call-with-progress',
   'tools-call-sampling',
   'tools-call-elicitation',
   'elicitation-sep1034-defaults',

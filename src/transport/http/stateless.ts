@@ -3,7 +3,10 @@
  * session of its own, made for it and gone with it. Such a request has no channel back: its
  * `initialize` does not offer what needs one (list_changed notifications, resource
  * subscriptions), and `resources/subscribe` is refused rather than acknowledged for updates
- * that could never arrive.
+ * that could never arrive. A tool call's own progress and log notifications still reach a
+ * client that accepts SSE: the first of them turns the answer into an SSE stream (2025-11-25
+ * allows a POST's answer to carry notifications about its request), which then carries the
+ * result; a call that sends none is answered as JSON. Closing that stream cancels the call.
  *
  * @example
  * import { stateless } from './stateless.js'
@@ -11,12 +14,15 @@
  */
 import * as O from 'fp-ts/lib/Option.js'
 import { isObject } from '../../util/json-object.js'
-import { failure, isRequestId, rpcError, type Outgoing, type RequestId } from '../../protocol/jsonrpc.js'
+import { encode, failure, isRequestId, rpcError, type Outgoing, type RequestId } from '../../protocol/jsonrpc.js'
 import { assumedHttpVersion, isSupportedVersion } from '../../protocol/versions.js'
 import type { Server } from '../../server/server.js'
 import { newSession, type Session, type SessionOrigin } from '../../server/session.js'
 import type { HttpHandler, HttpReply, HttpRequest } from './model.js'
-import { accepted, json, replyOf } from './reply.js'
+import { accepted, json, refuse, replyOf, sseHeaders } from './reply.js'
+import { sseStream, type SseStream } from './sse.js'
+import { outbound, type Outbound } from '../../server/outbound.js'
+import { clip } from '../../util/clip.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -30,9 +36,14 @@ export const stateless = (server: Server): HttpHandler & { readonly releaseAll: 
   const running = new Set<Session>()
   const handle: HttpHandler = async (req) => {
     const version = req.header('mcp-protocol-version')
-    const session = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion, undefined, req.waitUntil === undefined ? http : { ...http, waitUntil: req.waitUntil })
-    session.identity = req.identity
+    const fresh = (channel?: Outbound): Session => {
+      const s = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion, channel, req.waitUntil === undefined ? http : { ...http, waitUntil: req.waitUntil })
+      s.identity = req.identity
+      return s
+    }
     const m = req.message
+    if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && /text\/event-stream/i.test(req.header('accept') ?? '')) return relayed(server, req, m.id, fresh, running)
+    const session = fresh()
     if (isObject(m) && isRequestId(m.id) && (m.method === 'initialize' || m.method === 'resources/subscribe')) return withoutChannel(server, req, session)
     running.add(session)
     try {
@@ -49,6 +60,54 @@ export const stateless = (server: Server): HttpHandler & { readonly releaseAll: 
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/**
+ * A tool call whose notifications about itself go on its own answer, an SSE stream opened by
+ * the first of them; anything else the server would send (a question to the client, a
+ * notification of no request) has no way back and is not sent.
+ */
+const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channel: Outbound) => Session, running: Set<Session>): Promise<HttpReply> =>
+  new Promise((resolve) => {
+    let stream: SseStream | undefined
+    let left = false
+    const base = outbound((message, related) => {
+      if (left || related !== id || 'id' in message) return
+      if (stream === undefined) {
+        stream = sseStream(crypto.randomUUID(), { ids: false, onEnd: (complete) => complete || gone() })
+        resolve({ status: 200, headers: sseHeaders, body: stream.body })
+      }
+      stream.send(JSON.stringify(message))
+    })
+    const channel: Outbound = { ...base, asks: false }
+    const session = fresh(channel)
+    // the reader gone: the call is cancelled, as on a session's stream
+    const gone = (): void => {
+      if (left) return
+      left = true
+      stream?.close()
+      void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
+    }
+    req.signal?.addEventListener('abort', gone, { once: true })
+    running.add(session)
+    server
+      .dispatch(req.message, session)()
+      .then(
+        (out) => {
+          if (stream === undefined) return resolve(replyOf(out))
+          if (O.isSome(out)) stream.send(encode(out.value))
+          stream.close()
+        },
+        (e: unknown) => {
+          if (stream === undefined) return resolve(refuse(500, `Internal Server Error: ${clip(e instanceof Error ? e.message : String(e))}`))
+          stream.close()
+        },
+      )
+      .finally(() => {
+        left = true
+        req.signal?.removeEventListener('abort', gone)
+        running.delete(session)
+      })
+  })
 
 /** `initialize` without the capabilities that need a channel; `resources/subscribe` refused. */
 const withoutChannel = async (server: Server, req: HttpRequest, session: Session): Promise<HttpReply> => {
