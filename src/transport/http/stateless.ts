@@ -21,7 +21,7 @@ import { newSession, type Session, type SessionOrigin } from '../../server/sessi
 import type { HttpHandler, HttpReply, HttpRequest } from './model.js'
 import { accepted, json, refuse, replyOf, sseHeaders } from './reply.js'
 import { sseStream, type SseStream } from './sse.js'
-import { outbound, type Outbound } from '../../server/outbound.js'
+import type { Outbound, ServerMessage } from '../../server/outbound.js'
 import { clip } from '../../util/clip.js'
 
 // ---------------------------------------------------------------------------------------
@@ -70,15 +70,27 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channe
   new Promise((resolve) => {
     let stream: SseStream | undefined
     let left = false
-    const base = outbound((message, related) => {
+    const send = (message: ServerMessage, related?: RequestId): void => {
       if (left || related !== id || 'id' in message) return
       if (stream === undefined) {
         stream = sseStream(crypto.randomUUID(), { ids: false, onEnd: (complete) => complete || gone() })
+        // the request's abort signal is asked for only now: made for every call, it costs memory under load
+        const signal = req.signal
+        if (signal?.aborted === true) gone()
+        else signal?.addEventListener('abort', gone, { once: true })
         resolve({ status: 200, headers: sseHeaders, body: stream.body })
       }
       stream.send(JSON.stringify(message))
-    })
-    const channel: Outbound = { ...base, asks: false }
+    }
+    // a channel for notifications only, with nothing per call to set up (most calls send none)
+    const channel: Outbound = {
+      notify: (method, params, related) => send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, related),
+      request: (method) => Promise.reject(new Error(`${method} cannot be sent: a stateless endpoint has no way back from the client`)),
+      settle: () => false,
+      close: () => undefined,
+      pending: () => 0,
+      asks: false,
+    }
     const session = fresh(channel)
     // the reader gone: the call is cancelled, as on a session's stream
     const gone = (): void => {
@@ -87,7 +99,6 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channe
       stream?.close()
       void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
     }
-    req.signal?.addEventListener('abort', gone, { once: true })
     running.add(session)
     server
       .dispatch(req.message, session)()
@@ -104,7 +115,7 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channe
       )
       .finally(() => {
         left = true
-        req.signal?.removeEventListener('abort', gone)
+        if (stream !== undefined) req.signal?.removeEventListener('abort', gone)
         running.delete(session)
       })
   })
