@@ -2,7 +2,8 @@
  * The everything example on Cloudflare Workers (workerd) with 2025-11-25 sessions: each
  * session lives in a Durable Object of the class exported here (`McpSession`, bound as
  * `MCP_SESSIONS`), which keeps its SSE streams, answers the client's replies to sampling and
- * elicitation, and carries progress, logs and resource updates. Requests without a session
+ * elicitation, and carries progress, logs and resource updates; the session's record is kept
+ * in the object's storage, so the session outlives the object's eviction. Requests without a session
  * (2026-07-28, and 2025-11-25 without `initialize`) are served by the Worker statelessly, a
  * task's work kept running through `ctx.waitUntil`. No `nodejs_compat` flag is needed.
  *
@@ -25,7 +26,8 @@ interface Env {
   readonly MCP_SESSIONS: unknown
 }
 
-const mcp = durableSessions((env: Env) => everythingServer({ requestStateKeys: requestStateKeysFrom(env.REQUEST_STATE_KEYS) }), { path: '/mcp', binding: 'MCP_SESSIONS' })
+// `store`: in a session's object, the session's record goes to the object's storage, so that it outlives the object's eviction
+const mcp = durableSessions((env: Env, store) => everythingServer({ requestStateKeys: requestStateKeysFrom(env.REQUEST_STATE_KEYS), store }), { path: '/mcp', binding: 'MCP_SESSIONS' })
 
 /** The Worker: routes a session's requests to its object, serves the rest. */
 export default mcp.worker

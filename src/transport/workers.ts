@@ -24,6 +24,8 @@ import { isObject } from '../util/json-object.js'
 import { declaredLength, readWebBody } from './http/body-pace.js'
 import { toFetchHandler, type FetchHandler, type FetchOptions } from './http/fetch.js'
 import { refuse } from './http/reply.js'
+import { durableObjectStore, type DurableStorage } from '../stores/durable-object.js'
+import type { SharedStore } from '../stores/store.js'
 import type { SessionOptions } from './http/sessions.js'
 
 // ---------------------------------------------------------------------------------------
@@ -52,6 +54,8 @@ export interface SessionObjectId {
 /** The part of a Durable Object's state used here. */
 export interface SessionObjectState {
   readonly id: SessionObjectId
+  /** The object's storage, where the session's record is kept when the maker passes the store on. */
+  readonly storage?: DurableStorage
   readonly waitUntil?: (work: Promise<unknown>) => void
 }
 
@@ -68,15 +72,19 @@ export interface DurableSessions<Env> {
   readonly Session: new (state: SessionObjectState, env: Env) => { fetch(request: Request): Promise<Response> }
 }
 
+export { durableObjectStore, type DurableStorage } from '../stores/durable-object.js'
+
 // ---------------------------------------------------------------------------------------
 // constructors
 
 /**
- * A Worker and a Durable Object class serving `make(env)`'s server: sessions in objects,
- * everything else in the Worker. `make` runs once per isolate for the Worker and once per
- * object, with the bindings.
+ * A Worker and a Durable Object class serving `make(env, store)`'s server: sessions in
+ * objects, everything else in the Worker. `make` runs once per isolate for the Worker (no
+ * store) and once per object, with the bindings and a store keeping the session's record in
+ * the object's storage: give it to `mcpServer`'s options (`{ store }`) and a session outlives
+ * its object's eviction.
  */
-export const durableSessions = <Env, U extends AnyTool>(make: (env: Env) => Server<U>, options: DurableSessionsOptions = {}): DurableSessions<Env> => {
+export const durableSessions = <Env, U extends AnyTool>(make: (env: Env, store?: SharedStore) => Server<U>, options: DurableSessionsOptions = {}): DurableSessions<Env> => {
   const binding = options.binding ?? 'MCP_SESSIONS'
   const { binding: _, sessions, ...fetchOptions } = options
   let stateless: FetchHandler | undefined
@@ -98,8 +106,10 @@ export const durableSessions = <Env, U extends AnyTool>(make: (env: Env) => Serv
       private readonly env: Env,
     ) {
       const id = state.id.toString()
-      // one object, one session, named by the object's id (the Worker finds the object by it)
-      this.handler = toFetchHandler(make(env), { ...fetchOptions, sessions: { ...sessions, maxSessions: 1, maxSessionsPerCaller: 0, newId: () => id } })
+      // the session's record in the object's storage, when the maker passes the store on: it outlives the object's eviction
+      const store = state.storage === undefined ? undefined : durableObjectStore(state.storage)
+      // one object, one session, named by the object's id (the Worker finds the object by it); no other replica reads its record, so no lease
+      this.handler = toFetchHandler(make(env, store), { ...fetchOptions, sessions: { leaseMs: 0, ...sessions, maxSessions: 1, maxSessionsPerCaller: 0, newId: () => id } })
     }
     fetch(request: Request): Promise<Response> {
       return this.handler(request, this.env, this.state)

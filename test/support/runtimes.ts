@@ -33,8 +33,14 @@ export const runtimeBinary = (runtime: Runtime): string | undefined => {
   return existsSync(bin) ? bin : undefined
 }
 
+/** How a runtime is started besides its arguments. */
+export interface StartOptions {
+  /** workerd: keep Durable Objects' storage in this folder (it outlives the process) instead of in memory. */
+  readonly durableDir?: string
+}
+
 /** Starts `runtime` on `bundle` (an .mjs file) and resolves once it listens; rejects after 60 s or when it exits first. */
-export const startRuntime = async (runtime: Runtime, bundle: string, args: ReadonlyArray<string> = []): Promise<Running> => {
+export const startRuntime = async (runtime: Runtime, bundle: string, args: ReadonlyArray<string> = [], options: StartOptions = {}): Promise<Running> => {
   const bin = runtimeBinary(runtime)
   if (bin === undefined) throw new Error(`${runtime} is not installed (node_modules/.bin/${runtime})`)
   const port = runtime === 'workerd' ? await freePort() : 0
@@ -43,7 +49,7 @@ export const startRuntime = async (runtime: Runtime, bundle: string, args: Reado
       ? ['run', '--allow-net', '--no-prompt', bundle, '--port', '0', ...args]
       : runtime === 'bun'
         ? [bundle, '--port', '0', ...args]
-        : ['serve', workerdConfig(bundle, port, args), '--verbose']
+        : ['serve', workerdConfig(bundle, port, args, options.durableDir), '--verbose']
   const child = spawn(bin, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } })
   const url = await listening(child, runtime, port)
   return { url, stop: () => stopChild(child) }
@@ -55,9 +61,10 @@ export const startRuntime = async (runtime: Runtime, bundle: string, args: Reado
 /**
  * A capnp configuration serving `bundle` as a module worker on `port`, without `nodejs_compat`;
  * `args` are `NAME=value` text bindings, and `NAME=durable:Class` binds a Durable Object
- * namespace of the exported class `Class`, its objects kept in memory.
+ * namespace of the exported class `Class`, its objects' storage kept in memory, or in
+ * `durableDir` (a disk directory service) when given.
  */
-const workerdConfig = (bundle: string, port: number, args: ReadonlyArray<string>): string => {
+const workerdConfig = (bundle: string, port: number, args: ReadonlyArray<string>, durableDir?: string): string => {
   const split = args.map((a) => {
     const [name, ...value] = a.split('=')
     return { name: name as string, value: value.join('=') }
@@ -73,13 +80,13 @@ const workerdConfig = (bundle: string, port: number, args: ReadonlyArray<string>
       ? ''
       : `
   durableObjectNamespaces = [ ${classes.map((c) => `(className = ${JSON.stringify(c.className)}, uniqueKey = ${JSON.stringify(`emcp-test-${c.className}`)})`).join(', ')} ],
-  durableObjectStorage = (inMemory = void),`
+  durableObjectStorage = ${durableDir === undefined ? '(inMemory = void)' : '(localDisk = "durable-disk")'},`
   const file = join(dirname(bundle), `${basename(bundle, '.mjs')}-${port}.capnp`)
   writeFileSync(
     file,
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .mainWorker) ],
+  services = [ (name = "main", worker = .mainWorker)${durableDir === undefined ? '' : `, (name = "durable-disk", disk = (path = ${JSON.stringify(durableDir)}, writable = true))`} ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
 );
 const mainWorker :Workerd.Worker = (

@@ -137,3 +137,54 @@ describe.skipIf(!installed)('emcp/workers: sessions in Durable Objects on worker
     }
   }, 60_000)
 })
+
+describe.skipIf(!installed)('emcp/workers: a session outlives its object (storage on disk, workerd restarted)', () => {
+  let dir: string
+  let bundle: string
+  let server: Running | undefined
+  const start = async (): Promise<Running> => (server = await startRuntime('workerd', bundle, ['MCP_SESSIONS=durable:McpSession'], { durableDir: dir }))
+  const post = (url: string, id: string, body: unknown): Promise<Response> =>
+    fetch(url, { method: 'POST', headers: { ...json, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(body) })
+  const open = async (url: string): Promise<string> => {
+    const res = await fetch(url, { method: 'POST', headers: json, body: JSON.stringify(initialize) })
+    const id = res.headers.get('mcp-session-id') as string
+    await res.text()
+    expect((await post(url, id, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202)
+    return id
+  }
+  const logsOf = async (url: string, id: string): Promise<number> => {
+    const res = await post(url, id, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'test_tool_with_logging', arguments: {} } })
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    expect(text).toMatch(/Tool with logging executed successfully/)
+    return [...text.matchAll(/notifications\/message/g)].length
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'emcp-durable-'))
+    bundle = (await bundleFor('worker-sessions')).file
+  }, 120_000)
+
+  afterAll(async () => {
+    await server?.stop()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('serves the session again after a restart, with its log level, and never a deleted one', async () => {
+    const first = await start()
+    const quiet = await open(first.url)
+    const chatty = await open(first.url)
+    const doomed = await open(first.url)
+    expect((await post(first.url, quiet, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'error' } })).status).toBe(200)
+    expect(await logsOf(first.url, quiet)).toBe(0)
+    expect((await fetch(first.url, { method: 'DELETE', headers: { 'mcp-session-id': doomed, 'mcp-protocol-version': '2025-11-25' } })).status).toBeLessThan(300)
+    await first.stop()
+
+    // a new process: every object is new, only their storage is left
+    const second = await start()
+    expect((await post(second.url, quiet, { jsonrpc: '2.0', id: 3, method: 'ping' })).status).toBe(200)
+    expect(await logsOf(second.url, quiet)).toBe(0)
+    expect(await logsOf(second.url, chatty)).toBe(3)
+    expect((await post(second.url, doomed, { jsonrpc: '2.0', id: 4, method: 'ping' })).status).toBe(404)
+  }, 120_000)
+})
