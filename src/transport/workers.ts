@@ -94,6 +94,8 @@ export const durableSessions = <Env, U extends AnyTool>(make: (env: Env, store?:
     if (route.kind === 'here') return stateless(route.request, env, ctx)
     if (route.kind === 'refused') return route.response
     const namespace = namespaceOf(env, binding)
+    // a Worker deployed without the binding says so in its answer, not only in the platform's log
+    if (typeof namespace === 'string') return refusal(500, `Internal Server Error: ${namespace}`)
     if (route.kind === 'new') return namespace.get(namespace.newUniqueId()).fetch(route.request)
     const id = idOf(namespace, route.sessionId)
     return id === undefined ? gone() : namespace.get(id).fetch(request)
@@ -176,12 +178,12 @@ const idOf = (namespace: SessionNamespace, sessionId: string): SessionObjectId |
   }
 }
 
-/** The namespace bound under `binding`, or a clear error naming what is missing. */
-const namespaceOf = (env: unknown, binding: string): SessionNamespace => {
+/** The namespace bound under `binding`, or what is missing. */
+const namespaceOf = (env: unknown, binding: string): SessionNamespace | string => {
   const namespace = isObject(env) ? env[binding] : undefined
   if (isObject(namespace) && typeof namespace.newUniqueId === 'function' && typeof namespace.idFromString === 'function' && typeof namespace.get === 'function')
     return namespace as unknown as SessionNamespace
-  throw new TypeError(`emcp/workers: env.${binding} is not a Durable Object namespace; bind the exported Session class under "${binding}" (wrangler.toml [[durable_objects.bindings]])`)
+  return `emcp/workers: env.${binding} is not a Durable Object namespace; bind the exported Session class under "${binding}" (wrangler.toml [[durable_objects.bindings]])`
 }
 
 const pathOf = (url: string): string | undefined => {

@@ -188,3 +188,19 @@ describe.skipIf(!installed)('emcp/workers: a session outlives its object (storag
     expect((await post(second.url, doomed, { jsonrpc: '2.0', id: 4, method: 'ping' })).status).toBe(404)
   }, 120_000)
 })
+
+describe.skipIf(!installed)('emcp/workers: a Worker deployed without its Durable Object binding', () => {
+  let server: Running | undefined
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('answers an initialize with a 500 naming the missing binding, and serves the rest', async () => {
+    server = await startRuntime('workerd', (await bundleFor('worker-sessions')).file, ['REQUEST_STATE_KEYS=a key of sixteen bytes or more'])
+    const res = await fetch(server.url, { method: 'POST', headers: json, body: JSON.stringify(initialize) })
+    expect(res.status).toBe(500)
+    expect(await res.text()).toMatch(/env\.MCP_SESSIONS is not a Durable Object namespace/)
+    const ping = await fetch(server.url, { method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) })
+    expect(ping.status).toBe(200)
+  }, 120_000)
+})
