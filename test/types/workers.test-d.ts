@@ -28,3 +28,6 @@ expectType<Promise<Response>>(object.fetch(new Request('http://127.0.0.1/mcp')))
 expectError(durableSessions(() => mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text }), { sessions: { maxSessions: 10 } }))
 expectError(durableSessions(() => mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text }), { sessions: { newId: () => 'x' } }))
 durableSessions(() => mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text }), { binding: 'SESSIONS', sessions: { idleMs: 60_000, maxGetStreams: 4 } })
+
+// the maker may pass the store it is given on to mcpServer (a session then outlives its object)
+durableSessions((env: Env, store) => mcpServer([echo], { name: env.GREETING, version: '1' }, { store }).implement({ echo: ({ text }) => text }))
