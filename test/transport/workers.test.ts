@@ -6,13 +6,18 @@
  * object, two calls in flight on one session get their own progress on their own streams
  * (workerd has no AsyncLocalStorage: the request id routes them), the Host guard runs in
  * the object, and what names no session is served by the Worker statelessly (2026-07-28,
- * a 2025-11-25 ping), the body read to find an initialize bounded as the chain's is.
+ * a 2025-11-25 ping), the body read to find an initialize bounded as the chain's is; the
+ * official SDK 1.x client answers sampling and gets a call's logs there. A session outlives
+ * its object (workerd restarted on disk storage), and a Worker without its binding says so.
  * The conformance counts and the SDK v2 client run in test/transport/runtimes.test.ts.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleFor } from '../support/fetch-bundle.js'
 import { runtimeBinary, startRuntime, type Running } from '../support/runtimes.js'
@@ -103,6 +108,30 @@ describe.skipIf(!installed)('emcp/workers: sessions in Durable Objects on worker
       ])
       expect(got.at(-1)).toMatchObject({ id: n, result: { content: [{ text: `progress token: ${token}` }] } })
     }
+  }, 60_000)
+
+  it('serves the official SDK 1.x client: sampling, logs on the call\'s stream, the session ended by DELETE', async () => {
+    const client = new Client({ name: 'workers-v1', version: '0.0.0' }, { capabilities: { sampling: {} } })
+    client.setRequestHandler(CreateMessageRequestSchema, async (req) => ({
+      role: 'assistant',
+      model: 'test-model',
+      content: { type: 'text', text: `echo of ${JSON.stringify(req.params.messages[0]?.content)}` },
+    }))
+    const logs: string[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(String(n.params.data))
+    })
+    const transport = new StreamableHTTPClientTransport(new URL(server.url))
+    await client.connect(transport)
+    const id = transport.sessionId as string
+    expect(id).toMatch(/^[0-9a-f]{64}$/)
+    const sampled = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hello' } })
+    expect(JSON.stringify(sampled.content)).toMatch(/LLM response: echo of .*hello/)
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} })
+    expect(logs).toEqual(['Tool execution started', 'Tool processing data', 'Tool execution completed'])
+    await transport.terminateSession()
+    await client.close()
+    expect((await ping(id)).status).toBe(404)
   }, 60_000)
 
   it('keeps the Host guard in the object', async () => {
