@@ -1,5 +1,6 @@
 /**
- * A prompt's arguments given as a Standard Schema (zod, valibot, arktype, effect), or as a JSON
+ * A prompt's arguments given as a Standard Schema (zod, valibot, arktype, effect), a raw shape
+ * of them (`{ code: z.string() }`, as the official SDK's `registerPrompt` takes), or as a JSON
  * Schema literal of an object (TypeBox's `Type.Object`, or one written by hand): the named
  * string arguments MCP lists, derived from the object schema's properties when the prompt is
  * made (a property that is not a string is refused there, naming the prompt and it), and
@@ -16,6 +17,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { formatIssues, maxIssuesNamed, validatorOf, type Issue, type JsonSchema } from '../schema/schema.js'
 import { flatForm, literalForm, stringProperty, type FlatForm } from '../schema/standard/flat-form.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
+import { isShape, mixedShape, shapeSchema } from '../schema/standard/shape.js'
 import type { StandardSchemaV1 } from '../schema/standard/spec.js'
 import { standardValidator, type SlotValidator } from '../schema/standard/validator.js'
 import { rpcError, type RpcError } from '../protocol/jsonrpc.js'
@@ -66,13 +68,21 @@ const declarationsOf = (form: FlatForm, decode: SlotValidator['decode']): Prompt
   return { spec, decode }
 }
 
-/** The arguments of a prompt whose `arguments` is `declared` (a schema is derived once per prompt object). */
+/** True when a prompt's `arguments` is a schema (a library's, a raw shape of them, or a JSON Schema literal) rather than declarations by name. */
+export const isArgumentSchema = (u: unknown): boolean => isStandardSchema(u) || isObjectSchema(u) || isShape(u)
+
+/**
+ * The arguments of a prompt whose `arguments` is `declared` (a schema is derived once per
+ * prompt object). A raw shape is made one object schema, each property validated by its own
+ * library; an object mixing schemas with declarations is a TypeError saying what to pass.
+ */
 export const argumentsOf = (owner: object, name: string, declared: unknown): PromptArgumentsOf => {
-  const schema = isStandardSchema(declared) || isObjectSchema(declared)
-  if (!schema) return { spec: (declared ?? {}) as PromptArgumentsOf['spec'] }
+  const mixed = mixedShape(declared)
+  if (mixed !== undefined) throw new TypeError(`emcp: prompt ${name}: arguments: ${mixed}; or declare every argument as { description?, required? }`)
+  if (!isArgumentSchema(declared)) return { spec: (declared ?? {}) as PromptArgumentsOf['spec'] }
   const known = derived.get(owner)
   if (known !== undefined) return known
-  const made = isStandardSchema(declared) ? schemaArguments(name, declared) : literalArguments(name, declared)
+  const made = isStandardSchema(declared) ? schemaArguments(name, declared) : isShape(declared) ? schemaArguments(name, shapeSchema(declared)) : literalArguments(name, declared as JsonSchema)
   derived.set(owner, made)
   return made
 }
