@@ -35,7 +35,8 @@ export const standardJsonSchema = (name: unknown, slot: 'input' | 'output', sche
   try {
     out = direction({ target: standardTarget })
   } catch (e) {
-    throw new TypeError(`${where} cannot be written as JSON Schema${locate(direction)}: ${e instanceof Error ? e.message : String(e)}`)
+    // a shape's message names its property already
+    throw new TypeError(`${where} cannot be written as JSON Schema${props.vendor === shapeVendor ? '' : locate(direction)}: ${e instanceof Error ? e.message : String(e)}`)
   }
   if (!isObject(out)) throw new TypeError(`${where}: its library gave ${typeof out} rather than a JSON Schema object`)
   return out
