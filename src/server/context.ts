@@ -80,16 +80,6 @@ export interface ElicitSchema {
 /** What `elicit` answers with for a form: a Standard Schema's output (a raw shape's, property by property), or the type a JSON Schema form describes. */
 export type ElicitContent<S> = S extends StandardSchemaV1 ? InferOutput<S> : S extends StandardShape ? ShapeType<S, 'output'> : TypeOfSpec<S>
 
-/** An object some of whose values are schemas: taken by `elicit`'s constraint only to be refused by `CheckedForm`, with a message. */
-export interface MixedForm {
-  readonly [name: string]: object
-}
-
-/** `unknown` for a form `elicit` takes; for anything else (a shape mixing schemas with other values), a message saying what to pass. */
-export type CheckedForm<S> = [S] extends [ElicitSchema | StandardSchemaV1 | StandardShape]
-  ? unknown
-  : 'requestedSchema is neither a raw shape nor a form: make every value a Standard Schema ({ name: z.string() }), or pass a JSON Schema form { type: "object", properties }'
-
 /** The user's answer: `content` (typed by the form) only when they accepted. */
 export type ElicitResult<A> =
   | { readonly action: 'accept'; readonly content: A }
@@ -125,8 +115,8 @@ export interface ToolContext {
    * Standard Schema of an object of primitives (zod, valibot, ...), or a raw shape of
    * primitive schemas (`{ name: z.string() }`); the content is typed by it.
    */
-  readonly elicit: <const S extends ElicitSchema | StandardSchemaV1 | StandardShape | MixedForm>(
-    request: { readonly message: string; readonly requestedSchema: S & CheckedForm<S> },
+  readonly elicit: <const S extends ElicitSchema | StandardSchemaV1 | StandardShape>(
+    request: { readonly message: string; readonly requestedSchema: S },
     options?: RequestOptions,
   ) => Promise<ElicitResult<ElicitContent<S>>>
   /** Asks the user to visit a URL (`elicitation/create`, URL mode). */
