@@ -23,6 +23,7 @@ import { standardValidator, type SlotValidator } from '../schema/standard/valida
 import { rpcError, type RpcError } from '../protocol/jsonrpc.js'
 import { map, type Eventually } from '../util/eventually.js'
 import { isObject, stripUndefined } from '../util/json-object.js'
+import { clip } from '../util/clip.js'
 
 /** One argument as declared (or derived from a schema property). */
 export interface ArgumentDeclaration {
@@ -95,8 +96,35 @@ export const validArguments = (name: string, of: PromptArgumentsOf, args: unknow
   )
 }
 
+/**
+ * MCP: a missing required argument, an unknown one or one that is not a string is -32602,
+ * naming each: at most `maxIssuesNamed` of each kind, every name clipped, so that a client
+ * sending thousands of long keys gets a short answer.
+ */
+export const checkArguments = (name: string, declared: PromptArgumentsOf['spec'], args: { readonly [key: string]: unknown }): E.Either<RpcError, void> => {
+  const unknown = Object.keys(args).filter((k) => !Object.hasOwn(declared, k))
+  const notStrings = Object.keys(args).filter((k) => Object.hasOwn(declared, k) && typeof args[k] !== 'string')
+  const missing = Object.keys(declared).filter((k) => declared[k]?.required === true && args[k] === undefined)
+  if (unknown.length + notStrings.length + missing.length === 0) return E.right(undefined)
+  const say = (what: string, names: ReadonlyArray<string>): string[] =>
+    names.length === 0
+      ? []
+      : [`${what}${names.length > 1 ? 's' : ''} ${bounded(names).map((n) => JSON.stringify(n)).join(', ')}${names.length > maxIssuesNamed ? ` and ${names.length - maxIssuesNamed} more` : ''}`]
+  const problems = [...say('missing required argument', missing), ...say('unknown argument', unknown), ...say('non-string argument', notStrings)]
+  const data = stripUndefined({
+    name,
+    missing: missing.length > 0 ? bounded(missing) : undefined,
+    unknown: unknown.length > 0 ? bounded(unknown) : undefined,
+    notStrings: notStrings.length > 0 ? bounded(notStrings) : undefined,
+  })
+  return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: ${problems.join('; ')}`, data))
+}
+
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** The first `maxIssuesNamed` names, each clipped (a client's keys may be long and many). */
+const bounded = (names: ReadonlyArray<string>): ReadonlyArray<string> => names.slice(0, maxIssuesNamed).map((n) => clip(n))
 
 /** Derived once per prompt object: `prompts/list` and every `prompts/get` read it. */
 const derived = new WeakMap<object, PromptArgumentsOf>()

@@ -30,7 +30,7 @@ import type { Completion, CompletionRequest, Feature, FeatureFactory } from '../
 import type { Hub } from '../server/hub.js'
 import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { completeWith, type Completer } from './completion.js'
-import { argumentsOf, validArguments } from './prompt-arguments.js'
+import { argumentsOf, checkArguments, validArguments } from './prompt-arguments.js'
 import type { ShapeType, StandardShape } from '../schema/standard/shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../schema/standard/spec.js'
 import { runWithContext } from '../server/context.js'
@@ -258,7 +258,7 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
     const args = req.params?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: params.arguments must be an object of strings`))
     const of = argumentsOf(p, p.name, p.arguments)
-    const checked = checkArguments(p, of.spec, args)
+    const checked = checkArguments(p.name, of.spec, args)
     if (E.isLeft(checked)) return checked
     // checked above: only declared arguments, every one a string; a schema's library has the last word
     return map(validArguments(p.name, of, args), (valid) =>
@@ -346,24 +346,6 @@ const listed = (p: AnyPrompt): ListedPrompt => {
     icons: p.icons,
     _meta: withTags(p._meta, p.tags),
   })
-}
-
-/** MCP: a missing required argument or an unknown one is -32602, naming each. */
-const checkArguments = (p: AnyPrompt, declared: PromptArgumentsSpec, args: { readonly [key: string]: unknown }): E.Either<RpcError, void> => {
-  const unknown = Object.keys(args).filter((k) => !Object.hasOwn(declared, k))
-  const notStrings = Object.keys(args).filter((k) => Object.hasOwn(declared, k) && typeof args[k] !== 'string')
-  const missing = Object.keys(declared).filter((k) => declared[k]?.required === true && args[k] === undefined)
-  if (unknown.length + notStrings.length + missing.length === 0) return E.right(undefined)
-  const say = (what: string, names: ReadonlyArray<string>): string[] =>
-    names.length === 0 ? [] : [`${what}${names.length > 1 ? 's' : ''} ${names.map((n) => JSON.stringify(n)).join(', ')}`]
-  const problems = [...say('missing required argument', missing), ...say('unknown argument', unknown), ...say('non-string argument', notStrings)]
-  const data = stripUndefined({
-    name: p.name,
-    missing: missing.length > 0 ? missing : undefined,
-    unknown: unknown.length > 0 ? unknown : undefined,
-    notStrings: notStrings.length > 0 ? notStrings : undefined,
-  })
-  return E.left(rpcError('InvalidParams', `prompts/get: prompt ${p.name}: ${problems.join('; ')}`, data))
 }
 
 const isMessage = (u: unknown): u is PromptMessage =>

@@ -206,6 +206,12 @@ describe('prompt arguments given as a raw shape: refused when made', () => {
     )
   })
 
+  it("says what to pass for arktype's .optional() tuple, which is no Standard Schema", () => {
+    expect(() => prompt({ name: 'tuple', arguments: { code: z.string(), mood: type('string').optional() } as never, get: () => 'x' })).toThrow(
+      /emcp: prompt tuple: arguments: property "mood" is arktype's \.optional\(\) tuple, which only arktype's own type\(\{ \.\.\. \}\) reads/,
+    )
+  })
+
   it('refuses a property that is not a string, and one with no JSON Schema form, naming the prompt and the property', () => {
     expect(() => prompt({ name: 'count', arguments: { text: z.string(), n: z.number() } as never, get: () => 'x' })).toThrow(
       /^emcp: prompt count: the shape: property "n" must be a string \(prompt arguments are strings in MCP\)/,

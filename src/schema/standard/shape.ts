@@ -96,7 +96,12 @@ export const mixedShape = (u: unknown): string | undefined => {
   if (!keys.some((k) => carries(u[k]))) return undefined
   const odd = keys.find((k) => !isStandardSchema(u[k]))
   if (odd === undefined) return undefined
-  const what = carries(u[odd]) ? 'carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function)' : 'is not a schema'
+  const v = u[odd]
+  const what = carries(v)
+    ? 'carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function)'
+    : Array.isArray(v) && v[1] === '?' && isStandardSchema(v[0])
+      ? "is arktype's .optional() tuple, which only arktype's own type({ ... }) reads (there: 'key?'); in a shape, use a schema that accepts undefined, or pass type({ ... }) whole"
+      : 'is not a schema'
   return `property ${JSON.stringify(clip(odd, 64))} ${what}: a raw shape has a Standard Schema as every value ({ name: z.string(), count: z.number().optional() })`
 }
 
