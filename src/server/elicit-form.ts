@@ -40,7 +40,8 @@ export const elicitForm = (message: string, given: StandardSchemaV1 | object): E
   if (mixed !== undefined) throw new TypeError(`emcp: ctx.elicit ${owner}: the shape's ${mixed}; or pass a JSON Schema form { type: 'object', properties }`)
   const spec = isShape(given) ? shapeSchema(given) : (given as StandardSchemaV1)
   const form = flatForm('ctx.elicit', owner, spec, primitiveProperty)
-  const requestedSchema: JsonSchema = form.required.length === 0 ? { type: 'object', properties: form.properties } : { type: 'object', properties: form.properties, required: form.required }
+  const properties = Object.fromEntries(Object.entries(form.properties).map(([k, p]) => [k, fieldOf(p)]))
+  const requestedSchema: JsonSchema = form.required.length === 0 ? { type: 'object', properties } : { type: 'object', properties, required: form.required }
   const made: ElicitForm = { requestedSchema, decode: standardValidator(spec, requestedSchema).decode }
   forms.set(given, made)
   return made
@@ -51,3 +52,25 @@ export const elicitForm = (message: string, given: StandardSchemaV1 | object): E
 
 /** A schema is converted once, however many calls ask with it. */
 const forms = new WeakMap<object, ElicitForm>()
+
+/** The string formats MCP's form fields may carry. */
+const formats = new Set(['date', 'date-time', 'email', 'uri'])
+
+/**
+ * A property as MCP's restricted form schema spells it: every field has its `type` (a
+ * library may write a string enum without one: valibot's `picklist`), an `anyOf` of string
+ * constants (arktype's `'a' | 'b'`) is an `enum`, and a `format` MCP does not know (zod's
+ * `uuid`) is left out: the library still checks the answer.
+ */
+const fieldOf = (p: JsonSchema): JsonSchema => {
+  const consts = Array.isArray(p.anyOf) && p.anyOf.every((b) => typeof b === 'object' && b !== null && typeof (b as JsonSchema).const === 'string')
+  const { anyOf, format, ...rest } = p
+  // an anyOf the rule let through is of strings only: constants become an enum, anything else a plain string field
+  const base: JsonSchema = consts
+    ? { ...rest, type: 'string', enum: (anyOf as ReadonlyArray<JsonSchema>).map((b) => b.const) }
+    : anyOf !== undefined && p.type === undefined
+      ? { ...rest, type: 'string' }
+      : { ...rest, ...(anyOf === undefined ? {} : { anyOf }) }
+  const typed: JsonSchema = base.type === undefined && Array.isArray(base.enum) ? { type: 'string', ...base } : base
+  return typeof format === 'string' && formats.has(format) ? { ...typed, format } : typed
+}

@@ -43,9 +43,10 @@ const profile = {
 const signup = emcp({ name: 'signup', description: 'Signs someone up, asking for their profile (a raw shape).', input: { type: 'object' } })
 const nested = emcp({ name: 'nested', description: 'Asks for a shape MCP cannot carry.', input: { type: 'object' } })
 const mixed = emcp({ name: 'mixed', description: 'Asks with a shape mixing schemas and JSON Schema.', input: { type: 'object' } })
+const style = emcp({ name: 'style', description: 'Asks for a style: fields a library writes in ways MCP forms do not.', input: { type: 'object' } })
 const confirm = emcp({ name: 'confirm', description: 'Asks for a confirmation (the empty shape).', input: { type: 'object' } })
 
-const server = mcpServer([signup, nested, mixed, confirm], { name: 'shape-slots', version: '1.0.0' }, { features: [prompts([brief])] }).implement({
+const server = mcpServer([signup, nested, mixed, style, confirm], { name: 'shape-slots', version: '1.0.0' }, { features: [prompts([brief])] }).implement({
   signup: async (_args, ctx) => {
     const r = await ctx.elicit({ message: 'Your profile?', requestedSchema: profile })
     // typed property by property: age a number (defaulted), pro a boolean, plan optional
@@ -53,6 +54,11 @@ const server = mcpServer([signup, nested, mixed, confirm], { name: 'shape-slots'
   },
   nested: async (_args, ctx) => (await ctx.elicit({ message: 'Address?', requestedSchema: { name: z.string(), address: z.object({ city: z.string() }) } })).action,
   mixed: async (_args, ctx) => (await ctx.elicit({ message: 'Mixed?', requestedSchema: { name: z.string(), age: { type: 'number' } } as never })).action,
+  style: async (_args, ctx) => {
+    // arktype writes 'dry' | 'warm' as an anyOf of constants, valibot a picklist as an enum without a type, zod a uuid with a format MCP has not
+    const r = await ctx.elicit({ message: 'Style?', requestedSchema: { tone, size: toStandardJsonSchema(v.picklist(['s', 'm'])), ref: z.string().uuid().optional() } })
+    return r.action === 'accept' ? `${r.content.tone} ${r.content.size} ${r.content.ref ?? '-'}` : r.action
+  },
   confirm: async (_args, ctx) => {
     const r = await ctx.elicit({ message: 'Sure?', requestedSchema: {} })
     return r.action === 'accept' ? `confirmed ${JSON.stringify(r.content)}` : r.action
@@ -235,6 +241,25 @@ describe.each(clients)('raw shapes in prompts and forms, %s', (_, open) => {
       expect(m.isError).toBe(true)
       expect(m.text).toMatch(/ctx\.elicit form "Mixed\?": the shape's property "age" is not a schema: a raw shape has a Standard Schema as every value/)
       expect(asked).toHaveLength(0)
+    } finally {
+      await c.close()
+    }
+  })
+
+  it("spells every field as MCP's restricted form schema does: a type on each, enums for constants, only MCP's formats", async () => {
+    const c = await open()
+    try {
+      asked.length = 0
+      answer = { action: 'accept', content: { tone: 'dry', size: 'm' } }
+      expect(await c.call('style')).toEqual({ text: 'dry m -' })
+      const properties = (asked[0]?.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties
+      expect(properties.tone).toEqual({ type: 'string', enum: ['dry', 'warm'] })
+      expect(properties.size).toEqual({ type: 'string', enum: ['s', 'm'] })
+      expect(properties.ref).toMatchObject({ type: 'string' })
+      expect(properties.ref).not.toHaveProperty('format')
+      for (const field of Object.values(properties)) expect(['string', 'number', 'integer', 'boolean', 'array']).toContain(field.type)
+      answer = { action: 'accept', content: { tone: 'loud', size: 'm', ref: 'not-a-uuid' } }
+      expect((await c.call('style')).text).toMatch(/does not match the requested form: \/tone: .*\/ref: /)
     } finally {
       await c.close()
     }

@@ -30,14 +30,14 @@ export type PropertyRule = (property: JsonSchema) => string | undefined
 
 /** Prompt arguments: strings (`type: "string"`, an `enum`/`const` of strings, or an `anyOf` of those, as arktype writes `'a' | 'b'`). */
 export const stringProperty: PropertyRule = (p) =>
-  isString(p) || (p.type === undefined && Array.isArray(p.anyOf) && p.anyOf.length > 0 && p.anyOf.every((b) => isObject(b) && isString(b)))
+  isString(p) || (p.type === undefined && stringConsts(p.anyOf))
     ? undefined
     : 'must be a string (prompt arguments are strings in MCP): use a string schema, or an enum of strings'
 
 /** Elicitation fields: a string, number, integer or boolean, or a multi-select array of enumerated strings. */
 export const primitiveProperty: PropertyRule = (p) => {
   if (p.type === 'string' || p.type === 'number' || p.type === 'integer' || p.type === 'boolean') return undefined
-  if (p.type === undefined && stringsOnly(p.enum)) return undefined
+  if (p.type === undefined && (stringsOnly(p.enum) || stringConsts(p.anyOf))) return undefined
   if (p.type === 'array' && isObject(p.items) && (stringsOnly(p.items.enum) || Array.isArray(p.items.anyOf))) return undefined
   return 'must be a string, number, integer or boolean, or an array of enumerated strings (an elicitation form is a flat object of primitives in MCP)'
 }
@@ -99,5 +99,8 @@ const withoutNull = (p: unknown): unknown => {
 
 /** A JSON Schema of strings only: `type: "string"`, or an `enum`/`const` of strings. */
 const isString = (p: JsonSchema): boolean => p.type === 'string' || stringsOnly(p.enum) || (typeof p.const === 'string' && p.type === undefined)
+
+/** An `anyOf` of string schemas only (arktype writes `'a' | 'b'` as `anyOf: [{ const: 'a' }, { const: 'b' }]`). */
+const stringConsts = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((b) => isObject(b) && isString(b))
 
 const stringsOnly = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((x) => typeof x === 'string')
