@@ -900,7 +900,7 @@ const zodPage = (rows, mark) => [
   '### emcp with zod',
   '',
   'The server **emcp zod** ([bench/servers/emcp-zod.mjs](../bench/servers/emcp-zod.mjs)) is emcp with `add` taking SDK v1\'s zod schemas ' +
-    '(the same shapes, each in `z.object(...)`), validated by zod. Its calls/s beside emcp with the JSON Schema literal and beside SDK v1 ' +
+    '(the same raw shapes that server passes to `registerTool`), each property validated by zod. Its calls/s beside emcp with the JSON Schema literal and beside SDK v1 ' +
     'with the same zod schemas, in the same run; targets from the issue: at least 0.9× the literal, and ahead of the SDK.',
   '',
   mdTable([

@@ -2,7 +2,7 @@
 /**
  * The server's own cost of a zod tool beside the same tool as a JSON Schema literal: `add`
  * (the runtime bench's contract, bench/servers/contract.mjs) served twice in one process,
- * once with the literal and once with SDK v1's zod schemas in `z.object(...)`, each called
+ * once with the literal and once with SDK v1's zod schemas (raw shapes, as it takes them), each called
  * through `dispatchText` (no transport: what is left is validation, the handler and the
  * result), in rounds that alternate the two, timed by the process's CPU time (which moves
  * less than the clock when other processes compete for the cores). Both eras: 2025-11-25
@@ -31,8 +31,8 @@ if (!(calls > 0 && rounds > 0) || !['2025-11-25', '2026-07-28'].includes(era) ||
 
 const tools = {
   literal: emcp({ name: 'add', description: add.description, input: add.inputSchema, output: add.outputSchema }),
-  // the SDK v1 server's schemas, as bench/servers/emcp-zod.mjs passes them
-  zod: emcp({ name: 'add', description: add.description, input: z.object({ a: z.number().describe('First addend'), b: z.number().describe('Second addend') }), output: z.object({ sum: z.number() }) }),
+  // the SDK v1 server's schemas, as bench/servers/emcp-zod.mjs passes them: raw shapes
+  zod: emcp({ name: 'add', description: add.description, input: { a: z.number().describe('First addend'), b: z.number().describe('Second addend') }, output: { sum: z.number() } }),
 }
 const servers = Object.fromEntries(Object.entries(tools).map(([k, t]) => [k, mcpServer([t], { name: 'bench', version: '1.0.0' }).implement({ add: ({ a, b }) => ({ sum: a + b }) })]))
 

@@ -30,6 +30,8 @@ export const SearchInput = { query: z.string().min(1), limit: z.number().int().p
 export const SearchOutput = { hits: z.array(z.object({ id: z.string(), title: z.string() })) }
 /** `delete_note`'s arguments. */
 export const DeleteInput = { id: z.string().regex(/^n\d+$/, 'a note id looks like n1') }
+/** `summarize_notes`'s arguments, the prompt's `argsSchema`: a tag, optional. */
+export const SummarizeArgs = { tag: z.string().optional().describe('Only the notes with this tag') }
 
 interface Note {
   readonly title: string
@@ -65,7 +67,7 @@ export const deleteNote = emcp({
 const summarize = prompt({
   name: 'summarize_notes',
   description: 'Ask the model to summarize the notes, or those with one tag.',
-  arguments: { tag: { description: 'Only the notes with this tag' } },
+  arguments: SummarizeArgs,
   get: ({ tag }) => {
     const picked = [...notes.values()].filter((n) => tag === undefined || n.tags.includes(tag))
     return `Summarize these notes:\n\n${picked.map((n) => `# ${n.title}\n${n.body}`).join('\n\n')}`

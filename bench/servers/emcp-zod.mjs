@@ -1,7 +1,8 @@
 /**
  * The benchmark contract on emcp with zod: the tool `add` takes the SDK v1 server's zod
- * schemas (sdk1-common.mjs), each shape in `z.object(...)`, validated by zod through
- * `~standard.validate`; the filler tools are JSON Schema literals, as in examples/bench.ts.
+ * schemas (sdk1-common.mjs) in the form that server passes them, raw shapes, each property
+ * validated by zod through its `~standard.validate`; the filler tools are JSON Schema
+ * literals, as in examples/bench.ts.
  * Read through the package's own entry points (the bundles users get).
  *
  *   TOOLS=2000 node bench/servers/emcp-zod.mjs stdio
@@ -11,11 +12,11 @@ import { emcp, mcpServer } from 'emcp'
 import * as z from 'zod'
 import { add, fillers, port, toolCount } from './contract.mjs'
 
-// the SDK v1 server's schemas for `add`, unchanged
+// the SDK v1 server's schemas for `add`, unchanged: the same raw shapes its registerTool takes
 const addInput = { a: z.number().describe('First addend'), b: z.number().describe('Second addend') }
 const addOutput = { sum: z.number() }
 
-const addTool = emcp({ name: add.name, title: add.title, description: add.description, input: z.object(addInput), output: z.object(addOutput), annotations: add.annotations })
+const addTool = emcp({ name: add.name, title: add.title, description: add.description, input: addInput, output: addOutput, annotations: add.annotations })
 const fillerTools = fillers(toolCount()).map((t) => emcp({ name: t.name, description: t.description, input: t.inputSchema }))
 
 const handlers = { add: ({ a, b }) => ({ sum: a + b }) }

@@ -17,6 +17,7 @@ import type { ToolNamed } from '../contract/sum.js'
 import type { ArgsOf, ResultOf } from '../transport/in-memory.js'
 import type { AnyPrompt, Prompt, PromptArgs } from '../features/prompts.js'
 import type { InferInput, StandardSchemaV1 } from '../schema/standard/spec.js'
+import type { ShapeType, StandardShape } from '../schema/standard/shape.js'
 
 /** A tool as `tools/list` shows it, and as `emcp types` writes it: a name and its schemas. */
 export interface ListedContract {
@@ -99,7 +100,9 @@ export type PromptArgsOf<P> = P extends Prompt<string, infer A>
     ? { readonly [argument: string]: string }
     : A extends StandardSchemaV1
       ? InferInput<A>
-      : PromptArgs<A>
+      : A extends StandardShape
+        ? ShapeType<A, 'input'>
+        : PromptArgs<A>
   : never
 
 /** The prompt of `P` named `K` (all of them when names are not known). */

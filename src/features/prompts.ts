@@ -30,8 +30,8 @@ import type { Completion, CompletionRequest, Feature, FeatureFactory } from '../
 import type { Hub } from '../server/hub.js'
 import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { completeWith, type Completer } from './completion.js'
-import { argumentsOf, isObjectSchema, validArguments } from './prompt-arguments.js'
-import { isStandardSchema } from '../schema/standard/detect.js'
+import { argumentsOf, checkArguments, validArguments } from './prompt-arguments.js'
+import type { ShapeType, StandardShape } from '../schema/standard/shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../schema/standard/spec.js'
 import { runWithContext } from '../server/context.js'
 import { hubsOf } from '../server/hub.js'
@@ -58,22 +58,42 @@ export interface PromptArgumentSpec {
 /** A prompt's arguments, by name. */
 export type PromptArgumentsSpec = { readonly [name: string]: PromptArgumentSpec }
 
-/** What `arguments` may be: declarations by name, a Standard Schema of an object of strings, or a JSON Schema literal of one (TypeBox's `Type.Object`). */
-export type PromptArguments = PromptArgumentsSpec | StandardSchemaV1 | ObjectLiteral
+/**
+ * What `arguments` may be: declarations by name, a Standard Schema of an object of strings, a
+ * raw shape of string schemas (`{ code: z.string() }`), or a JSON Schema literal of an object
+ * (TypeBox's `Type.Object`).
+ */
+export type PromptArguments = PromptArgumentsSpec | StandardSchemaV1 | ObjectLiteral | StandardShape
 
-/** The arguments `get` receives: a schema's output (a literal's static type); else a required argument is a `string`, any other optional. */
+/**
+ * The arguments `get` receives: a schema's output (a shape's, property by property; a
+ * literal's static type); else a required argument is a `string`, any other optional.
+ */
 export type PromptArgs<A> = A extends StandardSchemaV1
   ? InferOutput<A>
   : A extends ObjectLiteral
     ? ObjectLiteral extends A
       ? { readonly [name: string]: unknown } // the constraint itself, while the compiler infers A: not walked
       : TypeOfSpec<A>
-    : A extends unknown
-      ? Flat<RequiredArgs<A> & OptionalArgs<A>>
-      : never
+    : A extends StandardShape
+      ? ShapeType<A, 'output'>
+      : A extends unknown
+        ? Flat<RequiredArgs<A> & OptionalArgs<A>>
+        : never
 
 /** The names of a prompt's arguments (a schema's input properties). */
 type ArgumentNames<A> = A extends StandardSchemaV1 ? keyof InferInput<A> : A extends ObjectLiteral ? keyof A['properties'] : keyof A
+
+/**
+ * `unknown` for arguments that are one form; for an object mixing schemas with declarations
+ * (`{ name: z.string(), note: { description: '...' } }`), which is neither a raw shape nor
+ * declarations, a message saying what to pass, in place of `arguments`.
+ */
+export type CheckedArguments<A> = [A] extends [StandardSchemaV1 | ObjectLiteral | StandardShape]
+  ? unknown
+  : true extends { [K in keyof A]: A[K] extends { readonly '~standard': unknown } ? true : never }[keyof A]
+    ? { readonly arguments: 'arguments mixes schemas with declarations: make every value a Standard Schema (a raw shape, { name: z.string() }) or every one a declaration { description?, required? }' }
+    : unknown
 
 /** A JSON Schema literal of an object with properties, as prompt arguments (a declaration's values are objects, never the string `"object"`). */
 export interface ObjectLiteral {
@@ -129,7 +149,7 @@ export interface PromptDef<N extends string, A extends PromptArguments> {
   readonly description?: string
   readonly icons?: ReadonlyArray<Icon>
   readonly _meta?: { readonly [key: string]: unknown }
-  /** The arguments, by name (`required: true` makes one mandatory), or a Standard Schema (or JSON Schema literal, TypeBox's) of an object of string properties. */
+  /** The arguments, by name (`required: true` makes one mandatory), a raw shape of string schemas, or a Standard Schema (or JSON Schema literal, TypeBox's) of an object of string properties. */
   readonly arguments?: A
   /** Builds the messages from the arguments (checked: none missing, none unknown). */
   readonly get: (args: NoInfer<PromptArgs<A>>, ctx: PromptContext) => Eventually<PromptResult>
@@ -180,14 +200,15 @@ export interface PromptsFeature extends FeatureFactory {
 // constructors
 
 /** A prompt; `get` receives the arguments typed from the declaration (write it inline or `as const`). */
-export const prompt = <const N extends string, const A extends PromptArguments = {}>(def: PromptDef<N, A>): Prompt<N, A> => {
+export const prompt = <const N extends string, const A extends PromptArguments = {}>(def: PromptDef<N, A> & CheckedArguments<A>): Prompt<N, A> => {
   checkMeta(`prompt ${String(def.name)}`, def)
   checkTags(`prompt ${String(def.name)}`, def.tags)
   if (typeof def.get !== 'function') throw new TypeError(`emcp: prompt ${def.name}: get must be a function`)
   const made = Object.freeze({ ...def, kind: 'prompt' as const })
   // a schema's arguments are derived (and refused) now, when the prompt is made, not on the first list
-  const declared = isStandardSchema(def.arguments) || isObjectSchema(def.arguments) ? argumentsOf(made, def.name, def.arguments).spec : (def.arguments ?? {})
-  if (!isObject(declared)) throw new TypeError(`emcp: prompt ${def.name}: arguments must be an object of argument declarations, a Standard Schema or a JSON Schema of an object`)
+  const declared = argumentsOf(made, def.name, def.arguments).spec
+  if (!isObject(declared))
+    throw new TypeError(`emcp: prompt ${def.name}: arguments must be an object of argument declarations, a Standard Schema, a raw shape of them or a JSON Schema of an object`)
   for (const [name, spec] of Object.entries(declared)) {
     if (name === '') throw new TypeError(`emcp: prompt ${def.name}: an argument name must not be empty`)
     if (!isObject(spec) || (spec.required !== undefined && typeof spec.required !== 'boolean'))
@@ -237,7 +258,7 @@ export const prompts = <const L extends ReadonlyArray<AnyPrompt>>(list: L & Chec
     const args = req.params?.arguments ?? {}
     if (!isObject(args)) return E.left(rpcError('InvalidParams', `prompts/get: prompt ${name}: params.arguments must be an object of strings`))
     const of = argumentsOf(p, p.name, p.arguments)
-    const checked = checkArguments(p, of.spec, args)
+    const checked = checkArguments(p.name, of.spec, args)
     if (E.isLeft(checked)) return checked
     // checked above: only declared arguments, every one a string; a schema's library has the last word
     return map(validArguments(p.name, of, args), (valid) =>
@@ -325,24 +346,6 @@ const listed = (p: AnyPrompt): ListedPrompt => {
     icons: p.icons,
     _meta: withTags(p._meta, p.tags),
   })
-}
-
-/** MCP: a missing required argument or an unknown one is -32602, naming each. */
-const checkArguments = (p: AnyPrompt, declared: PromptArgumentsSpec, args: { readonly [key: string]: unknown }): E.Either<RpcError, void> => {
-  const unknown = Object.keys(args).filter((k) => !Object.hasOwn(declared, k))
-  const notStrings = Object.keys(args).filter((k) => Object.hasOwn(declared, k) && typeof args[k] !== 'string')
-  const missing = Object.keys(declared).filter((k) => declared[k]?.required === true && args[k] === undefined)
-  if (unknown.length + notStrings.length + missing.length === 0) return E.right(undefined)
-  const say = (what: string, names: ReadonlyArray<string>): string[] =>
-    names.length === 0 ? [] : [`${what}${names.length > 1 ? 's' : ''} ${names.map((n) => JSON.stringify(n)).join(', ')}`]
-  const problems = [...say('missing required argument', missing), ...say('unknown argument', unknown), ...say('non-string argument', notStrings)]
-  const data = stripUndefined({
-    name: p.name,
-    missing: missing.length > 0 ? missing : undefined,
-    unknown: unknown.length > 0 ? unknown : undefined,
-    notStrings: notStrings.length > 0 ? notStrings : undefined,
-  })
-  return E.left(rpcError('InvalidParams', `prompts/get: prompt ${p.name}: ${problems.join('; ')}`, data))
 }
 
 const isMessage = (u: unknown): u is PromptMessage =>

@@ -26,6 +26,7 @@ import { formatIssues, validatorOf, type JsonSchema, type TypeOfSpec } from '../
 import { logLevels, type LogLevel, type Session } from './session.js'
 import { elicitForm } from './elicit-form.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
+import { isShape, mixedShape, type ShapeType, type StandardShape } from '../schema/standard/shape.js'
 import type { InferOutput, StandardSchemaV1 } from '../schema/standard/spec.js'
 
 // ---------------------------------------------------------------------------------------
@@ -76,8 +77,8 @@ export interface ElicitSchema {
   readonly required?: ReadonlyArray<string>
 }
 
-/** What `elicit` answers with for a form: a Standard Schema's output, or the type a JSON Schema form describes. */
-export type ElicitContent<S> = S extends StandardSchemaV1 ? InferOutput<S> : TypeOfSpec<S>
+/** What `elicit` answers with for a form: a Standard Schema's output (a raw shape's, property by property), or the type a JSON Schema form describes. */
+export type ElicitContent<S> = S extends StandardSchemaV1 ? InferOutput<S> : S extends StandardShape ? ShapeType<S, 'output'> : TypeOfSpec<S>
 
 /** The user's answer: `content` (typed by the form) only when they accepted. */
 export type ElicitResult<A> =
@@ -110,10 +111,11 @@ export interface ToolContext {
   /** Asks the client's model for a message (`sampling/createMessage`). */
   readonly sample: (request: SamplingRequest, options?: RequestOptions) => Promise<SamplingResult>
   /**
-   * Asks the user to fill a form (`elicitation/create`, form mode): a flat JSON Schema, or a
-   * Standard Schema of an object of primitives (zod, valibot, ...); the content is typed by it.
+   * Asks the user to fill a form (`elicitation/create`, form mode): a flat JSON Schema, a
+   * Standard Schema of an object of primitives (zod, valibot, ...), or a raw shape of
+   * primitive schemas (`{ name: z.string() }`); the content is typed by it.
    */
-  readonly elicit: <const S extends ElicitSchema | StandardSchemaV1>(
+  readonly elicit: <const S extends ElicitSchema | StandardSchemaV1 | StandardShape>(
     request: { readonly message: string; readonly requestedSchema: S },
     options?: RequestOptions,
   ) => Promise<ElicitResult<ElicitContent<S>>>
@@ -192,15 +194,17 @@ class CallContext implements ToolContext {
 
   get elicit(): ToolContext['elicit'] {
     return async (request, options) => {
-      // a library's schema is sent as the flat JSON Schema it writes, and checks the answer itself
-      const form = isStandardSchema(request.requestedSchema) ? elicitForm(request.message, request.requestedSchema) : undefined
-      const sent = form === undefined ? request : { ...request, requestedSchema: form.requestedSchema }
+      // a library's schema (or a raw shape) is sent as the flat JSON Schema it writes, and checks the answer itself
+      // an empty shape `{}` is the empty form (a confirmation): MCP's own spelling of it is sent
+      const given: object = isObject(request.requestedSchema) && Object.keys(request.requestedSchema).length === 0 ? emptyForm : request.requestedSchema
+      const form = isStandardSchema(given) || isShape(given) || mixedShape(given) !== undefined ? elicitForm(request.message, given) : undefined
+      const sent = form === undefined ? { ...request, requestedSchema: given } : { ...request, requestedSchema: form.requestedSchema }
       const result = (await this.ask('elicitation.form', 'elicitation/create', { mode: 'form', ...sent }, options)) as {
         action?: unknown
         content?: unknown
       }
       if (result.action !== 'accept') return { action: result.action === 'decline' ? 'decline' : 'cancel' }
-      const checked = await (form?.decode ?? validatorOf(request.requestedSchema as unknown as JsonSchema).decode)(result.content ?? {})
+      const checked = await (form?.decode ?? validatorOf(given as JsonSchema).decode)(result.content ?? {})
       if (checked._tag === 'Left')
         throw new Error(`the client's answer does not match the requested form: ${formatIssues(checked.left)}`)
       return { action: 'accept', content: checked.right as never }
@@ -270,3 +274,5 @@ export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolC
   })
 }
 
+/** The form with no fields, as `{}` (an empty shape) asks for it. */
+const emptyForm: ElicitSchema = { type: 'object', properties: {} }

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { example } from '../interop/children.js'
 
-const runnable = ['apps', 'bench', 'calculator', 'catalog', 'client', 'compose', 'context', 'eras', 'everything', 'from-sdk', 'hardened', 'meos', 'meos-catalog', 'middleware', 'oauth', 'openapi', 'ops', 'otel', 'proxy', 'semoss', 'start', 'store', 'tasks', 'tool-search']
+const runnable = ['apps', 'bench', 'calculator', 'catalog', 'client', 'compose', 'context', 'eras', 'everything', 'from-sdk', 'hardened', 'meos', 'meos-catalog', 'middleware', 'oauth', 'openapi', 'ops', 'otel', 'proxy', 'semoss', 'shapes', 'start', 'store', 'tasks', 'tool-search']
 
 /** Runs an example to its exit, stdin closed; what it printed and its code. */
 const run = (name: string, args: ReadonlyArray<string>): Promise<{ code: number | null; out: string; err: string }> =>

@@ -135,3 +135,95 @@ describe('prompt arguments given as a JSON Schema literal (TypeBox, or by hand)'
     )
   })
 })
+
+// arktype's `.describe` is an overloaded generic: written inline beside `get`, TypeScript infers no arguments; a const keeps them
+const mood = type("'glad' | 'sad'").describe('How it feels')
+
+describe.each(['2025-11-25', '2026-07-28'])('prompt arguments given as a raw shape, libraries mixed (%s)', (protocolVersion) => {
+  const plan = prompt({
+    name: 'plan',
+    description: 'Plan a trip (raw shape).',
+    arguments: {
+      city: z.string().min(2, 'city too short').describe('Where to'),
+      days: z.string().regex(/^\d+$/, 'days must be digits').transform(Number).optional(),
+      pace: toStandardJsonSchema(v.optional(v.picklist(['slow', 'fast']))),
+      mood,
+    },
+    get: ({ city, days, pace, mood }) => `${days === undefined ? 'Some' : String(days * 2)} days in ${city}, ${pace ?? 'any'} pace, ${mood}`,
+    complete: { pace: (value) => ['slow', 'fast'].filter((p) => p.startsWith(value)) },
+  })
+  const client = inMemoryClient(serve(prompts([plan])), { protocolVersion })
+
+  it("lists each property as a named argument: description from its JSON Schema, required unless its schema takes undefined", async () => {
+    expect(((await client.request('prompts/list')) as { prompts: unknown }).prompts).toEqual([
+      {
+        name: 'plan',
+        description: 'Plan a trip (raw shape).',
+        arguments: [
+          { name: 'city', description: 'Where to', required: true },
+          { name: 'days' },
+          { name: 'pace' },
+          { name: 'mood', description: 'How it feels', required: true },
+        ],
+      },
+    ])
+  })
+
+  it("gives get each property's output, and refuses with each property's own message at its path", async () => {
+    expect(text(await client.request('prompts/get', { name: 'plan', arguments: { city: 'Oslo', days: '3', pace: 'slow', mood: 'glad' } }))).toBe('6 days in Oslo, slow pace, glad')
+    expect(text(await client.request('prompts/get', { name: 'plan', arguments: { city: 'Oslo', mood: 'sad' } }))).toBe('Some days in Oslo, any pace, sad')
+    await expect(client.request('prompts/get', { name: 'plan', arguments: { city: 'O', days: 'x', mood: 'glad' } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^prompts\/get: prompt plan: invalid arguments: /),
+      data: { name: 'plan', issues: [{ path: '/city', message: 'city too short' }, { path: '/days', message: 'days must be digits' }] },
+    })
+    await expect(client.request('prompts/get', { name: 'plan', arguments: { city: 'Oslo', pace: 'run', mood: 'glad' } })).rejects.toMatchObject({ code: -32602, data: { issues: [{ path: '/pace' }] } })
+    await expect(client.request('prompts/get', { name: 'plan', arguments: { city: 'Oslo', mood: 'cross' } })).rejects.toMatchObject({ code: -32602, data: { issues: [{ path: '/mood' }] } })
+  })
+
+  it('names a missing required argument, an unknown one and a non-string one, before any library runs', async () => {
+    await expect(client.request('prompts/get', { name: 'plan', arguments: { town: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+      data: { name: 'plan', missing: ['city', 'mood'], unknown: ['town'] },
+    })
+    await expect(client.request('prompts/get', { name: 'plan', arguments: { city: 3, mood: 'glad' } })).rejects.toMatchObject({ code: -32602, data: { notStrings: ['city'] } })
+  })
+
+  it('completes an argument of the shape', async () => {
+    expect(await client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'plan' }, argument: { name: 'pace', value: 'f' } })).toMatchObject({
+      completion: { values: ['fast'] },
+    })
+  })
+})
+
+describe('prompt arguments given as a raw shape: refused when made', () => {
+  it('refuses an object mixing schemas with declarations, naming the property and saying what to pass', () => {
+    expect(() => prompt({ name: 'mixed', arguments: { code: z.string(), note: { description: 'A note' } } as never, get: () => 'x' })).toThrow(
+      'emcp: prompt mixed: arguments: property "note" is not a schema: a raw shape has a Standard Schema as every value ({ name: z.string(), count: z.number().optional() }); or declare every argument as { description?, required? }',
+    )
+    expect(() => prompt({ name: 'odd', arguments: { code: z.string(), n: { '~standard': { version: 0 } } } as never, get: () => 'x' })).toThrow(
+      /emcp: prompt odd: arguments: property "n" carries "~standard" but is not a Standard Schema v1/,
+    )
+  })
+
+  it("says what to pass for arktype's .optional() tuple, which is no Standard Schema", () => {
+    expect(() => prompt({ name: 'tuple', arguments: { code: z.string(), mood: type('string').optional() } as never, get: () => 'x' })).toThrow(
+      /emcp: prompt tuple: arguments: property "mood" is arktype's \.optional\(\) tuple, which only arktype's own type\(\{ \.\.\. \}\) reads/,
+    )
+  })
+
+  it('refuses a property that is not a string, and one with no JSON Schema form, naming the prompt and the property', () => {
+    expect(() => prompt({ name: 'count', arguments: { text: z.string(), n: z.number() } as never, get: () => 'x' })).toThrow(
+      /^emcp: prompt count: the shape: property "n" must be a string \(prompt arguments are strings in MCP\)/,
+    )
+    expect(() => prompt({ name: 'bare', arguments: { a: z.string(), b: v.string() }, get: () => 'x' })).toThrow(
+      /^emcp: prompt bare: the input shape cannot be written as JSON Schema: property "b" \(valibot\) has no JSON Schema form/,
+    )
+  })
+
+  it('keeps a declarations object with no schema in it as declarations', () => {
+    const p = prompt({ name: 'plain', arguments: { a: { required: true } }, get: ({ a }) => a })
+    expect(p.arguments).toEqual({ a: { required: true } })
+  })
+})
+

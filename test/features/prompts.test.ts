@@ -140,6 +140,19 @@ describe('prompts: prompts/get', () => {
     await expect(client.request('prompts/get', { name: 'review', arguments: ['x'] })).rejects.toMatchObject({ code: -32602 })
   })
 
+  it('names at most 20 unknown arguments, each clipped, however many long keys a client sends', async () => {
+    const args = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}${'x'.repeat(1000)}`, 'v']))
+    const refused = (await client.request('prompts/get', { name: 'review', arguments: { code: 'x', ...args } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: number; message: string; data: { unknown: string[] } }
+    expect(refused.code).toBe(-32602)
+    expect(refused.message).toMatch(/^prompts\/get: prompt review: unknown arguments "k0x+… \(1002 characters\)", .* and 1980 more$/)
+    expect(refused.message.length).toBeLessThan(4000)
+    expect(refused.data.unknown).toHaveLength(20)
+    expect(JSON.stringify(refused.data).length).toBeLessThan(4000)
+  })
+
   it('answers a get that fails or returns something other than messages with -32603', async () => {
     const broken = prompt({ name: 'broken', get: () => { throw new Error('no words') } })
     const odd = prompt({ name: 'odd', get: () => [{ role: 'system', content: { type: 'text', text: 'x' } }] as never })

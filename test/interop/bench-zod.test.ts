@@ -42,7 +42,9 @@ describe('npm run bench: emcp with zod beside SDK v1 with zod, over stdio', () =
     const [za, sa] = [z.tools[0], s.tools.find((t) => t.name === 'add')]
     expect(za?.inputSchema.properties).toEqual(sa?.inputSchema.properties)
     expect(za?.inputSchema.required).toEqual(['a', 'b'])
+    expect(za?.inputSchema.required).toEqual(sa?.inputSchema.required)
     expect(za?.outputSchema?.properties).toEqual(sa?.outputSchema?.properties)
+    expect(za?.outputSchema?.required).toEqual(sa?.outputSchema?.required)
   })
 
   it('answers add as every bench server does, and refuses a string with zod\'s message', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { AddNoteInput, AddNoteOutput, DeleteInput, SearchInput, SearchOutput } from '../../examples/from-sdk.js'
+import { AddNoteInput, AddNoteOutput, DeleteInput, SearchInput, SearchOutput, SummarizeArgs } from '../../examples/from-sdk.js'
 import { connectHttp, connectStdio, example, texts, type Connection } from './children.js'
 
 /** The SDK server of docs/from-sdk.md, with the example's schemas (a subset of its behaviour). */
@@ -23,6 +23,9 @@ const sdkServer = (): McpServer => {
   })
   server.registerTool('search_notes', { description: 'Find notes.', inputSchema: SearchInput, outputSchema: SearchOutput }, () => ({ content: [], structuredContent: { hits: [] } }))
   server.registerTool('delete_note', { description: 'Delete a note.', inputSchema: DeleteInput }, ({ id }) => ({ content: [{ type: 'text', text: `deleted ${id}` }] }))
+  server.registerPrompt('summarize_notes', { description: 'Ask the model to summarize the notes, or those with one tag.', argsSchema: SummarizeArgs }, ({ tag }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Summarize the notes${tag === undefined ? '' : ` tagged ${tag}`}` } }],
+  }))
   server.registerResource('note', new ResourceTemplate('notes://{id}', { list: undefined }), { mimeType: 'text/plain' }, (uri, { id }) => ({
     contents: [{ uri: uri.href, text: notes.get(String(id))?.body ?? '' }],
   }))
@@ -63,6 +66,15 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('the po
     }
     expect(ported.tools[0]?.inputSchema.properties?.title).toEqual({ type: 'string', minLength: 1, maxLength: 100, description: 'A short title' })
     expect(ported.tools[1]?.outputSchema?.required).toEqual(['hits'])
+  })
+
+  it('lists the prompt with the arguments the SDK server lists for the same raw shape', async () => {
+    const [ported, original] = await Promise.all([c.client.listPrompts(), sdk.listPrompts()])
+    const [p, o] = [ported.prompts[0], original.prompts[0]]
+    expect(p).toMatchObject({ name: o?.name, description: o?.description })
+    // the same argument; the SDK spells "not required" out, emcp leaves `required` out
+    expect(o?.arguments).toEqual([{ name: 'tag', description: 'Only the notes with this tag', required: false }])
+    expect(p?.arguments).toEqual([{ name: 'tag', description: 'Only the notes with this tag' }])
   })
 
   it('calls a tool: zod applies its default, the result is structured and checked by the client', async () => {

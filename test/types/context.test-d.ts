@@ -3,9 +3,13 @@
  * (an unknown log level does not compile), and `elicit` types the user's answer from the
  * form it asks for: `content` is there only when the action is 'accept', a required string
  * is a string, an optional integer is `number | undefined`, and a form MCP cannot carry (a
- * nested object) does not compile.
+ * nested object) does not compile. A raw shape (`{ name: z.string() }`, libraries mixed) types
+ * the answer property by property; one mixing schemas with other values does not compile.
  */
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
+import { toStandardJsonSchema } from '@valibot/to-json-schema'
+import { type } from 'arktype'
+import * as v from 'valibot'
 import { z as zs } from 'zod'
 import {
   emcp,
@@ -189,3 +193,24 @@ void (async () => {
   const answer = await ctx.elicit({ message: 'm', requestedSchema: zs.object({ name: zs.string(), age: zs.number().default(30), n: zs.string().transform(Number) }) })
   if (answer.action === 'accept') expectType<{ name: string; age: number; n: number }>(answer.content)
 })
+
+// elicit with a raw shape, libraries mixed: the answer is each property's output
+void (async () => {
+  const answer = await ctx.elicit({
+    message: 'm',
+    requestedSchema: { name: zs.string(), age: zs.number().default(30), plan: toStandardJsonSchema(v.optional(v.picklist(['free', 'team']))), pro: type('boolean') },
+  })
+  if (answer.action === 'accept') expectType<{ name: string; age: number; plan: 'free' | 'team' | undefined; pro: boolean }>(answer.content)
+  // the empty shape: a confirmation, nothing to read
+  const sure = await ctx.elicit({ message: 'Sure?', requestedSchema: {} })
+  if (sure.action === 'accept') expectType<{}>(sure.content)
+})
+// a wrong use of a property of the answer
+void (async () => {
+  const r = await ctx.elicit({ message: 'm', requestedSchema: { age: zs.number() } })
+  if (r.action === 'accept') expectError(r.content.age.toUpperCase())
+})
+// a shape mixing schemas with JSON Schema properties: the property that is no schema is named
+// message: /'type' does not exist in type 'ShapeValue'/
+expectError(ctx.elicit({ message: 'm', requestedSchema: { name: zs.string(), age: { type: 'number' } } }))
+

@@ -2,8 +2,14 @@
  * Type tests of prompts (src/features/prompts.ts): `get` receives the arguments typed from the
  * literal declaration (`required: true` gives a string, anything else an optional string);
  * an undeclared argument, a completer for one, or a duplicate prompt name do not compile.
+ * Arguments given as a raw shape (`{ code: z.string() }`, libraries mixed): `get` reads each
+ * property's output, optional ones `| undefined`; an object mixing schemas with declarations
+ * does not compile, with a message saying what to pass.
  */
 import { expectAssignable, expectError, expectType } from 'tsd'
+import { toStandardJsonSchema } from '@valibot/to-json-schema'
+import { type } from 'arktype'
+import * as v from 'valibot'
 import { z as zs } from 'zod'
 import {
   emcp,
@@ -11,12 +17,14 @@ import {
   prompt,
   prompts,
   type AnyPrompt,
+  type AnyTool,
   type FeatureFactory,
   type Prompt,
   type PromptArgs,
   type PromptContext,
   type PromptsFeature,
 } from 'emcp'
+import type { RemoteClient } from 'emcp/client'
 
 const trip = prompt({
   name: 'trip',
@@ -89,3 +97,46 @@ prompt({
 })
 expectError(prompt({ name: 'zwrong', arguments: zs.object({ code: zs.string() }), get: ({ code }) => code.toFixed(1) }))
 expectError(prompt({ name: 'zcomplete', arguments: zs.object({ code: zs.string() }), get: () => 'x', complete: { nope: () => [] } }))
+
+// arguments as a raw shape, libraries mixed: get reads each property's output (transforms
+// applied, optional ones `| undefined`), complete names its properties
+const tone = type("'dry' | 'warm'")
+const brief = prompt({
+  name: 'brief',
+  arguments: {
+    topic: zs.string().describe('What to brief on'),
+    words: zs.string().transform(Number).optional(),
+    lang: toStandardJsonSchema(v.optional(v.picklist(['en', 'fr']))),
+    tone,
+  },
+  get: (args) => {
+    expectType<{ topic: string; words: number | undefined; lang: 'en' | 'fr' | undefined; tone: 'dry' | 'warm' }>(args)
+    return args.topic
+  },
+  complete: {
+    lang: (value, context) => {
+      // completion sees the arguments as the client sent them so far: strings
+      expectType<string | undefined>(context.arguments.words)
+      return ['en', 'fr'].filter((l) => l.startsWith(value))
+    },
+  },
+})
+expectAssignable<AnyPrompt>(brief)
+expectType<{ topic: string; words: number | undefined; lang: 'en' | 'fr' | undefined; tone: 'dry' | 'warm' }>({} as PromptArgs<typeof brief.arguments & {}>)
+// callers (a typed client) send each property's input: the optional ones may be left out
+declare const remote: RemoteClient<AnyTool, typeof brief>
+void remote.prompts.get('brief', { topic: 't', tone: 'dry' })
+void remote.prompts.get('brief', { topic: 't', tone: 'dry', words: '3', lang: 'fr' })
+expectError(remote.prompts.get('brief', { tone: 'dry' }))
+expectError(remote.prompts.get('brief', { topic: 't', tone: 'loud' }))
+expectError(remote.prompts.get('brief', { topic: 't', tone: 'dry', words: 3 }))
+// a wrong use of an argument, an argument the shape has not, a completer for one
+expectError(prompt({ name: 'swrong', arguments: { n: zs.string().transform(Number) }, get: ({ n }) => n.toUpperCase() }))
+expectError(prompt({ name: 'sunknown', arguments: { code: zs.string() }, get: ({ cod }) => String(cod) }))
+expectError(prompt({ name: 'scomplete', arguments: { code: zs.string() }, get: () => 'x', complete: { nope: () => [] } }))
+// an optional argument used as if always there
+expectError(prompt({ name: 'soptional', arguments: { note: zs.string().optional() }, get: ({ note }) => ((s: string) => s)(note) }))
+// an object mixing schemas with declarations is neither a raw shape nor declarations
+// message: /arguments mixes schemas with declarations: make every value a Standard Schema/
+expectError(prompt({ name: 'smixed', arguments: { code: zs.string(), note: { description: 'A note' } }, get: () => 'x' }))
+

@@ -16,6 +16,7 @@ import { clip } from '../../util/clip.js'
 import { unknownKeywords } from '../keywords.js'
 import type { JsonSchema } from '../schema.js'
 import { standardJsonSchema } from './json-schema.js'
+import { shapeVendor } from './shape.js'
 import type { StandardSchemaV1 } from './spec.js'
 
 /** A flat form: its properties' JSON Schemas, by name, in order, and the names it requires. */
@@ -27,16 +28,16 @@ export interface FlatForm {
 /** Why a property's JSON Schema cannot be one of the form's fields, or undefined when it can. */
 export type PropertyRule = (property: JsonSchema) => string | undefined
 
-/** Prompt arguments: strings (`type: "string"`, or an `enum`/`const` of strings). */
+/** Prompt arguments: strings (`type: "string"`, an `enum`/`const` of strings, or an `anyOf` of those, as arktype writes `'a' | 'b'`). */
 export const stringProperty: PropertyRule = (p) =>
-  p.type === 'string' || stringsOnly(p.enum) || (typeof p.const === 'string' && p.type === undefined)
+  isString(p) || (p.type === undefined && stringConsts(p.anyOf))
     ? undefined
     : 'must be a string (prompt arguments are strings in MCP): use a string schema, or an enum of strings'
 
 /** Elicitation fields: a string, number, integer or boolean, or a multi-select array of enumerated strings. */
 export const primitiveProperty: PropertyRule = (p) => {
   if (p.type === 'string' || p.type === 'number' || p.type === 'integer' || p.type === 'boolean') return undefined
-  if (p.type === undefined && stringsOnly(p.enum)) return undefined
+  if (p.type === undefined && (stringsOnly(p.enum) || stringConsts(p.anyOf))) return undefined
   if (p.type === 'array' && isObject(p.items) && (stringsOnly(p.items.enum) || Array.isArray(p.items.anyOf))) return undefined
   return 'must be a string, number, integer or boolean, or an array of enumerated strings (an elicitation form is a flat object of primitives in MCP)'
 }
@@ -45,8 +46,10 @@ export const primitiveProperty: PropertyRule = (p) => {
  * The flat form of `spec`, owned by `noun` `name` (prompt review): throws a TypeError naming
  * them and the property when the schema is not an object of properties `rule` accepts.
  */
-export const flatForm = (noun: string, name: string, spec: StandardSchemaV1, rule: PropertyRule): FlatForm =>
-  formOf(`emcp: ${noun} ${name}: the schema (${String(spec['~standard'].vendor)})`, standardJsonSchema(name, 'input', spec, noun), rule)
+export const flatForm = (noun: string, name: string, spec: StandardSchemaV1, rule: PropertyRule): FlatForm => {
+  const vendor = String(spec['~standard'].vendor)
+  return formOf(`emcp: ${noun} ${name}: ${vendor === shapeVendor ? 'the shape' : `the schema (${vendor})`}`, standardJsonSchema(name, 'input', spec, noun), rule)
+}
 
 /**
  * The flat form of a JSON Schema literal (TypeBox's `Type.Object`, or one written by hand),
@@ -93,5 +96,11 @@ const withoutNull = (p: unknown): unknown => {
   const kept = isNull(anyOf[1]) ? anyOf[0] : isNull(anyOf[0]) ? anyOf[1] : undefined
   return isObject(kept) ? { ...kept, ...notes } : p
 }
+
+/** A JSON Schema of strings only: `type: "string"`, or an `enum`/`const` of strings. */
+const isString = (p: JsonSchema): boolean => p.type === 'string' || stringsOnly(p.enum) || (typeof p.const === 'string' && p.type === undefined)
+
+/** An `anyOf` of string schemas only (arktype writes `'a' | 'b'` as `anyOf: [{ const: 'a' }, { const: 'b' }]`). */
+const stringConsts = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((b) => isObject(b) && isString(b))
 
 const stringsOnly = (u: unknown): boolean => Array.isArray(u) && u.length > 0 && u.every((x) => typeof x === 'string')

@@ -14,6 +14,7 @@
 import { escapeToken } from '../../util/json-pointer.js'
 import { isObject } from '../../util/json-object.js'
 import type { JsonSchema } from '../schema.js'
+import { shapeVendor } from './shape.js'
 import type { StandardJsonConverter, StandardSchemaV1 } from './spec.js'
 
 /** The target every Standard JSON Schema conversion asks for. */
@@ -26,7 +27,7 @@ export const standardTarget = 'draft-2020-12'
  */
 export const standardJsonSchema = (name: unknown, slot: 'input' | 'output', schema: StandardSchemaV1, owner = 'tool'): JsonSchema => {
   const props = schema['~standard']
-  const where = `emcp: ${owner} ${String(name)}: the ${slot} schema (${String(props.vendor)})`
+  const where = `emcp: ${owner} ${String(name)}: the ${slot} ${props.vendor === shapeVendor ? 'shape' : `schema (${String(props.vendor)})`}`
   const converter = (props as { readonly jsonSchema?: unknown }).jsonSchema
   if (!isConverter(converter)) throw new TypeError(`${where} has no JSON Schema form (Standard JSON Schema, "~standard.jsonSchema"): ${howTo(props.vendor)}`)
   const direction = slot === 'input' ? converter.input : converter.output
@@ -34,7 +35,8 @@ export const standardJsonSchema = (name: unknown, slot: 'input' | 'output', sche
   try {
     out = direction({ target: standardTarget })
   } catch (e) {
-    throw new TypeError(`${where} cannot be written as JSON Schema${locate(direction)}: ${e instanceof Error ? e.message : String(e)}`)
+    // a shape's message names its property already
+    throw new TypeError(`${where} cannot be written as JSON Schema${props.vendor === shapeVendor ? '' : locate(direction)}: ${e instanceof Error ? e.message : String(e)}`)
   }
   if (!isObject(out)) throw new TypeError(`${where}: its library gave ${typeof out} rather than a JSON Schema object`)
   return out

@@ -18,6 +18,7 @@
  * const s = shapeSchema({ title: z.string(), n: z.number().optional() })
  * s['~standard'].validate({ title: 1 }) // { issues: [{ path: ['title'], message: 'Invalid input: expected string, received number' }] }
  */
+import { clip } from '../../util/clip.js'
 import { isObject } from '../../util/json-object.js'
 import { all, isThenable, map, type Eventually } from '../../util/eventually.js'
 import { isStandardSchema } from './detect.js'
@@ -84,6 +85,29 @@ export const isShape = (u: unknown): u is Record<string, StandardSchemaV1> => {
   return keys.length > 0 && keys.every((k) => isStandardSchema(u[k]))
 }
 
+/**
+ * Why `u`, an object some of whose values carry `~standard`, is not a raw shape (naming the
+ * first property that is no Standard Schema v1), or undefined when it is one or has no such
+ * value: an object mixing schemas with anything else is neither a shape nor a declaration.
+ */
+export const mixedShape = (u: unknown): string | undefined => {
+  if (!isObject(u) || isStandardSchema(u)) return undefined
+  const keys = Object.keys(u)
+  if (!keys.some((k) => carries(u[k]))) return undefined
+  const odd = keys.find((k) => !isStandardSchema(u[k]))
+  if (odd === undefined) return undefined
+  const v = u[odd]
+  const what = carries(v)
+    ? 'carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function)'
+    : Array.isArray(v) && v[1] === '?' && isStandardSchema(v[0])
+      ? "is arktype's .optional() tuple, which only arktype's own type({ ... }) reads (there: 'key?'); in a shape, use a schema that accepts undefined, or pass type({ ... }) whole"
+      : 'is not a schema'
+  return `property ${JSON.stringify(clip(odd, 64))} ${what}: a raw shape has a Standard Schema as every value ({ name: z.string(), count: z.number().optional() })`
+}
+
+/** The vendor a shape's own Standard Schema names, so that messages can say "the shape". */
+export const shapeVendor = 'emcp-shape'
+
 /** `u` itself, or the Standard Schema of its object when it is a raw shape: what a contract keeps as its slot. */
 export const slotOf = (u: unknown): unknown => (isShape(u) ? shapeSchema(u) : u)
 
@@ -108,7 +132,7 @@ export const shapeSchema = (shape: Record<string, StandardSchemaV1>): StandardSc
   return {
     '~standard': {
       version: 1,
-      vendor: 'emcp-shape',
+      vendor: shapeVendor,
       validate: validate as StandardSchemaV1['~standard']['validate'],
       jsonSchema: { input: json('input'), output: json('output') },
     } as StandardSchemaV1['~standard'],
@@ -117,6 +141,9 @@ export const shapeSchema = (shape: Record<string, StandardSchemaV1>): StandardSc
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** True for an object or function with a `~standard` key (an `in` test: no getter runs). */
+const carries = (v: unknown): boolean => (typeof v === 'object' || typeof v === 'function') && v !== null && '~standard' in v
 
 /** What validating `undefined` gives, when it answers at once (an async schema: undefined, asked per call). */
 const absentValue = (s: StandardSchemaV1): StandardResult<unknown> | undefined => {

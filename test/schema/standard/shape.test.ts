@@ -72,8 +72,8 @@ describe('raw shapes of Standard Schemas', () => {
 
   it('refuses a value that is neither a shape nor a literal, and a property without a JSON Schema form, when the contract is made', () => {
     expect(() => emcp({ name: 'x', input: { type: 'object', title: z.string() } as never })).toThrow(/is not a JSON Schema literal: its property "title" is a schema of its own: a shape .* has a Standard Schema as every value/)
-    expect(() => emcp({ name: 'y', input: { a: z.string().transform((s) => s.length) }, output: { b: z.string().transform((s) => s.length) } })).toThrow(/tool y: the output schema .*property "b"/)
-    expect(() => emcp({ name: 'z', input: { a: v.string() } as never })).toThrow(/tool z: the input schema .*property "a" \(valibot\) has no JSON Schema form/)
+    expect(() => emcp({ name: 'y', input: { a: z.string().transform((s) => s.length) }, output: { b: z.string().transform((s) => s.length) } })).toThrow(/tool y: the output shape cannot be written as JSON Schema: property "b": Transforms cannot be represented/)
+    expect(() => emcp({ name: 'z', input: { a: v.string() } as never })).toThrow(/tool z: the input shape cannot be written as JSON Schema: property "a" \(valibot\) has no JSON Schema form/)
   })
 
   it('writes the assembled schema into a manifest', () => {
