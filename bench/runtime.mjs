@@ -1090,6 +1090,16 @@ const typesSection = () => {
   )
 }
 
+/** The section of the current page under `heading`, up to the next heading of its level or above, or undefined. */
+const handWritten = (heading) => {
+  const page = existsSync(pageFile) ? readFileSync(pageFile, 'utf8') : ''
+  const start = page.indexOf(`\n${heading}\n`)
+  if (start === -1) return undefined
+  const rest = page.slice(start + 1)
+  const end = rest.slice(heading.length).search(/\n#{2,3} /)
+  return (end === -1 ? rest : rest.slice(0, heading.length + end + 1)).trimEnd() + '\n'
+}
+
 const renderPage = (result) => {
   const { medians, targets } = result
   const ts = Object.keys(medians)
@@ -1210,6 +1220,9 @@ const renderPage = (result) => {
       out.push('')
     }
   }
+  // the analysis of the stdio per-call cost is written by hand (from bench/stdio-profile.mjs and bench/stdio-cpu.mjs): kept as it is
+  const analysis = handWritten('### Per-call cost over stdio: where the time goes')
+  if (analysis !== undefined) out.push(analysis)
   if ((result.zod ?? []).length > 0) out.push(...zodPage(result.zod, mark))
   if ((result.mount ?? []).length > 0) out.push(...mountPage(result.mount, { mark, fmt, fmtRatio, mdTable }))
   if ((result.proxy ?? []).length > 0) out.push(...proxyPage(result.proxy, { fmt, fmtRatio, mdTable }))
@@ -1236,6 +1249,8 @@ const renderPage = (result) => {
   out.push('npm run bench -- --sections meos       # only the MEOS section (libmeos from $MEOS_LIBRARY_PATH or .ci/meos)')
   out.push('npm run bench:types        # the type-checking figures')
   out.push('node bench/profile.mjs     # a CPU profile of the emcp server under the pipelined stdio load (after a build)')
+  out.push('node bench/stdio-profile.mjs # instructions per stdio call and to the first answer, under callgrind')
+  out.push('node bench/stdio-cpu.mjs     # the server\'s own CPU time per stdio call, builds or servers interleaved')
   out.push('```')
   out.push('')
   out.push('All samples, versions and the machine are in `bench/results/runtime.json`.')

@@ -9,6 +9,7 @@
  *   npm run build && node bench/stdio-profile.mjs                   # emcp beside raw
  *   node bench/stdio-profile.mjs --tools 2000 --calls 2000,12000
  *   node bench/stdio-profile.mjs --only emcp --keep                 # keep callgrind.out files
+ *   node bench/stdio-profile.mjs --tools 2000 --first               # only the cost to the first answer
  *
  * The callgrind files go to bench/.work/callgrind/ (git-ignored); read them with
  * `callgrind_annotate --inclusive=yes FILE`.
@@ -30,9 +31,10 @@ const [small, large] = flag('--calls', '1000,6000').split(',').map(Number)
 const burst = Number(flag('--burst', 500))
 const only = flag('--only', 'emcp,raw').split(',')
 const keep = argv.includes('--keep')
+const firstOnly = argv.includes('--first')
 const servers = { emcp: ['dist/examples/bench.js', 'stdio'], raw: ['bench/servers/raw-stdio.mjs'] }
 if (!(small >= 0 && large > small) || only.some((s) => servers[s] === undefined)) {
-  console.error('usage: node bench/stdio-profile.mjs [--tools N] [--calls SMALL,LARGE] [--burst N] [--only emcp,raw] [--keep]')
+  console.error('usage: node bench/stdio-profile.mjs [--tools N] [--calls SMALL,LARGE] [--burst N] [--only emcp,raw] [--first] [--keep]')
   process.exit(2)
 }
 mkdirSync(outDir, { recursive: true })
@@ -82,14 +84,16 @@ const m = (x) => `${(x / 1e6).toFixed(1)} M`
 const rows = {}
 for (const server of only) {
   const first = await run(server, 0, 'first')
-  const a = await run(server, small, `n${small}`)
-  const b = await run(server, large, `n${large}`)
+  const a = firstOnly ? NaN : await run(server, small, `n${small}`)
+  const b = firstOnly ? NaN : await run(server, large, `n${large}`)
   rows[server] = { first, perCall: (b - a) / (large - small) }
   console.log(
-    `${server.padEnd(5)} tools=${tools}  to first answer (and exit): ${m(first)} instr   per call: ${Math.round(rows[server].perCall)} instr`,
+    `${server.padEnd(5)} tools=${tools}  to first answer (and exit): ${m(first)} instr` +
+      (firstOnly ? '' : `   per call: ${Math.round(rows[server].perCall)} instr`),
   )
 }
 if (rows.emcp !== undefined && rows.raw !== undefined)
   console.log(
-    `emcp/raw  first answer ${(rows.emcp.first / rows.raw.first).toFixed(2)}x   per call ${(rows.emcp.perCall / rows.raw.perCall).toFixed(2)}x`,
+    `emcp/raw  first answer ${(rows.emcp.first / rows.raw.first).toFixed(2)}x` +
+      (firstOnly ? '' : `   per call ${(rows.emcp.perCall / rows.raw.perCall).toFixed(2)}x`),
   )

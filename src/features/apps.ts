@@ -142,10 +142,13 @@ export const linkedAppOf = (tool: { readonly _meta?: { readonly [key: string]: u
 /** Every link to an app not in `apps`: the tool, and a message (empty: all links hold). */
 export const missingAppLinks = (tools: ReadonlyArray<AnyTool>, apps: ReadonlyArray<{ readonly uri: string }>): ReadonlyArray<{ readonly tool: string; readonly message: string }> => {
   const declared = new Set(apps.map((a) => a.uri))
-  return tools.flatMap((t) => {
+  const missing: Array<{ readonly tool: string; readonly message: string }> = []
+  // a loop, not flatMap: this runs for every tool of every server, and nearly none links an app
+  for (const t of tools) {
     const uri = linkedAppOf(t)
-    return uri === undefined || declared.has(uri) ? [] : [{ tool: t.name, message: `tool ${t.name} links ${uri}, which no app in the apps option declares` }]
-  })
+    if (uri !== undefined && !declared.has(uri)) missing.push({ tool: t.name, message: `tool ${t.name} links ${uri}, which no app in the apps option declares` })
+  }
+  return missing
 }
 
 /** Throws when a tool links an app not in `apps` (the run-time half of `MissingApps`). */

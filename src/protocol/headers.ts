@@ -39,7 +39,8 @@ export const mirroredParams = (schema: JsonSchema): E.Either<ReadonlyArray<strin
   const found: MirroredParam[] = []
   const problems: string[] = []
   const seen = new Set<string>()
-  const visit = (node: unknown, path: ReadonlyArray<string> | undefined): void => {
+  // the way down through "properties" alone (null at the root, undefined off it), spelled out only for an annotation
+  const visit = (node: unknown, trail: PropertyTrail | null | undefined): void => {
     if (Array.isArray(node)) {
       for (const n of node) visit(n, undefined)
       return
@@ -47,6 +48,7 @@ export const mirroredParams = (schema: JsonSchema): E.Either<ReadonlyArray<strin
     if (!isObject(node)) return
     if ('x-mcp-header' in node) {
       const name = node['x-mcp-header']
+      const path = trail === undefined ? undefined : namesOf(trail)
       const where = path === undefined ? 'an annotation' : `property ${path.join('.')}`
       if (path === undefined) problems.push('x-mcp-header may only annotate properties reached through "properties" alone (not items, composition, conditionals or $ref)')
       else if (typeof name !== 'string' || !token.test(name)) problems.push(`${where}: x-mcp-header must be a non-empty HTTP token, got ${JSON.stringify(name)}`)
@@ -63,12 +65,25 @@ export const mirroredParams = (schema: JsonSchema): E.Either<ReadonlyArray<strin
       const value = node[key]
       if (typeof value !== 'object' || value === null) continue
       if (key === 'properties' && isObject(value)) {
-        for (const prop in value) visit(value[prop], path === undefined ? undefined : [...path, prop])
+        for (const prop in value) visit(value[prop], trail === undefined ? undefined : { up: trail, name: prop })
       } else if (!dataKeywords.has(key)) visit(value, undefined)
     }
   }
-  visit(schema, [])
+  visit(schema, null)
   return problems.length > 0 ? E.left(problems) : E.right(found)
+}
+
+/** The property names down to a node, innermost first. */
+interface PropertyTrail {
+  readonly up: PropertyTrail | null
+  readonly name: string
+}
+
+/** The names of a trail, outermost first. */
+const namesOf = (trail: PropertyTrail | null): ReadonlyArray<string> => {
+  const names: string[] = []
+  for (let t = trail; t !== null; t = t.up) names.push(t.name)
+  return names.reverse()
 }
 
 /** The problems of a tool's `x-mcp-header` annotations, each naming the tool. */

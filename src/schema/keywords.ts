@@ -56,22 +56,37 @@ const isAnnotation = (k: string): boolean => k.startsWith('x-') || k === '$comme
 /** Every unknown keyword in `schema` (subschemas included, data keywords such as `enum` and `default` not), each at its JSON pointer. */
 export const unknownKeywords = (schema: JsonSchema): ReadonlyArray<SchemaProblem> => {
   const problems: SchemaProblem[] = []
-  const visit = (node: unknown, path: string, depth: number): void => {
+  // this runs for every tool a server defines: for-in, and a node's pointer is only spelled out for a problem
+  const visit = (node: unknown, trail: Trail | undefined, depth: number): void => {
     if (!isObject(node) || depth > schemaBounds.maxDepth || problems.length >= maxReported) return
-    for (const key of Object.keys(node)) {
-      const at = `${path}/${escapeToken(key)}`
+    for (const key in node) {
       if (!knownKeywords.has(key)) {
-        if (!isAnnotation(key) && problems.length < maxReported) problems.push({ path: clip(at), message: unknownMessage(key) })
+        if (!isAnnotation(key) && problems.length < maxReported) problems.push({ path: clip(pointerOf({ up: trail, token: key })), message: unknownMessage(key) })
         continue
       }
       const value = node[key]
+      if (typeof value !== 'object' || value === null) continue
+      const at: Trail = { up: trail, token: key }
       if (oneSchema.has(key) && isObject(value)) visit(value, at, depth + 1)
-      else if (schemaLists.has(key) && Array.isArray(value)) value.forEach((s, i) => visit(s, `${at}/${i}`, depth + 1))
-      else if (schemaMaps.has(key) && isObject(value)) for (const name of Object.keys(value)) visit(value[name], `${at}/${escapeToken(name)}`, depth + 1)
+      else if (schemaLists.has(key) && Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], { up: at, token: String(i) }, depth + 1)
+      else if (schemaMaps.has(key) && isObject(value)) for (const name in value) visit(value[name], { up: at, token: name }, depth + 1)
     }
   }
-  visit(schema, '', 0)
+  visit(schema, undefined, 0)
   return problems
+}
+
+/** The way down to a node, innermost token first. */
+interface Trail {
+  readonly up: Trail | undefined
+  readonly token: string
+}
+
+/** The JSON pointer of a trail. */
+const pointerOf = (trail: Trail): string => {
+  const tokens: string[] = []
+  for (let t: Trail | undefined = trail; t !== undefined; t = t.up) tokens.push(escapeToken(t.token))
+  return `/${tokens.reverse().join('/')}`
 }
 
 /** `unknown JSON Schema keyword "requird" (did you mean "required"?)`, the suggestion only when one is near. */

@@ -28,6 +28,10 @@ const dialects = /^https?:\/\/json-schema\.org\/(draft\/2020-12\/schema|draft\/2
 /** Keywords whose values are data, not subschemas. */
 const dataKeywords = new Set(['const', 'enum', 'default', 'examples'])
 
+/** The keywords that name a place in a schema, and those that point at one (constants: this runs for every subschema of every tool). */
+const anchorKeys = ['$anchor', '$dynamicAnchor'] as const
+const refKeys = ['$ref', '$dynamicRef'] as const
+
 /** Keywords whose values map names to subschemas. */
 const nameMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'])
 
@@ -59,10 +63,11 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
     count++
     deepest = Math.max(deepest, depth)
     if (count > schemaBounds.maxSubschemas || depth > schemaBounds.maxDepth) return
-    const inner = scoped || (depth > 0 && typeof node.$id === 'string' && !node.$id.startsWith('#'))
-    if (typeof node.$id === 'string') ids.add(node.$id.replace(/#$/, ''))
-    for (const k of ['$anchor', '$dynamicAnchor'] as const) if (typeof node[k] === 'string') anchors.add(node[k] as string)
-    for (const k of ['$ref', '$dynamicRef'] as const) if (typeof node[k] === 'string') refs.push({ ref: node[k] as string, scoped: inner, node, key: k })
+    const id = node.$id
+    const inner = scoped || (depth > 0 && typeof id === 'string' && !id.startsWith('#'))
+    if (typeof id === 'string') ids.add(id.replace(/#$/, ''))
+    for (const k of anchorKeys) if (typeof node[k] === 'string') anchors.add(node[k] as string)
+    for (const k of refKeys) if (typeof node[k] === 'string') refs.push({ ref: node[k] as string, scoped: inner, node, key: k })
     // for-in and no visit of scalars: this runs for every tool a server defines
     for (const key in node) {
       const value = node[key]

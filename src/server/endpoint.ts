@@ -32,10 +32,11 @@ export interface EndpointConfig {
   readonly notified?: (method: string, params: Params | undefined, session: Session) => void
 }
 
-/** A server's two entry points. */
+/** A server's entry points. */
 export interface Endpoint {
   readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Reply>>
   readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
+  readonly answerText: (text: string, session: Session) => Eventually<O.Option<string>>
 }
 
 /** The endpoint over a router. */
@@ -89,13 +90,17 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
   const respondAny = (message: unknown, session: Session): Eventually<O.Option<Reply>> =>
     Array.isArray(message) && message.length > 0 && batchesAllowed(session.protocolVersion) ? respondBatch(message, session) : respond(message, session)
 
+  // a promise only when a handler on the way is asynchronous: no allocation or microtask hop otherwise
+  const answerText = (text: string, session: Session): Eventually<O.Option<string>> => {
+    const parsed = parse(text)
+    if (E.isLeft(parsed)) return O.some(encode(failure(null, parsed.left)))
+    return map(respondAny(parsed.right, session), encodeOption)
+  }
+
   return {
     dispatch: (message, session) => () => toPromise(respondAny(message, session)),
-    dispatchText: (text, session) => () => {
-      const parsed = parse(text)
-      if (E.isLeft(parsed)) return Promise.resolve(O.some(encode(failure(null, parsed.left))))
-      return toPromise(map(respondAny(parsed.right, session), encodeOption))
-    },
+    dispatchText: (text, session) => () => toPromise(answerText(text, session)),
+    answerText,
   }
 }
 

@@ -165,6 +165,12 @@ export interface Server<U extends AnyTool = AnyTool> {
   /** Answers one message given as JSON text; a syntax error gets -32700 with id null. */
   readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
   /**
+   * `dispatchText` without the promise: the answer now when every handler on the way is
+   * synchronous, a promise of it otherwise. For transports that answer many small messages
+   * (stdio), where a promise and a microtask per message are a measurable part of a call.
+   */
+  readonly answerText: (text: string, session: Session) => O.Option<string> | Promise<O.Option<string>>
+  /**
    * Adds a middleware inside those already there, typed with this server's tools (`call.tool`
    * is one of them). Returns this server.
    */

@@ -27,9 +27,11 @@ import type { Session } from './session.js'
 
 /** `local` with its broadcasts shared through `bus` (see the module comment). */
 export const sharedHub = (local: Hub, bus: Bus): Hub => {
-  const origin = crypto.randomUUID()
+  // made on first use: reading `crypto` loads Web Crypto, which a server's startup does not otherwise need
+  let origin: string | undefined
+  const ours = (): string => (origin ??= crypto.randomUUID())
   const heard = (m: BusMessage): void => {
-    if (!isObject(m) || m.origin === origin || typeof m.method !== 'string' || !shared.has(m.method)) return
+    if (!isObject(m) || m.origin === ours() || typeof m.method !== 'string' || !shared.has(m.method)) return
     const params = isObject(m.params) ? (m.params as Params) : undefined
     local.broadcast(m.method, params, m.all === true ? undefined : some(m.method, params))
   }
@@ -39,7 +41,7 @@ export const sharedHub = (local: Hub, bus: Bus): Hub => {
     broadcast: (method, params, to) => {
       local.broadcast(method, params, to)
       if (!shared.has(method)) return
-      const message = { origin, method, all: to === undefined, ...(params === undefined ? {} : { params: params as BusMessage }) }
+      const message = { origin: ours(), method, all: to === undefined, ...(params === undefined ? {} : { params: params as BusMessage }) }
       bus.publish(channels.notify, message).catch((e: unknown) => report('publish on', e))
     },
   }

@@ -24,6 +24,7 @@ import { outbound, type ServerMessage } from '../server/outbound.js'
 import { abortCall, newSession, type Identity, type Session } from '../server/session.js'
 import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
 import { heldByLoader } from './loading.js'
+import { isThenable } from '../util/eventually.js'
 import { lineFramer } from './stdio/framer.js'
 import { outputQueue, type OutputQueue } from './stdio/output-queue.js'
 
@@ -171,7 +172,7 @@ const connection = <U extends AnyTool>(server: Server<U>, input: Readable, outpu
       if (refusal !== undefined) return send(refusal)
       state.inFlight++
       updateFlow()
-      server.dispatchText(line, session)().then(answered, crashed)
+      answerLine(server, line, session, answered, crashed)
     },
     oversized: (id) => send(encode(failure(id, rpcError('InvalidRequest', `Invalid Request: message exceeds the limit of ${maxLineBytes} bytes`)))),
   })
@@ -220,6 +221,17 @@ const connection = <U extends AnyTool>(server: Server<U>, input: Readable, outpu
   }
 }
 
+/** Answers one line: at once when the handler is synchronous (no promise, no microtask per call), else when it settles. */
+const answerLine = (server: Server, line: string, session: Session, answered: (out: O.Option<string>) => void, crashed: (e: unknown) => void): void => {
+  let out: O.Option<string> | Promise<O.Option<string>>
+  try {
+    out = server.answerText(line, session)
+  } catch (e) {
+    return crashed(e)
+  }
+  if (isThenable(out)) out.then(answered, crashed)
+  else answered(out)
+}
 
 /** What the drain asks of the lifecycle. */
 interface DrainHooks {

@@ -18,8 +18,18 @@ export const isObject = (u: unknown): u is Params => typeof u === 'object' && u 
 export const isReadonlyArray = (u: unknown): u is ReadonlyArray<unknown> => Array.isArray(u)
 
 /** Drops the keys whose value is undefined (they must not reach the wire as nulls). */
-export const stripUndefined = <A extends object>(o: A): A =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as A
+export const stripUndefined = <A extends object>(o: A): A => {
+  // a loop rather than fromEntries(entries(...).filter(...)): this runs for every listed tool, with no pair arrays
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(o)) {
+    const value = (o as Record<string, unknown>)[key]
+    if (value === undefined) continue
+    // a "__proto__" key (JSON.parse makes one) stays data, as fromEntries keeps it
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+    else out[key] = value
+  }
+  return out as A
+}
 
 /**
  * The `x-` extension fields of an object (as OpenAPI spells them, and MEOS manifests their

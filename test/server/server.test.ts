@@ -246,6 +246,22 @@ describe('server: routing and notifications', () => {
     expect(O.isNone(await calculator.dispatchText('{"jsonrpc":"2.0","method":"notifications/initialized"}', newSession())())).toBe(true)
   })
 
+  it('answers JSON text through answerText at once when the handler is synchronous, through a promise when it is not', async () => {
+    const now = emcp({ name: 'now', description: 'Answers at once.', input: { type: 'object' } })
+    const later = emcp({ name: 'later', description: 'Answers after a turn.', input: { type: 'object' } })
+    const s = mcpServer([now, later], { name: 'sync', version: '1' }).implement({ now: () => 'now', later: async () => 'later' })
+    const call = (id: number, name: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } })
+    const sync = s.answerText(call(1, 'now'), newSession())
+    expect(sync).not.toBeInstanceOf(Promise)
+    expect(JSON.parse(O.toUndefined(sync as O.Option<string>) ?? 'null').result.content[0].text).toBe('now')
+    const async = s.answerText(call(2, 'later'), newSession())
+    expect(async).toBeInstanceOf(Promise)
+    expect(JSON.parse(O.toUndefined(await async) ?? 'null').result.content[0].text).toBe('later')
+    // a syntax error and a notification are answered at once too
+    expect(O.toUndefined(s.answerText('{"jsonrpc":', newSession()) as O.Option<string>)).toMatch(/"id":null,"error":\{"code":-32700/)
+    expect(O.isNone(s.answerText('{"jsonrpc":"2.0","method":"notifications/initialized"}', newSession()) as O.Option<string>)).toBe(true)
+  })
+
   it('answers tools/call before initialize (stateless use), with the assumed session', async () => {
     const m = await ask(calculator, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })
     expect(m.result).toEqual({ content: [{ type: 'text', text: 'hi' }] })

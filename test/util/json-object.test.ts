@@ -20,6 +20,14 @@ describe('stripUndefined', () => {
     expect(Object.keys(stripUndefined({ a: undefined, b: 2 }))).toEqual(['b'])
   })
 
+  it('keeps a "__proto__" key as data, never as the prototype', () => {
+    const hostile = JSON.parse('{"__proto__":{"polluted":true},"a":1,"b":null}') as object
+    const out = stripUndefined(hostile) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(out.polluted).toBeUndefined()
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":true},"a":1,"b":null}')
+  })
+
   it('keeps the order of the keys, so the JSON reads as written', () => {
     expect(JSON.stringify(stripUndefined({ z: 1, m: undefined, a: 2 }))).toBe('{"z":1,"a":2}')
   })

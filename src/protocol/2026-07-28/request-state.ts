@@ -83,8 +83,8 @@ export interface RequestStates {
 export const requestStates = (options: RequestStateOptions = {}): RequestStates => {
   const verifying = keysOf(options)
   const ttlMs = options.ttlMs ?? 10 * 60_000
-  const macWith = async (key: Promise<CryptoKey>, body: string): Promise<string> =>
-    base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, utf8(body))))
+  const macWith = async (key: () => Promise<CryptoKey>, body: string): Promise<string> =>
+    base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key(), utf8(body))))
   /** True when one of the keys signed `body` with exactly this text (a rotation keeps old states valid). */
   const signed = async (body: string, text: string): Promise<boolean> => {
     // the signature compares as text: decoding would accept other spellings of the same bytes
@@ -95,7 +95,7 @@ export const requestStates = (options: RequestStateOptions = {}): RequestStates 
 
   const seal = async (payload: StatePayload): Promise<string> => {
     const body = base64url(utf8(JSON.stringify({ v: 1, ...payload, exp: Date.now() + ttlMs })))
-    return `${body}.${await macWith(verifying[0] as Promise<CryptoKey>, body)}`
+    return `${body}.${await macWith(verifying[0] as () => Promise<CryptoKey>, body)}`
   }
 
   const open = async (text: unknown): Promise<E.Either<string, StatePayload>> => {
@@ -159,24 +159,40 @@ const sameText = (a: string, b: string): boolean => {
   return diff === 0
 }
 
-/** The keys in force, checked, as Web Crypto HMAC keys: `keys`, else `key`, else a random one of this process. */
-const keysOf = (options: RequestStateOptions): ReadonlyArray<Promise<CryptoKey>> => {
+/**
+ * The keys in force, checked now, as Web Crypto HMAC keys made on first use: `keys`, else
+ * `key`, else a random one of this process. Checked at once, so that a bad key fails the
+ * server's construction; imported later, so that a server that never seals a state (nearly
+ * every one at 2025-11-25) never loads Web Crypto at startup.
+ */
+const keysOf = (options: RequestStateOptions): ReadonlyArray<() => Promise<CryptoKey>> => {
   if (options.key !== undefined && options.keys !== undefined) throw new TypeError('emcp: give requestState.key or requestState.keys, not both')
   const given = options.keys ?? (options.key === undefined ? [] : [options.key])
   if (options.keys !== undefined && given.length === 0) throw new TypeError('emcp: requestState.keys must hold at least one key (the first signs)')
-  const keys = given.length === 0 ? [crypto.getRandomValues(new Uint8Array(32))] : given
-  return keys.map((k, i) => {
+  if (given.length === 0) return [once(() => hmacKey(crypto.getRandomValues(new Uint8Array(32))))]
+  return given.map((k, i) => {
     const name = options.keys === undefined ? 'requestState.key' : `requestState.keys[${i}]`
     if (typeof k === 'string' || k instanceof Uint8Array) {
       const bytes: Uint8Array<ArrayBuffer> = typeof k === 'string' ? utf8(k) : Uint8Array.from(k)
       if (bytes.byteLength < 16) throw new TypeError(`emcp: ${name} must be at least 16 bytes long`)
-      return crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+      return once(() => hmacKey(bytes))
     }
     const algorithm = k.algorithm as { readonly name?: string; readonly hash?: { readonly name?: string } }
     if (algorithm.name !== 'HMAC' || algorithm.hash?.name !== 'SHA-256' || !k.usages.includes('sign'))
       throw new TypeError(`emcp: ${name} is a CryptoKey but not an HMAC SHA-256 key that may sign (import it with { name: 'HMAC', hash: 'SHA-256' } and the usages ['sign', 'verify'])`)
-    return Promise.resolve(k as CryptoKey)
+    const key = Promise.resolve(k as CryptoKey)
+    return () => key
   })
+}
+
+/** Raw bytes as an HMAC SHA-256 key that signs and verifies. */
+const hmacKey = (bytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> =>
+  crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+
+/** `make` called on the first call only; every call gets its result. */
+const once = <A>(make: () => A): (() => A) => {
+  let made: { readonly value: A } | undefined
+  return () => (made ??= { value: make() }).value
 }
 
 /** A digest of the request parameters that say what is asked (everything but `_meta` and the MRTR fields). */

@@ -1,7 +1,7 @@
 /// <reference types="node" preserve="true" />
 /**
  * The stdio output queue: lines out, with backpressure. Lines sent in the same turn of the
- * event loop go out in one write. While the output does not drain (the client is not
+ * event loop go out in one write, or in writes of about 64 KiB when the turn sends more. While the output does not drain (the client is not
  * reading), nothing more is written: what waits stays here, where it is bounded, and goes
  * out in one write once the output drains; droppable lines (progress, log messages) are
  * dropped past `maxQueuedBytes`, every other line waits. Once the output has failed (the
@@ -42,7 +42,7 @@ export interface OutputQueue {
 
 /** A queue of lines for `output`, holding at most `maxQueuedBytes` of droppable lines while it is blocked. */
 export const outputQueue = (output: Writable, maxQueuedBytes: number, events: QueueEvents): OutputQueue => {
-  const state = { queued: [] as string[], heldBytes: 0, blocked: false, unflushed: 0, scheduled: false, broken: false }
+  const state = { queued: [] as string[], queuedChars: 0, heldBytes: 0, blocked: false, unflushed: 0, scheduled: false, broken: false }
 
   const onDrain = (): void => {
     state.blocked = false
@@ -59,6 +59,7 @@ export const outputQueue = (output: Writable, maxQueuedBytes: number, events: Qu
     if (state.queued.length === 0) return events.settled()
     const text = state.queued.join('')
     state.queued = []
+    state.queuedChars = 0
     state.unflushed++
     const accepted = output.write(text, () => {
       // writes the output accepted but had not yet handed on: the owner waits for them
@@ -83,6 +84,10 @@ export const outputQueue = (output: Writable, maxQueuedBytes: number, events: Qu
       state.heldBytes += bytes
     }
     state.queued.push(line + '\n')
+    state.queuedChars += line.length + 1
+    // a turn that answers a lot (synchronous handlers, a large chunk of input) writes as it
+    // goes: the output says at once when it is full, and reading stops within the chunk
+    if (!state.blocked && state.queuedChars >= flushChars) return flush()
     // lines sent in the same turn go out in one write
     if (!state.scheduled) {
       state.scheduled = true
@@ -93,6 +98,7 @@ export const outputQueue = (output: Writable, maxQueuedBytes: number, events: Qu
   const fail = (): void => {
     state.broken = true
     state.queued = []
+    state.queuedChars = 0
     state.heldBytes = 0
     state.unflushed = 0
     state.blocked = false
@@ -105,3 +111,9 @@ export const outputQueue = (output: Writable, maxQueuedBytes: number, events: Qu
     fail,
   }
 }
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** How much one turn queues before it writes without waiting for the turn to end (characters, about bytes). */
+const flushChars = 64 * 1024

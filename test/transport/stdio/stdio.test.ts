@@ -134,6 +134,17 @@ describe('stdio: framing (MCP: messages are delimited by newlines)', () => {
     expect(byId.get(2).result).toEqual({})
   })
 
+  it('answers synchronous and asynchronous handlers of one chunk alike, each once, with its own id', async () => {
+    const { input, output } = start()
+    // echo answers at once, slow after a timer: the quick answers do not wait for the slow ones
+    const lines = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? callLine(i, 'slow', { ms: 1, tag: `s${i}` }) : callLine(i, 'echo', { text: `e${i}` })))
+    input.write(lines.join('\n') + '\n')
+    await until(() => output.messages().length === 40)
+    const byId = new Map(output.messages().map((m) => [m.id, m]))
+    expect(byId.size).toBe(40)
+    for (let i = 0; i < 40; i++) expect(textOf(byId.get(i))).toBe(i % 4 === 0 ? `s${i}` : `e${i}`)
+  })
+
   it('ignores empty and blank lines', async () => {
     const { input, output } = start()
     input.write('\n\n   \n\r\n' + request(1, 'ping') + '\n\n')
