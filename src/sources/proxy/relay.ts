@@ -168,13 +168,14 @@ const tagOfCode = new Map<number, RpcErrorTag>(
 )
 
 /**
- * Runs one relayed request: its result as data, the upstream's refusal as the same error
+ * Runs one relayed request: its result as data (`shape`d: by default without the upstream
+ * era's fields), the upstream's refusal as the same error
  * (code, message, data), and an upstream that cannot be reached as -32004, which an HTTP
  * front answers with 503 so that clients and balancers try again.
  */
-export const relayed = async (up: Upstream, method: string, f: () => Promise<unknown>): Promise<E.Either<RpcError, unknown>> => {
+export const relayed = async (up: Upstream, method: string, f: () => Promise<unknown>, shape: (result: unknown) => unknown = withoutEraFields): Promise<E.Either<RpcError, unknown>> => {
   try {
-    return E.right(withoutEraFields(await f()))
+    return E.right(shape(await f()))
   } catch (e) {
     const code = (e as { code?: unknown } | null)?.code
     if (typeof code === 'number' && !(e instanceof UpstreamDown)) {
