@@ -31,8 +31,9 @@ export const withOwnMeta = (o: Params): Params => {
 /**
  * The `_meta` a 2026-07-28 upstream reads per request: every log level (the downstream
  * client's own level filters them at the proxy, ctx.log), and the capabilities of the client
- * the proxy serves, of those the proxy relays (elicitation, sampling, roots), so that the
- * upstream asks only what that client can answer.
+ * the proxy serves, of those the proxy relays (elicitation, sampling, roots, the tasks
+ * extension), so that the upstream asks only what that client can answer, and makes a task
+ * only of a call whose client can take one.
  */
 export const upstreamMeta = (client: Client, ctx: Pick<ToolContext, 'session'>): { _meta?: { [key: string]: unknown } } => {
   if (client.getProtocolEra() !== 'modern') return {}
