@@ -119,7 +119,10 @@ const subscriptionRelay = (up: Upstream, subs: ReturnType<typeof subscriptionsOf
     else upstreamSubscribed.delete(uri)
     if ((on && count === 1) || (!on && count === 0))
       return relayed(up, req.method, async () => {
-        await upstreamSubscription(await up.client(), uri, on)
+        const c = await up.client()
+        // a 2026-07-28 upstream has no resources/subscribe to refuse an unknown URI: a read finds it out (-32002, as from a 2025 one)
+        if (on && c.getProtocolEra() === 'modern') await c.readResource({ uri }, { cacheMode: 'bypass' })
+        await upstreamSubscription(c, uri, on)
         return {}
       })
     return local
