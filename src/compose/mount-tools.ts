@@ -49,6 +49,8 @@ export interface Route {
 /** What the tool table asks of the mount: whether a session sees a tool of the whole. */
 export interface ToolShown {
   readonly tool: (route: Route, session: Session) => boolean
+  /** True while no rule or switch hides anything from anyone (the lists are then the same for every session). */
+  readonly everyone: () => boolean
   /** Tells the clients of the whole that the tools changed. */
   readonly changed: () => void
 }
@@ -101,7 +103,8 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   }
   const { changed: told, batch } = batched(() => shown.changed())
   const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
-  const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible)
+  const everyone = (): boolean => disabled.size === 0 && config.chain.authorize.length === 0 && shown.everyone()
+  const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible, everyone)
   const direct = (req: Request, session: Session): Answer => callTool(routes(), config, (r) => seen(r, session), req, session)
   return {
     tools: () => (routes(), state.tools),
