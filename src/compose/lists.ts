@@ -99,11 +99,14 @@ export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>): ListRe
     })
   }
   const merged = new Map<string, ReadonlyArray<Listed>>()
+  // the pages answered last time, and what was read of them: the common case, every request alike, without a key to build
+  let last: { readonly pages: ReadonlyArray<Pages>; readonly read: Read } | undefined
   return (session: Session): Eventually<E.Either<RpcError, Read>> =>
     map(all(servers.map((p) => gather(p, spec.method, spec.key, session))), (outs) => {
       const failed = outs.find(E.isLeft)
       if (failed !== undefined) return failed
       const pages = outs.map((o) => (o as E.Right<Pages>).right)
+      if (last !== undefined && samePages(last.pages, pages)) return E.right(last.read)
       // the key is as long as the pages are many, not the entries
       const key = pages.map((ps) => ps.map(serialOf).join('.')).join('|')
       let lists = merged.get(key)
@@ -111,9 +114,14 @@ export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>): ListRe
         if (merged.size >= maxViews) merged.delete(merged.keys().next().value as string)
         merged.set(key, (lists = merge(pages)))
       }
-      return E.right({ lists, key })
+      last = { pages, read: { lists, key } }
+      return E.right(last.read)
     })
 }
+
+/** True when two reads answered the very same page objects. */
+const samePages = (a: ReadonlyArray<Pages>, b: ReadonlyArray<Pages>): boolean =>
+  a.length === b.length && a.every((ps, i) => ps.length === (b[i] as Pages).length && ps.every((p, j) => p === (b[i] as Pages)[j]))
 
 /**
  * The list method of a mount: the merged entries a session sees, paged from the cache of its
@@ -139,11 +147,16 @@ export const mergedList = (
     }
     return pages
   }
+  // the pages of the last read everyone saw whole: a request alike finds them without a key
+  let whole: { readonly read: Read; readonly pages: ReadonlyArray<RawJson> } | undefined
   return (req, session) =>
     map(read(session), (out) => {
       if (E.isLeft(out)) return out
       const { lists, key } = out.right
-      if (everyone()) return answerPage(spec.method, spec.key, pagesFor(`all:${key}`, () => lists.flatMap((l) => l.entries)), req.params?.cursor)
+      if (everyone()) {
+        if (whole?.read !== out.right) whole = { read: out.right, pages: pagesFor(`all:${key}`, () => lists.flatMap((l) => l.entries)) }
+        return answerPage(spec.method, spec.key, whole.pages, req.params?.cursor)
+      }
       const shown = lists.flatMap(({ part, entries }) => entries.filter((e) => visible(part, e, session)))
       return answerPage(spec.method, spec.key, pagesFor(shown.map(serialOf).join(','), () => shown), req.params?.cursor)
     })
