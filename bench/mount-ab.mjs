@@ -1,7 +1,8 @@
 /**
  * An interleaved in-process A/B of a mount: the benchmark server (add plus TOOLS filler tools,
  * examples/bench.ts) served alone (A) and mounted whole into another (B), each driven through
- * its own `dispatch` in this one process (no transport, no child): tools/call add, and
+ * its own `dispatchText` in this one process (the path a stdio line takes: parse, route,
+ * answer, encode; no pipe, no child): tools/call add, and
  * tools/list, in alternating rounds (A B A B ...), so that a loaded machine slows both alike.
  * Prints calls/s per round and the median ratio B / A. Run after `npm run build`:
  *
@@ -24,10 +25,11 @@ const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { prot
 const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }
 const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }
 
-/** Per second of `n` sequential dispatches of `message` to `server` on `session`. */
+/** Per second of `n` sequential dispatches of `message` (as a line of text) to `server` on `session`. */
 const rate = async (server, session, message, n) => {
+  const line = JSON.stringify(message)
   const t0 = performance.now()
-  for (let i = 0; i < n; i++) await server.dispatch(message, session)()
+  for (let i = 0; i < n; i++) await server.dispatchText(line, session)()
   return (n / (performance.now() - t0)) * 1000
 }
 
