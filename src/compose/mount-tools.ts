@@ -203,8 +203,10 @@ const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, sees:
   if (config.chain.authorize.length > 0 && !authorized(config.chain, r.contract, session))
     return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : session.identity.subject} may not call tool ${clip(name)}`))
   const t = r.transform
-  // the common case, no transform and no tool-call middleware of the whole: the request renamed, one object
-  if (t === undefined && config.chain.toolCall.length === 0) return r.part.inner.inner({ kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
+  // the common case, no transform and no tool-call middleware of the whole: the request renamed,
+  // one object (mounted whole, the request as it came)
+  if (t === undefined && config.chain.toolCall.length === 0)
+    return r.part.inner.inner(r.original === name ? req : { kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
   const given = p?.arguments
   const args = t !== undefined && (given === undefined || isObject(given)) ? argumentsAfter(given ?? {}, t, session) : given
   const forward = (a: unknown): Answer => {
