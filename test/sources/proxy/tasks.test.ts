@@ -7,8 +7,10 @@
  * result, tasks/update answers the question the upstream asked under its own key, tasks/cancel
  * aborts the upstream's handler, and a listen stream hears its notifications/tasks. Bob,
  * with Alice's task id, gets the unknown-task answer and changes nothing; ids are bounded, and
- * a client that did not declare the extension is refused as by emcp's own tasks.
+ * a client that did not declare the extension is refused as by emcp's own tasks. Last, the same
+ * through a stdio upstream (a child process): a task asks, is answered, and is heard to end.
  */
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { emcp, mcpServer, tasks, type Server, type TaskStatus } from '../../../src/index.js'
 import { oauth } from '../../../src/auth/index.js'
@@ -176,5 +178,32 @@ describe('the tasks extension through the proxy', () => {
     await began
     release()
     expect((await answer).body.result).toMatchObject({ resultType: 'complete', structuredContent: { label: 'inline' } })
+  })
+})
+
+describe('the tasks extension through a stdio upstream', () => {
+  it('a task created by the child, its question answered through the proxy, its end heard on a listen stream', async () => {
+    const p = await proxy({ command: process.execPath, args: [fileURLToPath(new URL('./task-upstream.mjs', import.meta.url))] })
+    const http = await serveHttp(p, { port: 0, host: '127.0.0.1', handleSignals: false })
+    try {
+      const client = modernClient(http.url, 'fetch')
+      const task = (await client.rpc('tools/call', { name: 'confirm', arguments: {} })).body.result
+      expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000 })
+      const stream = await client.listen({ taskIds: [task.taskId] })
+      try {
+        await stream.until((m) => m.method === 'notifications/subscriptions/acknowledged')
+        let asked = (await client.rpc('tasks/get', { taskId: task.taskId })).body.result
+        if (asked.status !== 'input_required') asked = (await stream.until((m) => m.params?.status === 'input_required')).find((m) => m.params?.status === 'input_required').params
+        const [key] = Object.keys(asked.inputRequests)
+        await client.rpc('tasks/update', { taskId: task.taskId, inputResponses: { [key as string]: { action: 'accept', content: { go: true } } } })
+        const seen = await stream.until((m) => m.params?.status === 'completed')
+        expect(seen.find((m) => m.params?.status === 'completed').params.result.content).toEqual([{ type: 'text', text: 'yes' }])
+      } finally {
+        stream.close()
+      }
+    } finally {
+      await http.close()
+      await p.close()
+    }
   })
 })
