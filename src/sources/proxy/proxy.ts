@@ -73,6 +73,7 @@ export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}):
     ...options,
     wrapTransport: (t) => tasks?.tap.wrap(t) ?? t,
     onConnect: (client) => {
+      tasks?.reconnected()
       relayToClient(client, r, hub)
       listenForChanges(client, late, () => void sync(late.server, up, r, tasks, options))
     },

@@ -50,6 +50,8 @@ export interface TaskRelay {
    * proxy can relay (its id is not a string of at most `maxTaskIdLength` characters).
    */
   readonly created: (session: Readonly<Session>, task: { readonly [key: string]: unknown }) => boolean
+  /** Forgets the upstream listen streams of a lost connection: a later stream naming their tasks listens again. */
+  readonly reconnected: () => void
 }
 
 /** The longest task id relayed: ids are the upstream's, and every client request names one. */
@@ -106,6 +108,7 @@ export const taskRelay = (up: Upstream): TaskRelay => {
       handedOver.set(session, withOwnMeta(task))
       return true
     },
+    reconnected: () => listening.reset(),
   }
 }
 
@@ -191,7 +194,7 @@ const upstreamListens = (up: Upstream) => {
     entry.open.delete(id)
     if (entry.open.size === 0) void entry.sub.close().catch(() => {})
   }
-  return { screen, heard }
+  return { screen, heard, reset: () => streams.clear() }
 }
 
 /** The most relayed task ids upstream listen streams name at once. */
