@@ -38,7 +38,7 @@
 // workerd and points the suite at it) instead of building and serving our own.
 // `--via-proxy` runs the suites against `emcp proxy <url> --http` fronting the everything server
 // (the acceptance of emcp/proxy: the same results as against the server itself);
-// `--via-proxy=2026-07-28` has the proxy ask the upstream for that era first.
+// `--via-proxy=<era>` has the proxy ask the upstream for that era first (its default: 2026-07-28).
 // Arguments: `--run <name>` (repeatable) picks runs; anything else goes to the suite of each
 // picked suite run instead of its default selection (the alpha runs then add `--spec-version
 // <revision>`, unless given; the inspector run makes all its checks regardless), e.g.

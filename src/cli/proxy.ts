@@ -22,9 +22,10 @@ const help = `Usage: emcp proxy <url> [--stdio | --http [--port N] [--host H]] [
 
 Serves another MCP server through emcp: its tools, prompts, resources and completions, in
 both protocol eras whichever the upstream speaks, with progress, logging, cancellation,
-elicitation, sampling and list changes relayed both ways. The upstream is a Streamable HTTP
-URL, or a command (after --) that speaks MCP over stdio. An upstream that goes away gives
-isError results (HTTP 503 for other requests) until the proxy reaches it again.
+elicitation, sampling, list changes and (2026-07-28) the tasks extension relayed both ways.
+The upstream is a Streamable HTTP URL, or a command (after --) that speaks MCP over stdio.
+An upstream that goes away gives isError results (HTTP 503 for other requests) until the
+proxy reaches it again.
 
 Options:
   --stdio              the front: newline-delimited JSON-RPC on stdin and stdout (default)
@@ -32,8 +33,8 @@ Options:
   --port N             the HTTP port (default 3000; 0 picks a free one)
   --host H             the address to bind (default 127.0.0.1)
   --header "K: V"      a header on every request to an HTTP upstream (repeatable)
-  --upstream-era E     the era asked of the upstream first: 2025-11-25 (default) or
-                       2026-07-28 (the other when it is refused)
+  --upstream-era E     the era asked of the upstream first: 2026-07-28 (default) or
+                       2025-11-25 (the other when it is refused)
   --bearer-env NAME    a bearer token for the upstream, read from environment variable NAME
   --client-id ID       OAuth client credentials for the upstream: the client id,
   --client-secret-env NAME   the secret, read from environment variable NAME,

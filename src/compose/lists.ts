@@ -54,8 +54,14 @@ export interface Listed {
 /** The views kept per list; past this many the oldest is dropped. */
 const maxViews = 256
 
+/** Every part's entries for one session, and what identifies them: the pages the parts answered (the same pages, the same lists). */
+export interface Read {
+  readonly lists: ReadonlyArray<Listed>
+  readonly key: string
+}
+
 /** What reads one list of every part for a session, renamed. */
-export type ListReader = (session: Session) => Eventually<E.Either<RpcError, { readonly lists: ReadonlyArray<Listed> }>>
+export type ListReader = (session: Session) => Eventually<E.Either<RpcError, Read>>
 
 /** Reads and renames the entries of one list from every part that serves it; the first of an id wins. */
 export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>): ListReader => {
@@ -73,53 +79,94 @@ export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>): ListRe
     told.add(id)
     console.error(`emcp: mount: ${spec.key} ${clip(id)} is served by ${first.label} and ${then.label}: the first keeps it`)
   }
-  return (session: Session): Eventually<E.Either<RpcError, { readonly lists: ReadonlyArray<Listed> }>> =>
+  /** The merged lists of the pages answered: once per set of pages (a part answers the same page objects until it changes). */
+  const merge = (pages: ReadonlyArray<Pages>): ReadonlyArray<Listed> => {
+    const seen = new Map<string, Part>()
+    return servers.map((part, i) => {
+      const entries: Entry[] = []
+      for (const page of pages[i] as Pages)
+        for (const e of pageEntries(part, page)) {
+          const id = spec.idOf(e)
+          const first = seen.get(id)
+          if (first !== undefined) {
+            if (first !== part) clash(id, first, part)
+            continue
+          }
+          seen.set(id, part)
+          entries.push(e)
+        }
+      return { part, entries }
+    })
+  }
+  const merged = new Map<string, ReadonlyArray<Listed>>()
+  // the pages answered last time, and what was read of them: the common case, every request alike, without a key to build
+  let last: { readonly pages: ReadonlyArray<Pages>; readonly read: Read } | undefined
+  return (session: Session): Eventually<E.Either<RpcError, Read>> =>
     map(all(servers.map((p) => gather(p, spec.method, spec.key, session))), (outs) => {
       const failed = outs.find(E.isLeft)
       if (failed !== undefined) return failed
-      const seen = new Map<string, Part>()
-      const lists = servers.map((part, i) => {
-        const entries: Entry[] = []
-        for (const page of (outs[i] as E.Right<Pages>).right)
-          for (const e of pageEntries(part, page)) {
-            const id = spec.idOf(e)
-            const first = seen.get(id)
-            if (first !== undefined) {
-              if (first !== part) clash(id, first, part)
-              continue
-            }
-            seen.set(id, part)
-            entries.push(e)
-          }
-        return { part, entries }
-      })
-      return E.right({ lists })
+      const pages = outs.map((o) => (o as E.Right<Pages>).right)
+      if (last !== undefined && samePages(last.pages, pages)) return E.right(last.read)
+      // the key is as long as the pages are many, not the entries
+      const key = pages.map((ps) => ps.map(serialOf).join('.')).join('|')
+      let lists = merged.get(key)
+      if (lists === undefined) {
+        if (merged.size >= maxViews) merged.delete(merged.keys().next().value as string)
+        merged.set(key, (lists = merge(pages)))
+      }
+      last = { pages, read: { lists, key } }
+      return E.right(last.read)
     })
 }
 
-/** The list method of a mount: the merged entries a session sees, paged from the cache of its view. */
-export const mergedList = (spec: ListSpec, read: ListReader, pageSize: number | undefined, visible: Visible): ((req: Request, session: Session) => Answer) => {
+/** True when two reads answered the very same page objects. */
+const samePages = (a: ReadonlyArray<Pages>, b: ReadonlyArray<Pages>): boolean =>
+  a.length === b.length && a.every((ps, i) => ps.length === (b[i] as Pages).length && ps.every((p, j) => p === (b[i] as Pages)[j]))
+
+/**
+ * The list method of a mount: the merged entries a session sees, paged from the cache of its
+ * view. While `everyone()` says that no rule or switch hides anything, the view is all the
+ * entries of the pages the parts answered, keyed by those pages (a request costs what the
+ * parts' own lists cost, and a lookup); otherwise each entry is tested for the session.
+ */
+export const mergedList = (
+  spec: ListSpec,
+  read: ListReader,
+  pageSize: number | undefined,
+  visible: Visible,
+  everyone: () => boolean = () => false,
+): ((req: Request, session: Session) => Answer) => {
   // a view is keyed by the entry objects it shows (numbered once each): the renamed entries of a
   // page the part answers again are the same objects, so an unchanged view finds its pages
-  const serials = new WeakMap<Entry, number>()
   const views = new Map<string, ReadonlyArray<RawJson>>()
-  const serialOf = (e: Entry): number => {
-    let n = serials.get(e)
-    if (n === undefined) serials.set(e, (n = nextSerial++))
-    return n
+  const pagesFor = (key: string, shown: () => ReadonlyArray<Entry>): ReadonlyArray<RawJson> => {
+    let pages = views.get(key)
+    if (pages === undefined) {
+      if (views.size >= maxViews) views.delete(views.keys().next().value as string)
+      views.set(key, (pages = pagesOf(spec.key, shown(), pageSize)))
+    }
+    return pages
   }
+  // the pages of the last read everyone saw whole: a request alike finds them without a key
+  let whole: { readonly read: Read; readonly pages: ReadonlyArray<RawJson> } | undefined
   return (req, session) =>
     map(read(session), (out) => {
       if (E.isLeft(out)) return out
-      const shown = out.right.lists.flatMap(({ part, entries }) => entries.filter((e) => visible(part, e, session)))
-      const key = shown.map(serialOf).join(',')
-      let pages = views.get(key)
-      if (pages === undefined) {
-        if (views.size >= maxViews) views.delete(views.keys().next().value as string)
-        views.set(key, (pages = pagesOf(spec.key, shown, pageSize)))
+      const { lists, key } = out.right
+      if (everyone()) {
+        if (whole?.read !== out.right) whole = { read: out.right, pages: pagesFor(`all:${key}`, () => lists.flatMap((l) => l.entries)) }
+        return answerPage(spec.method, spec.key, whole.pages, req.params?.cursor)
       }
-      return answerPage(spec.method, spec.key, pages, req.params?.cursor)
+      const shown = lists.flatMap(({ part, entries }) => entries.filter((e) => visible(part, e, session)))
+      return answerPage(spec.method, spec.key, pagesFor(shown.map(serialOf).join(','), () => shown), req.params?.cursor)
     })
 }
 
+/** Numbers objects (entries, pages) once each, for the keys of views. */
+const serials = new WeakMap<object, number>()
 let nextSerial = 0
+const serialOf = (o: object): number => {
+  let n = serials.get(o)
+  if (n === undefined) serials.set(o, (n = nextSerial++))
+  return n
+}

@@ -49,6 +49,8 @@ export interface Route {
 /** What the tool table asks of the mount: whether a session sees a tool of the whole. */
 export interface ToolShown {
   readonly tool: (route: Route, session: Session) => boolean
+  /** True while no rule or switch hides anything from anyone (the lists are then the same for every session). */
+  readonly everyone: () => boolean
   /** Tells the clients of the whole that the tools changed. */
   readonly changed: () => void
 }
@@ -101,7 +103,8 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   }
   const { changed: told, batch } = batched(() => shown.changed())
   const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
-  const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible)
+  const everyone = (): boolean => disabled.size === 0 && config.chain.authorize.length === 0 && shown.everyone()
+  const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible, everyone)
   const direct = (req: Request, session: Session): Answer => callTool(routes(), config, (r) => seen(r, session), req, session)
   return {
     tools: () => (routes(), state.tools),
@@ -200,8 +203,10 @@ const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, sees:
   if (config.chain.authorize.length > 0 && !authorized(config.chain, r.contract, session))
     return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : session.identity.subject} may not call tool ${clip(name)}`))
   const t = r.transform
-  // the common case, no transform and no tool-call middleware of the whole: the request renamed, one object
-  if (t === undefined && config.chain.toolCall.length === 0) return r.part.inner.inner({ kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
+  // the common case, no transform and no tool-call middleware of the whole: the request renamed,
+  // one object (mounted whole, the request as it came)
+  if (t === undefined && config.chain.toolCall.length === 0)
+    return r.part.inner.inner(r.original === name ? req : { kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
   const given = p?.arguments
   const args = t !== undefined && (given === undefined || isObject(given)) ? argumentsAfter(given ?? {}, t, session) : given
   const forward = (a: unknown): Answer => {

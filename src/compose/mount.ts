@@ -113,6 +113,8 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
   const whole = visibleBy(options)
   const switches = new WeakMap<Session, Map<string, boolean>>()
   const flipped = { any: false }
+  const ruleless = whole === undefined && list.every((p) => p.visible === undefined)
+  const everyone = (): boolean => ruleless && !flipped.any
   const sees = (part: Part, kind: EntryKind, name: string, tags: ReadonlyArray<string>, session: Session, uri?: string): boolean => {
     // nothing to ask (no rules, no switch ever flipped): the common case, without a lookup
     if (!flipped.any && part.visible === undefined && whole === undefined) return true
@@ -128,8 +130,8 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
     return sees(part, kind, String(e.name), tagsOf(e), session, typeof e.uri === 'string' ? e.uri : typeof e.uriTemplate === 'string' ? e.uriTemplate : undefined)
   }
   const table: { current?: MountTable } = {}
-  const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features: [mountFeature(list, seesEntry, options.pageSize)] }, (config) => {
-    const t = mountTools(list, config, { tool: seesTool, changed: () => config.hub.broadcast('notifications/tools/list_changed') })
+  const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features: [mountFeature(list, seesEntry, options.pageSize, everyone)] }, (config) => {
+    const t = mountTools(list, config, { tool: seesTool, everyone, changed: () => config.hub.broadcast('notifications/tools/list_changed') })
     table.current = t
     for (const part of list) relay(part, config.hub, t)
     return t

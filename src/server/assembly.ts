@@ -14,10 +14,24 @@ import { rpcError, type Request } from '../protocol/jsonrpc.js'
 import type { Answer, Feature, MethodHandler } from './feature.js'
 import { mirrorProblems } from '../protocol/headers.js'
 import { allEras, type Era } from '../protocol/versions.js'
+import { isObject } from '../util/json-object.js'
 
-/** What the server declares: its features' capabilities, completions when a feature completes, tools and logging. */
-export const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: boolean): { readonly [key: string]: unknown } =>
-  Object.assign({}, ...features.map((f) => f.capabilities), completes ? { completions: {} } : {}, { tools: { listChanged: true }, logging: {} })
+/**
+ * What the server declares: its features' capabilities, completions when a feature completes,
+ * tools and logging. `extensions` and `experimental` are maps by name, merged across features
+ * (two features declaring one extension each both appear); any other key, the last feature's.
+ */
+export const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: boolean): { readonly [key: string]: unknown } => {
+  const merged: { [key: string]: unknown } = Object.assign({}, ...features.map((f) => f.capabilities), completes ? { completions: {} } : {}, { tools: { listChanged: true }, logging: {} })
+  for (const key of byName) {
+    const maps = features.map((f) => f.capabilities[key]).filter(isObject)
+    if (maps.length > 1) merged[key] = Object.assign({}, ...maps)
+  }
+  return merged
+}
+
+/** The capabilities that are maps by name (of extensions, of experimental features). */
+const byName = ['extensions', 'experimental'] as const
 
 /** Fails unless there is exactly one handler per tool, and every tool's header mirrors are well formed. */
 export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): void => {

@@ -96,6 +96,36 @@ describe('mount: tools', () => {
   })
 })
 
+describe('mount: the list of a mount without rules, one view for everyone', () => {
+  const page = async (w: { dispatch: (m: unknown, s: ReturnType<typeof newSession>) => () => Promise<unknown> }, s = newSession()) =>
+    ((await w.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, s)()) as { value: { result: unknown } }).value.result
+  const namesOf = (result: unknown): string[] => (JSON.parse(JSON.stringify(result)) as { tools: { name: string }[] }).tools.map((t) => t.name)
+
+  it('is served from one cache for every session, and follows the parts’ changes, whole switches and per-session switches', async () => {
+    const geo = geoOf()
+    // parts without scoped tools: each answers the same page objects to every session (a scoped part builds its pages per caller)
+    const refunds = mcpServer([refund], { name: 'refunds', version: '1' }).implement({ refund: ({ cents }) => `refunded ${cents}` })
+    const shop = mount([mounted(geo, 'geo'), mounted(refunds, 'billing')], { name: 'shop', version: '1' })
+    const [a, b] = [await page(shop), await page(shop)]
+    // the same page object: nothing was rebuilt for the second session
+    expect(a).toBe(b)
+    expect(namesOf(a)).toEqual(['geo_where', 'billing_refund'])
+    geo.addTool(emcp({ name: 'near', description: 'Near.', input: { type: 'object' } }), () => 'close')
+    const changed = await page(shop)
+    expect(namesOf(changed)).toEqual(['geo_where', 'geo_near', 'billing_refund'])
+    expect(await page(shop)).toBe(changed)
+    shop.disableTool('billing_refund')
+    expect(namesOf(await page(shop))).toEqual(['geo_where', 'geo_near'])
+    shop.enableTool('billing_refund')
+    const hidden = newSession()
+    shop.disableFor(hidden, 'geo_near')
+    expect(namesOf(await page(shop, hidden))).toEqual(['geo_where', 'billing_refund'])
+    expect(namesOf(await page(shop))).toEqual(['geo_where', 'geo_near', 'billing_refund'])
+    geo.removeTool('near')
+    expect(namesOf(await page(shop))).toEqual(['geo_where', 'billing_refund'])
+  })
+})
+
 describe('mount: prompts, resources, completion', () => {
   it('lists and gets prompts under the namespace, reads resources by their URI, completes through the part', async () => {
     const shop = mount([geoOf(), mounted(billingOf(), 'billing')], { name: 'shop', version: '1' })

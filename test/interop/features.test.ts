@@ -337,7 +337,9 @@ const fronts = [
     name: 'through emcp/proxy',
     serve: async (server: Parameters<typeof serveHttp>[0]): Promise<Front> => {
       const upstream = await serveHttp(server, sessions)
-      const proxied = await proxy({ url: upstream.url })
+      // asked as 2025-11-25: its notifications/cancelled carries the client's reason (a
+      // 2026-07-28 upstream over HTTP hears the call's stream close instead)
+      const proxied = await proxy({ url: upstream.url }, { prefer: '2025-11-25' })
       const front = await serveHttp(proxied, sessions)
       return {
         url: front.url,

@@ -31,6 +31,15 @@ describe('feature: methods and capabilities beside tools', () => {
     expect(m.result.capabilities).toEqual({ experimental: { hello: {} }, tools: { listChanged: true }, logging: {} })
   })
 
+  it('merges the extensions and experimental maps of several features, not only the last one’s', async () => {
+    const one: FeatureFactory = () => ({ capabilities: { extensions: { 'com.example/one': {} }, experimental: { a: {} } }, methods: {} })
+    const two: FeatureFactory = () => ({ capabilities: { extensions: { 'com.example/two': { v: 2 } }, experimental: { b: {} } }, methods: {} })
+    const both = mcpServer([noop], { name: 'h', version: '1' }, { features: [one, two] }).implement({ noop: () => 'ok' })
+    const out = await both.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, newSession())()
+    const m = JSON.parse(encode((out as O.Some<Reply>).value)) as { result: { capabilities: Record<string, unknown> } }
+    expect(m.result.capabilities).toMatchObject({ extensions: { 'com.example/one': {}, 'com.example/two': { v: 2 } }, experimental: { a: {}, b: {} } })
+  })
+
   it('lets the feature forget a released session', () => {
     const s = newSession()
     server.release(s)

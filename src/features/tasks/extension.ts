@@ -143,8 +143,8 @@ export const declaresTasks = (session: Session): boolean => {
 
 const requiredCapabilities = { requiredCapabilities: { extensions: { [tasksExtension]: {} } } }
 
-/** The refusal of a `tasks/*` request from a client that did not declare the extension. */
-const undeclared = (session: Session, method: string): RpcError =>
+/** The refusal of a `tasks/*` request from a client that did not declare the extension (a relay of the extension answers it too). */
+export const undeclared = (session: Session, method: string): RpcError =>
   isModernVersion(session.protocolVersion)
     ? rpcError(
         'MissingRequiredClientCapability',

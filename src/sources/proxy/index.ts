@@ -3,7 +3,7 @@
  * `proxy({ command, args })` connects with the official SDK client (an optional peer:
  * `@modelcontextprotocol/client`) and resolves to an ordinary server of the upstream's tools,
  * prompts and resources, in both eras, with progress, logging, cancellation, elicitation,
- * sampling and list changes relayed. See docs/composition.md.
+ * sampling, list changes and (2026-07-28) the tasks extension relayed. See docs/composition.md.
  *
  * @example
  * import { proxy } from 'emcp/proxy'

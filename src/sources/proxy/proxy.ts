@@ -29,6 +29,7 @@ import type { ManifestTools } from '../manifest/import.js'
 import { relayFeature, type Relay } from './relay.js'
 import { relayToClient, routes } from './routes.js'
 import { proxyTool, relayCall } from './tools.js'
+import { taskRelay, type TaskRelay } from './tasks.js'
 import { reasonOf, upstream, type Upstream, type UpstreamOptions, type UpstreamTarget } from './upstream.js'
 
 // ---------------------------------------------------------------------------------------
@@ -67,18 +68,22 @@ export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}):
   const late: { server?: Server; relay?: Relay } = {}
   const hub: Hub = { add: () => {}, remove: () => {}, size: () => late.server?.hub.size() ?? 0, broadcast: (...a) => late.server?.hub.broadcast(...a) }
   let connections = 0
+  let tasks: TaskRelay | undefined
   const up = upstream(target, {
     ...options,
+    wrapTransport: (t) => tasks?.tap.wrap(t) ?? t,
     onConnect: (client) => {
+      tasks?.reconnected()
       relayToClient(client, r, hub)
-      listenForChanges(client, late, () => void sync(late.server, up, r, options))
+      listenForChanges(client, late, () => void sync(late.server, up, r, tasks, options))
     },
     onConnected: (client) => {
       void hearChanges(client)
       // after a reconnection the upstream may serve other tools: list them again
-      if (++connections > 1) void sync(late.server, up, r, options)
+      if (++connections > 1) void sync(late.server, up, r, tasks, options)
     },
   })
+  tasks = taskRelay(up)
   let client: Client
   try {
     client = await up.client()
@@ -93,7 +98,8 @@ export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}):
   late.relay = relay
   const info = options.info ?? infoOf(client)
   const instructions = options.instructions ?? client.getInstructions()
-  const server = build(up, r, listed, info, { ...options, ...(instructions === undefined ? {} : { instructions }), features: [relay, ...(options.features ?? [])] })
+  const served = { ...options, ...(instructions === undefined ? {} : { instructions }), features: [relay, tasks.feature(capabilities), ...(options.features ?? [])] }
+  const server = build(up, r, tasks, listed, info, served)
   late.server = server
   return Object.assign(server, { upstream: up, close: () => up.close() })
 }
@@ -104,8 +110,8 @@ export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}):
 /** The name of the stand-in tool a server of an upstream without tools is built with (a server needs one), removed at once. */
 const standIn = 'emcp-proxy-stand-in'
 
-const build = (up: Upstream, r: ReturnType<typeof routes>, listed: ReadonlyArray<ListedTool>, info: ServerInfo, options: ProxyOptions): Server => {
-  const { tools, handlers } = servable(up, r, listed, options)
+const build = (up: Upstream, r: ReturnType<typeof routes>, tasks: TaskRelay, listed: ReadonlyArray<ListedTool>, info: ServerInfo, options: ProxyOptions): Server => {
+  const { tools, handlers } = servable(up, r, tasks, listed, options)
   if (tools.length > 0) return mcpServer(tools as never, info, options).implement(handlers as never) as unknown as Server
   const empty = proxyTool({ name: standIn, inputSchema: { type: 'object' } })
   const server = mcpServer([empty], info, options).implement({ [standIn]: () => '' }) as unknown as Server
@@ -114,7 +120,7 @@ const build = (up: Upstream, r: ReturnType<typeof routes>, listed: ReadonlyArray
 }
 
 /** The tools emcp can serve, each with its relaying handler; the others are left out with a warning. */
-const servable = (up: Upstream, r: ReturnType<typeof routes>, listed: ReadonlyArray<ListedTool>, options: ProxyOptions) => {
+const servable = (up: Upstream, r: ReturnType<typeof routes>, tasks: TaskRelay | undefined, listed: ReadonlyArray<ListedTool>, options: ProxyOptions) => {
   const tools: RuntimeTool[] = []
   const handlers: Record<string, Handler<RuntimeTool>> = {}
   const warn = options.onWarning ?? ((m: string) => process.emitWarning(m))
@@ -129,7 +135,8 @@ const servable = (up: Upstream, r: ReturnType<typeof routes>, listed: ReadonlyAr
     try {
       const tool = proxyTool(t)
       tools.push(tool)
-      handlers[t.name] = relayCall(up, r, t.name, tool.output !== undefined) as Handler<RuntimeTool>
+      tasks?.relays(tool)
+      handlers[t.name] = relayCall(up, r, t.name, tool.output !== undefined, tasks) as Handler<RuntimeTool>
     } catch (e) {
       warn(`emcp proxy: the upstream tool ${String(t.name).slice(0, 128)} is left out: ${reasonOf(e)}`)
     }
@@ -138,7 +145,7 @@ const servable = (up: Upstream, r: ReturnType<typeof routes>, listed: ReadonlyAr
 }
 
 /** Serves the upstream's tools as listed now: new ones added, gone ones removed, changed ones replaced; clients told once. */
-const sync = async (server: Server | undefined, up: Upstream, r: ReturnType<typeof routes>, options: ProxyOptions): Promise<void> => {
+const sync = async (server: Server | undefined, up: Upstream, r: ReturnType<typeof routes>, tasks: TaskRelay | undefined, options: ProxyOptions): Promise<void> => {
   if (server === undefined) return
   let listed: ReadonlyArray<ListedTool>
   try {
@@ -146,7 +153,7 @@ const sync = async (server: Server | undefined, up: Upstream, r: ReturnType<type
   } catch {
     return // the next request reconnects, and lists them then
   }
-  const { tools, handlers } = servable(up, r, listed, options)
+  const { tools, handlers } = servable(up, r, tasks, listed, options)
   const now = new Map(tools.map((t) => [t.name, t]))
   server.batch(() => {
     for (const t of server.tools) if (!now.has(t.name) || JSON.stringify(listedOf(t)) !== JSON.stringify(listedOf(now.get(t.name) as RuntimeTool))) server.removeTool(t.name)

@@ -119,7 +119,10 @@ const subscriptionRelay = (up: Upstream, subs: ReturnType<typeof subscriptionsOf
     else upstreamSubscribed.delete(uri)
     if ((on && count === 1) || (!on && count === 0))
       return relayed(up, req.method, async () => {
-        await upstreamSubscription(await up.client(), uri, on)
+        const c = await up.client()
+        // a 2026-07-28 upstream has no resources/subscribe to refuse an unknown URI: a read finds it out (-32002, as from a 2025 one)
+        if (on && c.getProtocolEra() === 'modern') await c.readResource({ uri }, { cacheMode: 'bypass' })
+        await upstreamSubscription(c, uri, on)
         return {}
       })
     return local
@@ -168,13 +171,14 @@ const tagOfCode = new Map<number, RpcErrorTag>(
 )
 
 /**
- * Runs one relayed request: its result as data, the upstream's refusal as the same error
+ * Runs one relayed request: its result as data (`shape`d: by default without the upstream
+ * era's fields), the upstream's refusal as the same error
  * (code, message, data), and an upstream that cannot be reached as -32004, which an HTTP
  * front answers with 503 so that clients and balancers try again.
  */
-export const relayed = async (up: Upstream, method: string, f: () => Promise<unknown>): Promise<E.Either<RpcError, unknown>> => {
+export const relayed = async (up: Upstream, method: string, f: () => Promise<unknown>, shape: (result: unknown) => unknown = withoutEraFields): Promise<E.Either<RpcError, unknown>> => {
   try {
-    return E.right(withoutEraFields(await f()))
+    return E.right(shape(await f()))
   } catch (e) {
     const code = (e as { code?: unknown } | null)?.code
     if (typeof code === 'number' && !(e instanceof UpstreamDown)) {

@@ -17,7 +17,10 @@ import { isObject } from '../../util/json-object.js'
 import { errorCodes } from '../../protocol/jsonrpc.js'
 import { MissingClientCapability } from '../../protocol/2026-07-28/input-required.js'
 import type { Routes } from './routes.js'
-import { upstreamMeta, withOwnMeta } from './meta.js'
+import { relaysTasks, upstreamMeta, withOwnMeta } from './meta.js'
+import { maxTaskIdLength, type TaskRelay } from './tasks.js'
+import { asItCame } from './tap.js'
+import { declaresTasks } from '../../features/tasks/extension.js'
 import { reasonOf, UpstreamDown, type Upstream } from './upstream.js'
 import { clip } from '../../util/clip.js'
 
@@ -44,9 +47,9 @@ export const proxyTool = (listed: ListedTool): RuntimeTool => {
   )
 }
 
-/** The handler of upstream tool `name`: calls it, relaying progress, cancellation and questions. */
+/** The handler of upstream tool `name`: calls it, relaying progress, cancellation, questions and (with `tasks`) task creation. */
 export const relayCall =
-  (up: Upstream, r: Routes, name: string, structured: boolean) =>
+  (up: Upstream, r: Routes, name: string, structured: boolean, tasks?: TaskRelay) =>
   async (args: RuntimeArgs, ctx: ToolContext): Promise<unknown> => {
     let client: Client
     try {
@@ -56,19 +59,18 @@ export const relayCall =
     }
     let result: UpstreamResult
     const signal = attemptSignal(ctx)
+    const options = {
+      signal,
+      onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress(p.progress, p.total, p.message),
+      resetTimeoutOnProgress: true,
+      // the downstream call's own deadline (callTimeoutMs) bounds it
+      timeout: 2 ** 31 - 1,
+    }
+    // a call that may become a task: sent as it is, its answer taken as it came (the SDK client has no tasks)
+    const asTask = tasks !== undefined && relaysTasks(client) && declaresTasks(ctx.session)
+    const params = { name, arguments: { ...args }, ...upstreamMeta(client, ctx) }
     try {
-      result = await r.within(ctx, () =>
-        client.callTool(
-          { name, arguments: { ...args }, ...upstreamMeta(client, ctx) },
-          {
-            signal,
-            onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
-            resetTimeoutOnProgress: true,
-            // the downstream call's own deadline (callTimeoutMs) bounds it
-            timeout: 2 ** 31 - 1,
-          },
-        ),
-      )
+      result = await r.within(ctx, () => (asTask ? (client.request({ method: 'tools/call', params }, asItCame, options) as Promise<UpstreamResult>) : client.callTool(params, options)))
     } catch (e) {
       // a question the client could not be asked fails the call as the protocol says (-32021); a cancelled call says nothing about the connection
       const missing = r.missing(ctx)
@@ -78,8 +80,12 @@ export const relayCall =
     }
     const missing = r.missing(ctx)
     if (missing !== undefined) throw missing
-    return answerOf(result, structured)
+    const task = asTask ? tasks.tap.take(result) : undefined
+    if (task === undefined) return answerOf(result, structured)
+    // the task is handed to the takeover of the call (tasks.ts), which answers with it as it came
+    return tasks?.created(ctx.session, task) === true ? '' : toolError(`the upstream answered ${name} with a task the proxy cannot relay (its taskId is not a string of 1 to ${maxTaskIdLength} characters)`)
   }
+
 
 // ---------------------------------------------------------------------------------------
 // internals

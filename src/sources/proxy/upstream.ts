@@ -16,6 +16,7 @@
  */
 import type { Client, Transport } from '@modelcontextprotocol/client'
 import { sdk } from './sdk.js'
+import { tasksExtension } from '../../features/tasks/extension.js'
 import { redactedUrl } from '../../util/redacted-url.js'
 
 // ---------------------------------------------------------------------------------------
@@ -47,9 +48,10 @@ export interface UpstreamOptions {
   /** Who the proxy says it is to the upstream (default `emcp-proxy`). */
   readonly clientInfo?: { readonly name: string; readonly version: string }
   /**
-   * The era asked for first (default `2025-11-25`, which every server speaks today); the other
-   * is asked for when the upstream refuses it. With `2026-07-28` first, a server of both eras
-   * is reached the 2026 way: its `input_required` questions keep their keys through the proxy.
+   * The era asked for first (default `2026-07-28`); the other is asked for when the upstream
+   * refuses it. Reached the 2026 way, a server of both eras keeps the keys of its
+   * `input_required` questions through the proxy, and its tasks extension can be relayed;
+   * `2025-11-25` first suits servers whose 2026 support is not to be relied on.
    */
   readonly prefer?: '2025-11-25' | '2026-07-28'
   /** The longest the connection (handshake included) may take, in milliseconds (default 10 000). */
@@ -60,6 +62,8 @@ export interface UpstreamOptions {
   readonly onConnected?: (client: Client) => void
   /** Called when a connection is lost, with the reason. */
   readonly onLost?: (reason: string) => void
+  /** Wraps each transport before the client uses it (the proxy taps what the SDK client cannot take: tasks). */
+  readonly wrapTransport?: (transport: Transport) => Transport
 }
 
 /** A connection to the upstream, made on demand and made again once lost. */
@@ -100,21 +104,23 @@ export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}):
   const attempt = async (mode: 'legacy' | { pin: string }): Promise<Client> => {
     const client = new sdk.Client(
       { name: options.clientInfo?.name ?? 'emcp-proxy', version: options.clientInfo?.version ?? '0.1.0' },
-      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } }, versionNegotiation: { mode } },
+      // the tasks extension, so that a listen stream may name task ids; each tools/call says for
+      // itself whether its client can take a task (meta.ts), overriding these
+      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, extensions: { [tasksExtension]: {} } }, versionNegotiation: { mode } },
     )
     await options.onConnect?.(client)
     try {
-      await client.connect(transportOf(target, options.auth), { timeout: options.connectTimeoutMs ?? 10_000 })
+      const transport = transportOf(target, options.auth)
+      await client.connect(options.wrapTransport?.(transport) ?? transport, { timeout: options.connectTimeoutMs ?? 10_000 })
       return client
     } catch (e) {
       await client.close().catch(() => {})
       throw e
     }
   }
-  // 2025-11-25 first (unless `prefer` says otherwise): the era every server speaks today, with
-  // resource subscriptions and server-to-client requests of its own; a server that refuses it
-  // is asked for 2026-07-28
-  const eras = options.prefer === '2026-07-28' ? (['2026-07-28', '2025-11-25'] as const) : (['2025-11-25', '2026-07-28'] as const)
+  // 2026-07-28 first (unless `prefer` says otherwise): its questions keep the keys the upstream
+  // chose, and its extensions (tasks) pass; a server that refuses it is asked for 2025-11-25
+  const eras = options.prefer === '2025-11-25' ? (['2025-11-25', '2026-07-28'] as const) : (['2026-07-28', '2025-11-25'] as const)
   const connect = async (): Promise<Client> => {
     const modeOf = (era: string) => (era === '2025-11-25' ? ('legacy' as const) : { pin: era })
     try {
@@ -167,9 +173,8 @@ export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}):
 /** A readable reason for a failure of the upstream or of the way to it. */
 export const reasonOf = (e: unknown): string => {
   if (!(e instanceof Error)) return String(e)
-  const cause = (e as { cause?: unknown }).cause
-  const code = (cause as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' ? `${e.message} (${code})` : e.message
+  const code = codeOf((e as { cause?: unknown }).cause)
+  return code === undefined ? e.message : `${e.message} (${code})`
 }
 
 // ---------------------------------------------------------------------------------------
@@ -177,9 +182,21 @@ export const reasonOf = (e: unknown): string => {
 
 /** A failure to reach the server at all (refused, no such host, reset): trying another era would not help. */
 const unreachable = (e: unknown): boolean => {
-  const code = (e as { cause?: { code?: unknown } } | null)?.cause?.code ?? (e as { code?: unknown } | null)?.code
-  return typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|ENOENT|EACCES|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/.test(code)
+  const code = codeOf(e)
+  return code !== undefined && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|ENOENT|EACCES|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/.test(code)
 }
+
+/** The system error code of a failure or of one of its causes (the SDK's version probe wraps fetch's, which wraps the socket's), if any. */
+const codeOf = (e: unknown): string | undefined => {
+  for (let at = e, depth = 0; at !== null && typeof at === 'object' && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    const code = (at as { code?: unknown }).code
+    if (typeof code === 'string' && systemCode.test(code)) return code
+  }
+  return undefined
+}
+
+/** A Node system error code (ECONNREFUSED) or undici's (UND_ERR_SOCKET), not an SDK's own. */
+const systemCode = /^(E[A-Z0-9]+|UND_ERR_[A-Z_]+)$/
 
 const labelOf = (target: UpstreamTarget): string =>
   'url' in target ? redactedUrl(String(target.url)) : [target.command, ...(target.args ?? [])].join(' ')

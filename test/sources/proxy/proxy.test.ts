@@ -213,7 +213,7 @@ describe('an upstream that goes down', () => {
     expect(texts(down.content)[0]).toMatch(/^the upstream MCP server http:\/\/127\.0\.0\.1:\d+\/mcp (did not answer add|cannot be reached)/)
     // the next request tries again, and says the upstream cannot be reached
     const again = await c.callResult('add', { a: 1, b: 1 })
-    expect(texts(again.content)[0]).toMatch(/cannot be reached: fetch failed/)
+    expect(texts(again.content)[0]).toMatch(/cannot be reached: (.*: )?fetch failed \(ECONNREFUSED\)/)
     const modern = await modernClient(front.url, 'fetch').rpc('resources/read', { uri: 'mem://note' })
     expect(modern.status).toBe(503)
     expect(modern.body.error).toMatchObject({ code: -32004, message: expect.stringMatching(/^resources\/read: the upstream MCP server .* cannot be reached/) })
@@ -287,6 +287,37 @@ describe('a stdio upstream that dies', () => {
       expect(again).not.toBe(first)
     } finally {
       await p.close()
+    }
+  })
+})
+
+describe('the keys of an upstream’s questions (conformance: input-required-result-basic-elicitation)', () => {
+  const named = emcp({ name: 'named', description: 'Asks for a name under the key user_name.', input: { type: 'object' } })
+  const both = mcpServer([named], { name: 'both-eras', version: '1' }).implement({
+    named: async (_args, ctx) => {
+      const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { key: 'user_name' })
+      return r.action === 'accept' ? `Hello, ${r.content.name}!` : 'Hello, stranger!'
+    },
+  }) as unknown as Server
+
+  it.each([[undefined], ['2025-11-25' as const]])('prefer %s: a 2026-07-28 client is asked under the upstream’s key only when the upstream is reached the 2026 way', async (prefer) => {
+    const up = await serveHttp(both, sessions)
+    const p = await proxy({ url: up.url }, prefer === undefined ? {} : { prefer })
+    const front = await serveHttp(p, sessions)
+    try {
+      const client = modernClient(front.url, 'fetch', undefined, { elicitation: { form: {} } })
+      const first = (await client.rpc('tools/call', { name: 'named', arguments: {} })).body.result
+      expect(first.resultType).toBe('input_required')
+      const [key] = Object.keys(first.inputRequests)
+      // by default the proxy reaches a server of both eras the 2026 way, and its keys pass
+      if (prefer === undefined) expect(key).toBe('user_name')
+      else expect(key).not.toBe('user_name')
+      const retry = await client.rpc('tools/call', { name: 'named', arguments: {}, inputResponses: { [key as string]: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState })
+      expect(texts(retry.body.result.content)).toEqual(['Hello, Ada!'])
+    } finally {
+      await front.close()
+      await p.close()
+      await up.close()
     }
   })
 })
