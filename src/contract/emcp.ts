@@ -300,7 +300,7 @@ export function emcp<
   const CL extends ClaimMap = {},
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
-  D extends string = IS extends WithPlainProperties ? never : DefaultedOf<IS>, // a shape: never (callers' types come from `_W`) // the test inline: one alias fewer per tool
+  D extends string = IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, // a shape: never, in the same test (callers' types come from `_W`); the test inline: one alias fewer per tool
   // the keys of both slots, read without a test: a library's schema (zod's methods, a shape's
   // property names) fails `Allowed` too, and `MarkedLiteral` gives it back as it is; a test of
   // each slot for a library's schema first cost literals about 10 instantiations per tool
