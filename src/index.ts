@@ -15,7 +15,7 @@
  * const { sum } = await inMemoryClient(server).call('add', { a: 1, b: 2 })
  */
 export { emcp } from './contract/emcp.js'
-export type { AnyTool, Icon, InputOf, InputShape, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, StandardWire, TaskSupport, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './contract/emcp.js'
+export type { AnyTool, Icon, InputOf, InputShape, InputSpec, ListedTool, NameOf, OutputOf, OutputSpec, StandardWire, TaskSupport, WireOf, Tool, ToolAnnotations, ToolDef, ToolMeta, ValidName } from './contract/emcp.js'
 export { runtimeTool } from './contract/runtime-tool.js'
 export type { RuntimeArgs, RuntimeTool, RuntimeToolDef } from './contract/runtime-tool.js'
 export { pure } from './contract/annotations.js'

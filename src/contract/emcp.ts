@@ -75,14 +75,26 @@ export interface StandardWire<A, R> {
   readonly result: R
 }
 
-/** `StandardWire` of the slots `IS` and `OS`, for a tool with at least one Standard Schema. */
-type WireOf<IS, OS> = StandardWire<
-  IS extends StandardTypedV1 ? InferInput<IS> : IS extends StandardShape ? ShapeType<IS, 'input'> : typeof sameAsHandler,
-  OS extends StandardTypedV1 ? InferOutput<OS> : OS extends StandardShape ? ShapeType<OS, 'output'> : typeof sameAsHandler
->
+/**
+ * `StandardWire` of the slots `IS` and `OS`, for a tool with at least one Standard Schema. An
+ * interface, so that its members are computed only where they are read (the typed clients,
+ * `ArgsOf`): a contract and `implement` never read them, and computed with the contract they
+ * cost about 110 instantiations per tool of zod shapes (docs/type-performance.md).
+ */
+export interface WireOf<IS, OS> {
+  readonly args: IS extends StandardTypedV1 ? InferInput<IS> : IS extends StandardShape ? ShapeType<IS, 'input'> : typeof sameAsHandler
+  readonly result: OS extends StandardTypedV1 ? InferOutput<OS> : OS extends StandardShape ? ShapeType<OS, 'output'> : typeof sameAsHandler
+}
 
 /** A slot that is a library's schema, or a raw shape of them: callers see its own types. */
 type Library = StandardTypedV1 | StandardShape
+
+/**
+ * A slot `emcp` takes as a library's schema without reading its keys: a Standard Schema (with
+ * `validate`: a `~standard` of types alone is no schema, and is named as an unknown keyword) or
+ * a raw shape of them.
+ */
+type LibrarySlot = StandardSchemaV1 | StandardShape
 
 /** What describes a tool to people and models, besides its name and schemas. */
 export interface ToolMeta {
@@ -269,15 +281,6 @@ type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
 export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid tool name "${N}": use 1-128 of A-Z a-z 0-9 _ - .`> : N
 
 /**
- * The keys the compiler checks in a slot (`CheckedKeys`) when it holds a JSON Schema literal;
- * `never` for a library's schema (a Standard Schema, a codec; a `~standard` without `validate`
- * is not one, and is named as an unknown key). An object with an index
- * signature (TypeBox's) has `string` among them and is looked at key by key, where
- * `MarkedLiteral` leaves it as it is.
- */
-type LiteralKeys<S> = S extends StandardSchemaV1 | Codec | StandardShape ? never : CheckedKeys<S>
-
-/**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
  * `emcp` say so): the schema tests come first, codecs last (see fast-schema.ts).
  */
@@ -297,8 +300,11 @@ export function emcp<
   const CL extends ClaimMap = {},
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
-  D extends string = IS extends WithPlainProperties ? never : DefaultedOf<IS>, // a shape: never (callers' types come from `_W`) // the test inline: one alias fewer per tool
-  K = LiteralKeys<IS> | LiteralKeys<OS>,
+  D extends string = IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, // a shape: never, in the same test (callers' types come from `_W`); the test inline: one alias fewer per tool
+  // the keys of both slots, read without a test: a library's schema (zod's methods, a shape's
+  // property names) fails `Allowed` too, and `MarkedLiteral` gives it back as it is; a test of
+  // each slot for a library's schema first cost literals about 10 instantiations per tool
+  K = CheckedKeys<IS> | CheckedKeys<OS>,
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
   // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)
@@ -306,9 +312,11 @@ export function emcp<
     /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
     readonly name: ValidName<N>
     /** The arguments: a JSON Schema literal (`type: 'object'`), an io-ts codec or a Standard Schema. */
-    readonly input: [K] extends [Allowed] ? IS : NoInfer<MarkedLiteral<IS>> // inferred from the first branch; the second types each unknown keyword as its message
+    // inferred from the first branch; a library's schema (whose keys are no keywords) is itself, one
+    // test; a literal with an unknown key has that key typed as its message
+    readonly input: [K] extends [Allowed] ? IS : IS extends LibrarySlot ? IS : NoInfer<MarkedLiteral<IS>>
     /** The structured result: a JSON Schema literal, an io-ts codec or a Standard Schema. */
-    readonly output?: [K] extends [Allowed] ? OS : NoInfer<MarkedLiteral<OS>>
+    readonly output?: [K] extends [Allowed] ? OS : OS extends LibrarySlot ? OS : NoInfer<MarkedLiteral<OS>>
     /** Whether a call may run as a task; the handler is the same either way. */
     readonly taskSupport?: TaskSupport
     /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
