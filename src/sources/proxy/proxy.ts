@@ -29,7 +29,7 @@ import type { ManifestTools } from '../manifest/import.js'
 import { relayFeature, type Relay } from './relay.js'
 import { relayToClient, routes } from './routes.js'
 import { proxyTool, relayCall } from './tools.js'
-import { limitFailure } from './bounds.js'
+import { limitFailure } from '../../client/bounds.js'
 import { reasonOf, upstream, UpstreamDown, type Upstream, type UpstreamOptions, type UpstreamTarget } from './upstream.js'
 
 // ---------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import { clip } from '../../util/clip.js'
 import type { Routes } from './routes.js'
 import { reasonOf, UpstreamDown, type Upstream } from './upstream.js'
 import { withOwnMeta, withUpstreamMeta } from './meta.js'
-import { limitFailure } from './bounds.js'
+import { limitFailure } from '../../client/bounds.js'
 
 // ---------------------------------------------------------------------------------------
 // model

@@ -20,7 +20,7 @@ import type { Routes } from './routes.js'
 import { upstreamMeta, withOwnMeta } from './meta.js'
 import { reasonOf, UpstreamDown, type Upstream } from './upstream.js'
 import { clip } from '../../util/clip.js'
-import { limitCode } from './bounds.js'
+import { limitCode } from '../../client/bounds.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors

@@ -17,7 +17,7 @@
 import type { Client, Transport } from '@modelcontextprotocol/client'
 import { sdk } from './sdk.js'
 import { redactedUrl } from '../../util/redacted-url.js'
-import { boundedFetch, guarded, limitsOf, type Limits, type UpstreamLimits } from './bounds.js'
+import { boundedFetch, guarded, limitsOf, type Limits, type UpstreamLimits } from '../../client/bounds.js'
 
 // ---------------------------------------------------------------------------------------
 // model

@@ -1,13 +1,13 @@
 /**
- * What an upstream may send the proxy, bounded: one answer's size (a result, a notification,
- * a list page, an SSE event, a stdio line), its nesting depth, the pages a list walk
- * (`tools/list`, …) follows, and how long a relayed request waits. An answer past a limit
- * never reaches the proxy's clients: the request it answers fails with a JSON-RPC error
- * naming the limit (a tool call with an `isError` result), a notification or question past
- * it is dropped (a question answered with an error), and the HTTP connection goes on; a
- * stdio line past it also ends that process (the SDK's reader cannot resynchronize), which
- * the next request starts again. The SDK client's own bounds are a 10 MiB stdio line and
- * none on HTTP bodies; these are the proxy's.
+ * What a server may send an SDK client, bounded: the proxy's upstream, and the server
+ * `connect` talks to. One answer's size (a result, a notification, a list page, an SSE
+ * event, a stdio line), its nesting depth, the pages a list walk (`tools/list`, …) follows,
+ * and how long a request waits. An answer past a limit never reaches the caller: the
+ * request it answers fails with a JSON-RPC error naming the limit (through the proxy, a tool
+ * call with an `isError` result), a notification or question past it is dropped (a question
+ * answered with an error), and the HTTP connection goes on; a stdio line past it also ends
+ * that process (the SDK's reader cannot resynchronize). The SDK client's own bounds are a
+ * 10 MiB stdio line and none on HTTP bodies.
  *
  * @example
  * import { boundedFetch, limitsOf } from './bounds.js'
@@ -15,13 +15,13 @@
  * const fetchUpstream = boundedFetch(limits) // an HTTP body past 1 MiB answers its request with an error
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client'
-import { defaultMaxDepth, deeperThan } from '../../util/json-depth.js'
-import { utf8 } from '../../util/bytes.js'
+import { defaultMaxDepth, deeperThan } from '../util/json-depth.js'
+import { utf8 } from '../util/bytes.js'
 
 // ---------------------------------------------------------------------------------------
 // model
 
-/** The bounds on what the upstream sends back (see docs/composition.md for the defaults). */
+/** The bounds on what the server sends back (see docs/composition.md for the proxy's defaults). */
 export interface UpstreamLimits {
   /** The most bytes of one answer: a JSON body, an SSE event, a stdio line (default 16 MiB). */
   readonly maxAnswerBytes?: number
@@ -37,8 +37,18 @@ export interface UpstreamLimits {
   readonly requestTimeoutMs?: number
 }
 
-/** The limits with every default filled in. */
-export type Limits = Required<UpstreamLimits>
+/** Who sends the answers, and where its limits are set, for the messages. */
+export interface Naming {
+  /** The sender: `the upstream`, `the server`. */
+  readonly peer: string
+  /** What a limit's name follows: `the proxy's limits.`, `the client's `. */
+  readonly option: string
+}
+
+/** The limits with every default filled in, and their naming. */
+export type Limits = Required<UpstreamLimits> & { readonly naming: Naming }
+
+const proxyNaming: Naming = { peer: 'the upstream', option: "the proxy's limits." }
 
 /** The JSON-RPC error code of an answer refused for a limit (the SDK's "internal error"), with `data.limit` naming it. */
 export const limitCode = -32603
@@ -47,18 +57,18 @@ export const limitCode = -32603
 // functions
 
 /** `limits` with the defaults filled in; a limit that is not a positive integer is a TypeError. */
-export const limitsOf = (limits: UpstreamLimits = {}): Limits => {
+export const limitsOf = (limits: UpstreamLimits = {}, naming: Naming = proxyNaming): Limits => {
   const out = { maxAnswerBytes: 16 * 1024 * 1024, maxDepth: defaultMaxDepth, maxListPages: 64, requestTimeoutMs: 60_000, ...limits }
   for (const [key, value] of Object.entries(out))
-    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`emcp proxy: limits.${key} must be a positive integer, not ${String(value)}`)
-  return out
+    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${naming === proxyNaming ? 'emcp proxy' : 'emcp/client'}: ${naming.option}${key} must be a positive integer, not ${String(value)}`)
+  return { ...out, naming }
 }
 
-/** The message of a limit the upstream passed, for `what` (e.g. "the answer to tools/call"). */
-export const overLimit = (limit: keyof UpstreamLimits, value: number, what: string): string =>
+/** The message of a size or depth limit passed, for `what` (e.g. "the upstream’s answer to tools/call"). */
+export const overLimit = (limit: 'maxAnswerBytes' | 'maxDepth', limits: Limits, what: string): string =>
   limit === 'maxDepth'
-    ? `${what} nests deeper than the proxy's limits.maxDepth (${value}); it was not passed on`
-    : `${what} is larger than the proxy's limits.maxAnswerBytes (${value} bytes); it was not passed on`
+    ? `${what} nests deeper than ${limits.naming.option}maxDepth (${limits.maxDepth}); it was not passed on`
+    : `${what} is larger than ${limits.naming.option}maxAnswerBytes (${limits.maxAnswerBytes} bytes); it was not passed on`
 
 /**
  * `transport` with its incoming messages checked for depth, and every request still waiting
@@ -88,9 +98,9 @@ export const guarded = <T extends Transport>(transport: T, limits: Limits, onBro
     const response = m.method === undefined && m.id !== undefined
     if (response) pending.delete(m.id as string | number)
     if (!deeperThan(message, limits.maxDepth + 1)) return deliver?.(message, extra)
-    if (response) refuse(m.id as string | number, overLimit('maxDepth', limits.maxDepth, 'the upstream’s answer'), 'maxDepth')
+    if (response) refuse(m.id as string | number, overLimit('maxDepth', limits, `${limits.naming.peer}’s answer`), 'maxDepth')
     // a question too deep to pass on is answered here; a notification is dropped
-    else if (m.id !== undefined) void send({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: overLimit('maxDepth', limits.maxDepth, `the request ${String(m.method).slice(0, 64)}`) } } as JSONRPCMessage).catch(() => {})
+    else if (m.id !== undefined) void send({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: overLimit('maxDepth', limits, `the request ${String(m.method).slice(0, 64)}`) } } as JSONRPCMessage).catch(() => {})
   }
   Object.defineProperty(transport, 'onerror', {
     configurable: true,
@@ -102,9 +112,9 @@ export const guarded = <T extends Transport>(transport: T, limits: Limits, onBro
     if (/ReadBuffer exceeded/.test(e.message)) {
       for (const [id, method] of [...pending]) {
         pending.delete(id)
-        refuse(id, overLimit('maxAnswerBytes', limits.maxAnswerBytes, `the upstream’s answer to ${method}`), 'maxAnswerBytes')
+        refuse(id, overLimit('maxAnswerBytes', limits, `${limits.naming.peer}’s answer to ${method}`), 'maxAnswerBytes')
       }
-      onBroken?.(overLimit('maxAnswerBytes', limits.maxAnswerBytes, 'a line of the upstream'))
+      onBroken?.(overLimit('maxAnswerBytes', limits, `a line of ${limits.naming.peer}`))
     }
     report?.(e)
   }
@@ -125,7 +135,7 @@ export const boundedFetch =
     const ids = requestIds(init?.body)
     const type = (res.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
     const cap = limits.maxAnswerBytes
-    const refusal = (): string => errorsFor(ids, overLimit('maxAnswerBytes', cap, 'the upstream’s answer'))
+    const refusal = (): string => errorsFor(ids, overLimit('maxAnswerBytes', limits, `${limits.naming.peer}’s answer`))
     if (type === 'text/event-stream') return withBody(res, res.body.pipeThrough(sseEvents(cap, ids.length === 0 ? undefined : () => `data: ${refusal()}\n\n`)))
     const body = await readCapped(res.body, Number(res.headers.get('content-length') ?? Number.NaN), cap)
     if (body !== undefined) return withBody(res, body)
@@ -137,9 +147,11 @@ export const boundedFetch =
  * and a readable message naming it, or undefined for any other failure.
  */
 export const limitFailure = (e: unknown, limits: Limits, method: string): { readonly limit: 'requestTimeoutMs' | 'maxListPages'; readonly message: string } | undefined => {
-  const code = (e as { code?: unknown } | null)?.code
-  if (code === 'REQUEST_TIMEOUT') return { limit: 'requestTimeoutMs', message: `the upstream did not answer ${method} within the proxy's limits.requestTimeoutMs (${limits.requestTimeoutMs} ms)` }
-  if (code === 'LIST_PAGINATION_EXCEEDED') return { limit: 'maxListPages', message: `the upstream's ${method} went on past the proxy's limits.maxListPages (${limits.maxListPages} pages)` }
+  const { code, data } = (e ?? {}) as { code?: unknown; data?: { timeout?: unknown; maxTotalTimeout?: unknown } }
+  // the SDK reports a caller's abort with the same code, but without the time limit in its data
+  const timedOut = code === 'REQUEST_TIMEOUT' && (typeof data?.timeout === 'number' || typeof data?.maxTotalTimeout === 'number')
+  if (timedOut) return { limit: 'requestTimeoutMs', message: `${limits.naming.peer} did not answer ${method} within ${limits.naming.option}requestTimeoutMs (${limits.requestTimeoutMs} ms)` }
+  if (code === 'LIST_PAGINATION_EXCEEDED') return { limit: 'maxListPages', message: `${limits.naming.peer}’s ${method} went on past ${limits.naming.option}maxListPages (${limits.maxListPages} pages)` }
   return undefined
 }
 
