@@ -182,6 +182,8 @@ export const relayed = async (up: Upstream, method: string, f: () => Promise<unk
     const limit = limitFailure(e, up.limits, method)
     if (limit !== undefined) return E.left(rpcError(limit.limit === 'requestTimeoutMs' ? 'RequestTimeout' : 'InternalError', limit.message, { limit: limit.limit }))
     const code = (e as { code?: unknown } | null)?.code
+    // the downstream request was cancelled (or passed its deadline), and so was the upstream one: the connection is fine
+    if (code === 'REQUEST_TIMEOUT') return E.left(rpcError('RequestTimeout', clip(`${method} was cancelled: ${reasonOf(e)}`, 1000)))
     if (typeof code === 'number' && !(e instanceof UpstreamDown)) {
       const data = (e as { data?: unknown }).data
       // a 2026-07-28 upstream says -32602 where 2025-11-25 says -32002: the front says it in its client's era

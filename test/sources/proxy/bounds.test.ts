@@ -154,6 +154,23 @@ describe('emcp/proxy: what a hostile HTTP upstream sends back is bounded', () =>
   })
 })
 
+describe('emcp/proxy: a relayed request cancelled downstream', () => {
+  it('is cancelled upstream too, and the connection is kept', async () => {
+    const p = await proxy({ url }, { limits: { requestTimeoutMs: 60_000 }, callTimeoutMs: 300 })
+    try {
+      const c = inMemoryClient(p)
+      const connections = seen.initialize
+      const cancelled = new Promise<void>((resolve) => (seen.onCancel = resolve))
+      await expect(c.request('prompts/get', { name: 'p1' })).rejects.toMatchObject({ code: -32001, message: expect.stringMatching(/timed out after 300 ms \(callTimeoutMs\)/) })
+      await cancelled
+      expect(texts((await c.callResult('fine', {})).content)).toEqual(['ok'])
+      expect(seen.initialize).toBe(connections)
+    } finally {
+      await p.close()
+    }
+  })
+})
+
 describe('emcp/proxy: limits themselves', () => {
   it('refuses a limit that is not a positive integer, naming it', async () => {
     await expect(proxy({ url }, { limits: { maxAnswerBytes: 0 } })).rejects.toThrow(/limits\.maxAnswerBytes must be a positive integer, not 0/)
