@@ -27,6 +27,7 @@ import type { Server } from '../server/server.js'
 import { RpcCallError, ToolCallError } from '../transport/in-memory.js'
 import { authorizer, isUnauthorized, type Auth } from './auth.js'
 import { finishAuth, transportFor, type Command, type Target } from './target.js'
+import { limitFailure, limitsOf, type Limits } from './bounds.js'
 import type { CallOptions, Described, ListedContract, RemoteClient, ToolsOf } from './types.js'
 
 /** Options of `connect`. */
@@ -59,8 +60,14 @@ export interface ConnectOptions<S = unknown, P extends AnyPrompt = AnyPrompt> {
   readonly headers?: { readonly [name: string]: string }
   /** The fetch used for HTTP (tests, proxies). */
   readonly fetch?: typeof fetch
-  /** The default time limit of a request, in ms (default 60 000). */
+  /** The default time limit of a request (the handshake included), in ms (default 60 000). */
   readonly timeoutMs?: number
+  /** The most bytes of one answer (a JSON body, an SSE event, a stdio line; default 16 MiB): past it, the request fails with an `RpcCallError` naming the limit. */
+  readonly maxAnswerBytes?: number
+  /** How deeply one answer may nest, arrays and objects (default 512): past it, the request fails with an `RpcCallError` naming the limit. */
+  readonly maxDepth?: number
+  /** The most pages one `list()` follows (default 64). */
+  readonly maxListPages?: number
   /** 2026-07-28: how many `input_required` rounds one request may take (default 10). */
   readonly maxInputRounds?: number
 }
@@ -81,19 +88,24 @@ export async function connect(target: Target, options: ConnectOptions<unknown> =
   const known = new Map<string, Known>(contractsOf(given).map((c) => [c.name, c]))
   const auth = options.auth === undefined ? undefined : authorizer(options.auth)
   const http = { ...(auth === undefined ? {} : { authorizer: auth }), ...(options.headers === undefined ? {} : { headers: options.headers }), ...(options.fetch === undefined ? {} : { fetch: options.fetch }) }
-  let client = sdkClient(options)
-  let transport = transportFor(target, http)
+  const limits = limitsOf(
+    { ...pick(options, 'maxAnswerBytes'), ...pick(options, 'maxDepth'), ...pick(options, 'maxListPages'), ...(options.timeoutMs === undefined ? {} : { requestTimeoutMs: options.timeoutMs }) },
+    { peer: 'the server', option: "the client's " },
+  )
+  const handshake = { timeout: limits.requestTimeoutMs }
+  let client = sdkClient(options, limits)
+  let transport = transportFor(target, http, limits)
   try {
-    await client.connect(transport)
+    await client.connect(transport, handshake)
   } catch (error) {
-    if (!isUnauthorized(error) || auth?.authorize === undefined) throw error
+    if (!isUnauthorized(error) || auth?.authorize === undefined) throw asRpcError(error, limits)
     await finishAuth(transport, await auth.authorize())
-    client = sdkClient(options)
-    transport = transportFor(target, http)
-    await client.connect(transport)
+    client = sdkClient(options, limits)
+    transport = transportFor(target, http, limits)
+    await bounded(() => client.connect(transport, handshake), limits)
   }
   const subscription = await listenForChanges(client, options)
-  return typedSurface(client, known, options, async () => {
+  return typedSurface(client, known, options, limits, async () => {
     await subscription?.close()
     await client.close()
   })
@@ -106,8 +118,12 @@ const contractsOf = (value: unknown): ReadonlyArray<Known & { readonly name: str
   return (list as ReadonlyArray<AnyTool | ListedContract>).map((t) => t as Known & { readonly name: string })
 }
 
+/** `{ key: value }` when the option is given, else nothing. */
+const pick = <K extends 'maxAnswerBytes' | 'maxDepth' | 'maxListPages'>(options: ConnectOptions<unknown>, key: K): { [k in K]?: number } =>
+  options[key] === undefined ? {} : ({ [key]: options[key] } as { [k in K]?: number })
+
 /** The SDK client, with handlers for what the options answer. */
-const sdkClient = (options: ConnectOptions<unknown>): Client => {
+const sdkClient = (options: ConnectOptions<unknown>, limits: Limits): Client => {
   const version = options.protocolVersion
   const client = new Client(options.clientInfo ?? { name: 'emcp-client', version: '0.1.0' }, {
     capabilities: {
@@ -118,6 +134,7 @@ const sdkClient = (options: ConnectOptions<unknown>): Client => {
     versionNegotiation: { mode: version === undefined ? 'auto' : isModernVersion(version) ? { pin: version } : 'legacy' },
     ...(version === undefined || isModernVersion(version) ? {} : { supportedProtocolVersions: [version] }),
     inputRequired: { maxRounds: options.maxInputRounds ?? 10 },
+    listMaxPages: limits.maxListPages,
     listChanged: listChangedHandlers(options),
   })
   const { elicit, sample, roots } = options
@@ -153,20 +170,32 @@ const requestOptions = (defaults: ConnectOptions<unknown>, options: CallOptions 
   ...((options.timeoutMs ?? defaults.timeoutMs) === undefined ? {} : { timeout: options.timeoutMs ?? defaults.timeoutMs }),
 })
 
-/** A protocol error of the SDK as emcp's `RpcCallError` (code, message, data); anything else as it is. */
-const asRpcError = (error: unknown): unknown => (error instanceof ProtocolError ? new RpcCallError({ code: error.code, message: error.message, data: error.data }) : error)
+/**
+ * A protocol error of the SDK as emcp's `RpcCallError` (code, message, data), and so a limit
+ * passed (no answer in time: -32001; a list without end: -32603); anything else as it is.
+ */
+const asRpcError = (error: unknown, limits: Limits): unknown => {
+  if (error instanceof ProtocolError) return new RpcCallError({ code: error.code, message: error.message, data: error.data })
+  const passed = limitFailure(error, limits, 'the request')
+  if (passed === undefined) return error
+  if (passed.limit === 'maxListPages') return new RpcCallError({ code: -32603, message: passed.message, data: { limit: 'maxListPages' } })
+  // the call's own timeoutMs, when it set one, is what the SDK reports
+  const ms = (error as { data?: { timeout?: unknown } }).data?.timeout
+  return new RpcCallError({ code: -32001, message: `the server did not answer within timeoutMs (${typeof ms === 'number' ? ms : limits.requestTimeoutMs} ms)`, data: { limit: 'timeoutMs' } })
+}
 
-/** Runs `f`, with the SDK's protocol errors as `RpcCallError`. */
-const rpc = async <A>(f: () => Promise<A>): Promise<A> => {
+/** Runs `f`, with the SDK's protocol errors and the limits passed as `RpcCallError`. */
+const bounded = async <A>(f: () => Promise<A>, limits: Limits): Promise<A> => {
   try {
     return await f()
   } catch (error) {
-    throw asRpcError(error)
+    throw asRpcError(error, limits)
   }
 }
 
 /** The typed surface over a connected SDK client. */
-const typedSurface = (client: Client, known: Map<string, Known>, defaults: ConnectOptions<unknown>, close: () => Promise<void>): RemoteClient<AnyTool> => {
+const typedSurface = (client: Client, known: Map<string, Known>, defaults: ConnectOptions<unknown>, limits: Limits, close: () => Promise<void>): RemoteClient<AnyTool> => {
+  const rpc = <A>(f: () => Promise<A>): Promise<A> => bounded(f, limits)
   // without contracts given, the listed tools tell which results are structured
   let listed: Promise<Map<string, Known>> | undefined
   const list = async (): Promise<ReadonlyArray<ListedTool>> => (await rpc(() => client.listTools())).tools as unknown as ReadonlyArray<ListedTool>

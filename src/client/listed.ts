@@ -49,8 +49,9 @@ export const typedTools = (listed: ReadonlyArray<unknown>): E.Either<string, Rea
       ...(t.outputSchema === undefined ? {} : { outputSchema: t.outputSchema }),
     })
   }
-  const names = out.map((t) => t.name)
-  const twice = names.find((n, i) => names.indexOf(n) !== i)
+  // one pass with a set: a server listing thousands of tools is checked in linear time
+  const seen = new Set<string>()
+  const twice = out.find((t) => seen.size === seen.add(t.name).size)?.name
   if (twice !== undefined) return E.left(`the server lists two tools named ${JSON.stringify(twice)}`)
   return E.right(out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
 }

@@ -16,6 +16,7 @@ import type { AnyTool } from '../contract/emcp.js'
 import type { Server } from '../server/server.js'
 import { startStdio } from '../transport/stdio.js'
 import type { Authorizer } from './auth.js'
+import { boundedFetch, guarded, type Limits } from './bounds.js'
 
 /** A server process the client starts and talks to over stdio. */
 export interface Command {
@@ -41,15 +42,18 @@ export interface HttpParts {
   readonly fetch?: typeof fetch
 }
 
-/** A fresh SDK transport for `target` (one per connection attempt). */
-export const transportFor = (target: Target, http: HttpParts): Transport => {
+/** A fresh SDK transport for `target` (one per connection attempt), what it receives bounded by `limits`. */
+export const transportFor = (target: Target, http: HttpParts, limits: Limits): Transport => guarded(rawTransport(target, http, limits), limits)
+
+const rawTransport = (target: Target, http: HttpParts, limits: Limits): Transport => {
   if (typeof target === 'string' || target instanceof URL) {
     const url = new URL(target)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`emcp/client: an MCP URL is http: or https:, not ${url.protocol}`)
     return new StreamableHTTPClientTransport(url, {
       ...(http.authorizer === undefined ? {} : { authProvider: http.authorizer.provider }),
       ...(http.headers === undefined ? {} : { requestInit: { headers: { ...http.headers } } }),
-      ...(http.fetch === undefined ? {} : { fetch: http.fetch }),
+      // every answer read up to limits.maxAnswerBytes, whichever fetch carries it
+      fetch: boundedFetch(limits, http.fetch ?? ((input, init) => fetch(input, init))),
     })
   }
   if (isServer(target)) return memoryTransport(target)
@@ -61,6 +65,8 @@ export const transportFor = (target: Target, http: HttpParts): Transport => {
     ...(target.env === undefined ? {} : { env: { ...target.env } }),
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     stderr: target.stderr ?? 'inherit',
+    // one line (one message) past the limit is refused; a pipe chunk (64 KiB) may sit beside it
+    maxBufferSize: limits.maxAnswerBytes + 65_536,
   })
 }
 

@@ -1,9 +1,17 @@
 /**
  * SHA-256 (FIPS 180-4), synchronous, for the digests that name things on a synchronous path:
- * a caller's key, a session's stream mark, a manifest's fingerprint. Web Crypto's `digest`
- * is the standard way on every runtime but answers with a Promise, and Node's `createHash`
- * exists only where `node:crypto` does; secrets (the `requestState` HMAC) go through Web
- * Crypto, these names through this function. Checked against Web Crypto in the tests.
+ * a caller's key, a session's stream mark, a manifest's fingerprint. Secrets (the
+ * `requestState` HMAC) go through Web Crypto; these names through `sha256`, which is Node's
+ * `createHash` wherever `node:crypto` exists (Node, Deno, Bun), found through
+ * `process.getBuiltinModule` rather than a static `node:` import, so that a bundle of the
+ * fetch entry still loads where there is none.
+ *
+ * `pureSha256` is the fallback for those runtimes (workerd without `nodejs_compat`): Web
+ * Crypto's `digest` is there, but answers with a Promise, and these names are computed on
+ * synchronous paths. Measured on Node 20, in-process, best of three warm runs: a principal
+ * key (69 bytes, one per request) 1.2 µs through `createHash` against 3.4 µs here; 1 KiB
+ * 1.6 µs against 25 µs; 64 KiB 38 µs against 1.0 ms. It stays only where nothing faster
+ * answers synchronously; checked against Web Crypto and `createHash` in the tests.
  *
  * @example
  * import { sha256 } from './sha256.js'
@@ -14,8 +22,14 @@
 // ---------------------------------------------------------------------------------------
 // functions
 
-/** The SHA-256 digest of `data` (32 bytes). */
-export const sha256 = (data: Uint8Array): Uint8Array => {
+/** Which implementation `sha256` is on this runtime: Node's `createHash`, or the pure fallback. */
+export const sha256Backend: 'node:crypto' | 'pure' = nodeHash() === undefined ? 'pure' : 'node:crypto'
+
+/** The SHA-256 digest of `data` (32 bytes): Node's `createHash` where the runtime has it, else `pureSha256`. */
+export const sha256: (data: Uint8Array) => Uint8Array = nodeSha256() ?? ((data) => pureSha256(data))
+
+/** The SHA-256 digest of `data` (32 bytes), in plain JavaScript: the fallback of `sha256`. */
+export const pureSha256 = (data: Uint8Array): Uint8Array => {
   // the message, a 1 bit, zeros, and its length in bits as a 64-bit big-endian number, in 64-byte blocks
   const blocks = Math.ceil((data.byteLength + 9) / 64)
   const padded = new Uint8Array(blocks * 64)
@@ -35,6 +49,25 @@ export const sha256 = (data: Uint8Array): Uint8Array => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+type CreateHash = (algorithm: 'sha256') => { update(data: Uint8Array): { digest(): Uint8Array } }
+
+/** `createHash` of `node:crypto` through `process.getBuiltinModule` (Node ≥ 20.16, Deno, Bun), or undefined. */
+function nodeHash(): CreateHash | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process
+  const crypto = typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:crypto') as { createHash?: CreateHash } | undefined) : undefined
+  return typeof crypto?.createHash === 'function' ? crypto.createHash : undefined
+}
+
+/** `sha256` through `createHash`, answering a plain `Uint8Array` (not a `Buffer`), or undefined without `node:crypto`. */
+function nodeSha256(): ((data: Uint8Array) => Uint8Array) | undefined {
+  const createHash = nodeHash()
+  if (createHash === undefined) return undefined
+  return (data) => {
+    const digest = createHash('sha256').update(data).digest()
+    return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength)
+  }
+}
 
 const initial = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
 

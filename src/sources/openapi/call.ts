@@ -17,6 +17,7 @@ import { readBounded } from '../../util/read-bounded.js'
 import { clip } from '../../util/clip.js'
 import type { Operation } from './operations.js'
 import { trimRuns } from '../../util/trim-runs.js'
+import { defaultMaxDepth, deeperThan } from '../../util/json-depth.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -72,7 +73,14 @@ export const callOperation =
       const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined
       return toolError(`${op.method} ${op.path}: the API at ${options.baseUrl.origin} did not answer: ${(e as Error).message}${why === undefined ? '' : ` (${why})`}`)
     }
-    const text = await readBounded(res.body, options.maxResponseBytes ?? 10 * 1024 * 1024)
+    let text: string | undefined
+    try {
+      text = await readBounded(res.body, options.maxResponseBytes ?? 10 * 1024 * 1024)
+    } catch (e) {
+      // the timeout (or the caller's cancellation) also ends a body that trickles in
+      const why = signal.aborted ? (ctx.signal.aborted ? 'the call was cancelled' : `no whole answer within timeoutMs (${options.timeoutMs ?? 30_000} ms)`) : (e as Error).message
+      return toolError(`${op.method} ${op.path}: HTTP ${res.status}: the answer could not be read: ${why}`)
+    }
     if (text === undefined) return toolError(`${op.method} ${op.path}: HTTP ${res.status}: the answer is larger than ${options.maxResponseBytes ?? 10 * 1024 * 1024} bytes`)
     if (!res.ok) return toolError(`${op.method} ${op.path}: HTTP ${res.status}${res.statusText === '' ? '' : ` ${res.statusText}`}: ${clip(text, excerptLength)}`)
     return resultOf(op, res, text)
@@ -119,9 +127,13 @@ const resultOf = (op: Operation, res: Response, text: string): unknown => {
   const json = /\bjson\b/i.test(res.headers.get('content-type') ?? '')
   if (op.outputSchema === undefined) return text === '' ? `${op.method} ${op.path}: HTTP ${res.status}` : text
   if (!json) return toolError(`${op.method} ${op.path}: HTTP ${res.status} answered ${res.headers.get('content-type') ?? 'without a content type'}, not the JSON its document promises: ${clip(text, excerptLength)}`)
+  let value: unknown
   try {
-    return JSON.parse(text) as unknown
+    value = JSON.parse(text) as unknown
   } catch (e) {
     return toolError(`${op.method} ${op.path}: HTTP ${res.status} answered JSON that cannot be read (${(e as Error).message}): ${clip(text, excerptLength)}`)
   }
+  // checked before anything walks it (the output validator, the text block's JSON)
+  if (deeperThan(value, defaultMaxDepth)) return toolError(`${op.method} ${op.path}: HTTP ${res.status} answered JSON nested deeper than ${defaultMaxDepth} levels`)
+  return value
 }

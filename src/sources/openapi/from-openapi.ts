@@ -22,6 +22,7 @@ import { readBounded } from '../../util/read-bounded.js'
 import { redactedUrl } from '../../util/redacted-url.js'
 import { callOperation, type CallOptions, type OpenApiAuth } from './call.js'
 import { operationsOf, type Operation, type OperationProblem } from './operations.js'
+import { expandedSize } from './refs.js'
 
 // Loaded here, once: importing emcp/openapi without the parser says what to install, and the
 // rest of emcp never imports it (an optional peer dependency).
@@ -50,6 +51,12 @@ export interface OpenApiOptions extends ServerOptions, Omit<CallOptions, 'baseUr
   readonly exclude?: OperationFilter
   /** Who the server is; by default the document's `info` title and version. */
   readonly info?: ServerInfo
+  /**
+   * The most values the document may hold with its `$ref`s inlined (default 5 000 000): a
+   * document of shared references is small as written and exponential when expanded, and the
+   * parser's validation expands it. A larger one is refused before it is validated.
+   */
+  readonly maxExpandedValues?: number
   /** Where warnings go (an operation left out, a recursive schema cut short); by default `process.emitWarning`. */
   readonly onWarning?: (message: string) => void
 }
@@ -78,12 +85,15 @@ export type { OpenApiAuth }
  */
 export const fromOpenApi = async (document: string | URL | object, options: OpenApiOptions = {}): Promise<OpenApiTools> => {
   const source = await sourceOf(document)
-  const checked = await validate(typeof source === 'string' ? source : structuredClone(source) as never).catch((e: unknown) => {
+  const unreadable = (e: unknown): never => {
     throw new TypeError(`emcp openapi: cannot read the document: ${(e as Error).message}`)
-  })
-  if (!checked.valid) throw new TypeError(`emcp openapi: the document is not valid OpenAPI:\n${compileErrors(checked)}`)
+  }
+  // bundled first (external references made internal, nothing expanded), then sized, then validated
+  const doc = await bundle(source as never).catch(unreadable)
+  checkExpansion(doc, options.maxExpandedValues ?? defaultMaxExpandedValues)
+  const checked = await validate(structuredClone(doc) as never).catch(unreadable)
+  if (!checked.valid) throw new TypeError(`emcp openapi: the document is not valid OpenAPI:\n${firstLines(compileErrors(checked), 20)}`)
   if (checked.specification !== 'OpenAPI') throw new TypeError('emcp openapi: the document is Swagger 2.0; convert it to OpenAPI 3.0 or 3.1 first')
-  const doc = await bundle(source as never)
   const { operations, problems, cycles } = operationsOf(doc)
   const collided = problems.filter((p) => p.message.includes('operations are named'))
   if (collided.length > 0) throw new TypeError(`emcp openapi: tool names collide:\n${collided.map((p) => `  ${p.message}`).join('\n')}`)
@@ -125,6 +135,27 @@ const sourceOf = async (document: string | URL | object): Promise<string | objec
   } catch {
     throw new TypeError(`emcp openapi: the document at ${redactedUrl(url)} is not JSON (a YAML document is read from a file)`)
   }
+}
+
+/** The first `n` lines of `text` (a document with thousands of errors gives thousands of lines), and how many more. */
+const firstLines = (text: string, n: number): string => {
+  const lines = text.split('\n')
+  return lines.length <= n ? text : `${lines.slice(0, n).join('\n')}\n… and ${lines.length - n} more lines`
+}
+
+/** The default of `maxExpandedValues`: about seven seconds of the parser's validation on this machine. */
+const defaultMaxExpandedValues = 5_000_000
+
+/** Refuses a document that would hold more than `cap` values with its references inlined, or nests too deeply. */
+const checkExpansion = (doc: unknown, cap: number): void => {
+  let size: number
+  try {
+    size = expandedSize(doc, cap)
+  } catch (e) {
+    throw new TypeError(`emcp openapi: cannot read the document: ${(e as Error).message}`)
+  }
+  if (size > cap)
+    throw new TypeError(`emcp openapi: the document holds more than ${cap} values once its $refs are inlined (shared references multiply); raise maxExpandedValues if it is trusted`)
 }
 
 /** The largest document read from a URL. */

@@ -187,10 +187,14 @@ const jsonMedia = (content: { readonly [k: string]: unknown }): { readonly [k: s
 /** Operations whose tool names collide, each pair named. */
 const collisions = (operations: Operation[]): OperationProblem[] => {
   const byName = new Map<string, Operation[]>()
-  for (const o of operations) byName.set(o.name, [...(byName.get(o.name) ?? []), o])
+  for (const o of operations) {
+    const same = byName.get(o.name)
+    if (same === undefined) byName.set(o.name, [o])
+    else same.push(o)
+  }
   const problems: OperationProblem[] = []
   for (const [name, same] of byName)
     if (same.length > 1)
-      problems.push({ operation: name, message: `${same.length} operations are named ${name} as tools: ${same.map((o) => `${o.method} ${o.path}${o.operationId === undefined ? '' : ` (operationId ${o.operationId})`}`).join(', ')}; exclude all but one, or give them distinct operationIds` })
+      problems.push({ operation: name, message: `${same.length} operations are named ${name} as tools: ${same.slice(0, 10).map((o) => `${o.method} ${o.path}${o.operationId === undefined ? '' : ` (operationId ${o.operationId})`}`).join(', ')}${same.length > 10 ? ', …' : ''}; exclude all but one, or give them distinct operationIds` })
   return problems
 }

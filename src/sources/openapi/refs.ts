@@ -24,6 +24,12 @@ type Json = unknown
 /** The most references one schema may expand into: a guard against documents that explode when inlined. */
 export const maxExpansions = 10_000
 
+/** The most values (objects, arrays, scalars) one inlined schema may hold: a tool's schema is sent whole in every tools/list. */
+export const maxSchemaValues = 100_000
+
+/** How deeply a document may nest, counting each `$ref` followed as one level more. */
+export const maxNesting = 1000
+
 // ---------------------------------------------------------------------------------------
 // functions
 
@@ -34,26 +40,69 @@ export const maxExpansions = 10_000
  */
 export const inlined = (doc: Json, schema: Json, cycles: string[]): Json => {
   let expansions = 0
-  const walk = (node: Json, ancestors: ReadonlyArray<string>): Json => {
-    if (Array.isArray(node)) return node.map((n) => walk(n, ancestors))
+  let values = 0
+  // the references being expanded, innermost last: one set, so that a long chain stays linear
+  const ancestors = new Set<string>()
+  const walk = (node: Json, depth: number): Json => {
+    if (++values > maxSchemaValues) throw new TypeError(`the schema holds more than ${maxSchemaValues} values when its references are inlined`)
+    if (depth > maxNesting) throw new TypeError(`the schema nests deeper than ${maxNesting} levels (each $ref followed counts as one)`)
+    if (Array.isArray(node)) return node.map((n) => walk(n, depth + 1))
     if (!isObject(node)) return node
     const ref = node.$ref
     if (typeof ref === 'string') {
-      if (ancestors.includes(ref)) {
+      if (ancestors.has(ref)) {
         cycles.push(ref)
         return { description: `${nameOf(ref)} (recursive: not expanded further)` }
       }
       if (++expansions > maxExpansions) throw new TypeError(`the schema expands past ${maxExpansions} references when inlined`)
       const { $ref: _, ...siblings } = node
-      const target = walk(resolve(doc, ref), [...ancestors, ref])
+      ancestors.add(ref)
+      const target = walk(resolve(doc, ref), depth + 1)
+      ancestors.delete(ref)
       // 3.1 allows keywords beside a $ref (a description, mostly): they apply as well
-      return Object.keys(siblings).length === 0 ? target : { ...(isObject(target) ? target : {}), ...(walk(siblings, ancestors) as object) }
+      return Object.keys(siblings).length === 0 ? target : { ...(isObject(target) ? target : {}), ...(walk(siblings, depth) as object) }
     }
     const out: { [key: string]: Json } = {}
-    for (const [k, v] of Object.entries(node)) out[k] = walk(v, ancestors)
+    for (const [k, v] of Object.entries(node)) out[k] = walk(v, depth + 1)
     return dialect2020(out)
   }
-  return walk(schema, [])
+  return walk(schema, 0)
+}
+
+/**
+ * How many values `doc` would hold with every internal `$ref` inlined (a cycle counted once),
+ * counted only up to `cap`, in time linear in the document: each reference's size is found
+ * once and remembered. A document of shared references (A uses B twice, B uses C twice, …)
+ * is small as written and exponential when expanded, and so is any walk that expands it (a
+ * validator's): this is checked first. Throws a TypeError past `maxNesting` levels.
+ */
+export const expandedSize = (doc: Json, cap: number): number => {
+  const sizes = new Map<string, number>()
+  const open = new Set<string>()
+  const size = (node: Json, depth: number): number => {
+    if (depth > maxNesting) throw new TypeError(`the document nests deeper than ${maxNesting} levels (each $ref followed counts as one)`)
+    if (typeof node !== 'object' || node === null) return 1
+    const ref = (node as { $ref?: unknown }).$ref
+    let n = 1
+    if (typeof ref === 'string' && ref.startsWith('#') && !open.has(ref)) {
+      const known = sizes.get(ref)
+      if (known !== undefined) n += known
+      else {
+        open.add(ref)
+        const target = resolveOrUndefined(doc, ref)
+        const found = target === undefined ? 1 : size(target, depth + 1)
+        open.delete(ref)
+        sizes.set(ref, found)
+        n += found
+      }
+    }
+    for (const v of Array.isArray(node) ? node : Object.values(node)) {
+      n = Math.min(cap + 1, n + size(v, depth + 1))
+      if (n > cap) return n
+    }
+    return n
+  }
+  return size(doc, 0)
 }
 
 /** What an internal reference (`#/a/b`) points to in `doc`; a TypeError for one that points nowhere. */
@@ -71,6 +120,14 @@ export const resolve = (doc: Json, ref: string): Json => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+const resolveOrUndefined = (doc: Json, ref: string): Json => {
+  try {
+    return resolve(doc, ref)
+  } catch {
+    return undefined
+  }
+}
 
 const nameOf = (ref: string): string => ref.split('/').at(-1) ?? ref
 

@@ -30,7 +30,8 @@ import { relayFeature, type Relay } from './relay.js'
 import { relayToClient, routes } from './routes.js'
 import { proxyTool, relayCall } from './tools.js'
 import { taskRelay, type TaskRelay } from './tasks.js'
-import { reasonOf, upstream, type Upstream, type UpstreamOptions, type UpstreamTarget } from './upstream.js'
+import { limitFailure } from '../../client/bounds.js'
+import { reasonOf, upstream, UpstreamDown, type Upstream, type UpstreamOptions, type UpstreamTarget } from './upstream.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -92,7 +93,10 @@ export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}):
     throw e
   }
   const capabilities = client.getServerCapabilities() ?? {}
-  const listed = capabilities.tools === undefined ? [] : (await client.listTools()).tools
+  const listed = capabilities.tools === undefined ? [] : await listTools(client, up).catch(async (e: unknown) => {
+    await up.close()
+    throw e
+  })
   checkManifest(options.manifest, listed, up.label)
   const relay = relayFeature(up, r, capabilities)
   late.relay = relay
@@ -149,7 +153,7 @@ const sync = async (server: Server | undefined, up: Upstream, r: ReturnType<type
   if (server === undefined) return
   let listed: ReadonlyArray<ListedTool>
   try {
-    listed = (await (await up.client()).listTools()).tools
+    listed = await listTools(await up.client(), up)
   } catch {
     return // the next request reconnects, and lists them then
   }
@@ -160,6 +164,15 @@ const sync = async (server: Server | undefined, up: Upstream, r: ReturnType<type
     const kept = new Set(server.tools.map((t) => t.name))
     for (const t of tools) if (!kept.has(t.name)) server.addTool(t, handlers[t.name] as Handler<RuntimeTool>)
   })
+}
+
+/** The upstream's tools, every page, within the proxy's limits (time, pages); a failure names the limit it passed. */
+const listTools = async (client: Client, up: Upstream): Promise<ReadonlyArray<ListedTool>> => {
+  try {
+    return (await client.listTools(undefined, { timeout: up.limits.requestTimeoutMs })).tools
+  } catch (e) {
+    throw new UpstreamDown(`the upstream MCP server ${up.label}: ${limitFailure(e, up.limits, 'tools/list')?.message ?? reasonOf(e)}`)
+  }
 }
 
 const listedOf = (t: AnyTool) => [t.description, t.title, t.annotations, t.inputSchema, t.outputSchema]

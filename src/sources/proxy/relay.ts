@@ -24,6 +24,7 @@ import { clip } from '../../util/clip.js'
 import type { Routes } from './routes.js'
 import { reasonOf, UpstreamDown, type Upstream } from './upstream.js'
 import { withOwnMeta, withUpstreamMeta } from './meta.js'
+import { limitFailure } from '../../client/bounds.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -49,12 +50,13 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
   const subscribes = has('resources') && (upstreamCapabilities.resources as { subscribe?: unknown }).subscribe === true
 
   // the context outside the relay: a 2026-07-28 attempt that ends to ask the client is the front's, not an upstream failure
-  const pass = (call: (c: Client, params: Params) => Promise<unknown>): MethodHandler => (req, session) =>
+  // each bounded in time (limits.requestTimeoutMs), and cancelled upstream with the downstream request
+  const pass = (call: (c: Client, params: Params, options: { timeout: number; signal: AbortSignal }) => Promise<unknown>): MethodHandler => (req, session) =>
     runWithContext(req, session, async (ctx) => {
       const answer = await relayed(up, req.method, () =>
         r.within(ctx, async () => {
           const c = await up.client()
-          return call(c, withUpstreamMeta(forwarded(req.params), c, ctx))
+          return call(c, withUpstreamMeta(forwarded(req.params), c, ctx), { timeout: up.limits.requestTimeoutMs, signal: ctx.signal })
         }),
       )
       // a question the client could not be asked: the protocol's error (-32021), as for a tool
@@ -65,13 +67,13 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
 
   const methods: { [method: string]: MethodHandler } = {}
   if (has('prompts')) {
-    methods['prompts/list'] = pass((c, p) => c.listPrompts(p))
-    methods['prompts/get'] = pass((c, p) => c.getPrompt(p as never))
+    methods['prompts/list'] = pass((c, p, o) => c.listPrompts(p, o))
+    methods['prompts/get'] = pass((c, p, o) => c.getPrompt(p as never, o))
   }
   if (has('resources')) {
-    methods['resources/list'] = pass((c, p) => c.listResources(p))
-    methods['resources/templates/list'] = pass((c, p) => c.listResourceTemplates(p))
-    methods['resources/read'] = pass((c, p) => c.readResource(p as never))
+    methods['resources/list'] = pass((c, p, o) => c.listResources(p, o))
+    methods['resources/templates/list'] = pass((c, p, o) => c.listResourceTemplates(p, o))
+    methods['resources/read'] = pass((c, p, o) => c.readResource(p as never, o))
     if (subscribes) {
       methods['resources/subscribe'] = subscription(true)
       methods['resources/unsubscribe'] = subscription(false)
@@ -79,7 +81,7 @@ export const relayFeature = (up: Upstream, r: Routes, upstreamCapabilities: { re
   }
   const complete: Feature['complete'] | undefined = has('completions')
     ? async (request) => {
-        const answer = await relayed(up, 'completion/complete', async () => (await up.client()).complete(request as never))
+        const answer = await relayed(up, 'completion/complete', async () => (await up.client()).complete(request as never, { timeout: up.limits.requestTimeoutMs }))
         return E.isLeft(answer) ? answer.left : ((answer.right as { completion: Completion }).completion ?? { values: [] })
       }
     : undefined
@@ -180,7 +182,12 @@ export const relayed = async (up: Upstream, method: string, f: () => Promise<unk
   try {
     return E.right(shape(await f()))
   } catch (e) {
+    // a limit of the proxy's (time, list pages): the connection is fine, the answer was not
+    const limit = limitFailure(e, up.limits, method)
+    if (limit !== undefined) return E.left(rpcError(limit.limit === 'requestTimeoutMs' ? 'RequestTimeout' : 'InternalError', limit.message, { limit: limit.limit }))
     const code = (e as { code?: unknown } | null)?.code
+    // the downstream request was cancelled (or passed its deadline), and so was the upstream one: the connection is fine
+    if (code === 'REQUEST_TIMEOUT') return E.left(rpcError('RequestTimeout', clip(`${method} was cancelled: ${reasonOf(e)}`, 1000)))
     if (typeof code === 'number' && !(e instanceof UpstreamDown)) {
       const data = (e as { data?: unknown }).data
       // a 2026-07-28 upstream says -32602 where 2025-11-25 says -32002: the front says it in its client's era

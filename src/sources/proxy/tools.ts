@@ -23,6 +23,7 @@ import { asItCame } from './tap.js'
 import { declaresTasks } from '../../features/tasks/extension.js'
 import { reasonOf, UpstreamDown, type Upstream } from './upstream.js'
 import { clip } from '../../util/clip.js'
+import { limitCode } from '../../client/bounds.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -123,6 +124,9 @@ const failed = (up: Upstream, name: string, e: unknown): unknown => {
     const data = (e as { data?: { requiredCapabilities?: unknown } }).data
     throw new MissingClientCapability(isObject(data?.requiredCapabilities) ? data.requiredCapabilities : {}, reasonOf(e).replace(/^MCP error -?\d+: (Missing required client capability: )?/, ''))
   }
+  // an answer past one of the proxy's limits: the connection is fine, the answer was not passed on
+  if (code === limitCode && isObject((e as { data?: unknown }).data) && typeof (e as { data: { limit?: unknown } }).data.limit === 'string')
+    return toolError(`${name}: ${clip(reasonOf(e).replace(/^MCP error -?\d+: /, ''), 1000)}`)
   // a JSON-RPC error from the upstream: the connection is fine, the call was refused
   if (typeof code === 'number' && code < 0 && code > -33000) return toolError(`the upstream refused ${name}: ${clip(reasonOf(e), 1000)}`)
   const reason = reasonOf(e)

@@ -18,6 +18,7 @@ import type { Client, Transport } from '@modelcontextprotocol/client'
 import { sdk } from './sdk.js'
 import { tasksExtension } from '../../features/tasks/extension.js'
 import { redactedUrl } from '../../util/redacted-url.js'
+import { boundedFetch, guarded, limitsOf, type Limits, type UpstreamLimits } from '../../client/bounds.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -54,6 +55,8 @@ export interface UpstreamOptions {
    * `2025-11-25` first suits servers whose 2026 support is not to be relied on.
    */
   readonly prefer?: '2025-11-25' | '2026-07-28'
+  /** What the upstream may send back: answer size, depth, list pages, waiting time (defaults in docs/composition.md). */
+  readonly limits?: UpstreamLimits
   /** The longest the connection (handshake included) may take, in milliseconds (default 10 000). */
   readonly connectTimeoutMs?: number
   /** Called with each new connection, before any request uses it (the proxy sets up its relays here). */
@@ -74,6 +77,8 @@ export interface Upstream {
   readonly reset: (reason: string) => void
   /** Where the upstream is, without credentials, for messages. */
   readonly label: string
+  /** The bounds on what the upstream sends back, defaults filled in. */
+  readonly limits: Limits
   /** Ends the connection (and a stdio upstream's process); later calls of `client()` reject. */
   readonly close: () => Promise<void>
 }
@@ -92,12 +97,16 @@ export class UpstreamDown extends Error {
 /** The upstream at `target`; nothing connects until the first `client()`. */
 export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}): Upstream => {
   const label = labelOf(target)
+  const limits = limitsOf(options.limits)
   let current: Promise<Client> | undefined
+  // the connected client `current` holds, once it is connected
+  let live: Client | undefined
   let closed = false
   const reset = (reason: string): void => {
     const was = current
     if (was === undefined) return
     current = undefined
+    live = undefined
     options.onLost?.(reason)
     void was.then((c) => c.close()).catch(() => {})
   }
@@ -106,11 +115,13 @@ export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}):
       { name: options.clientInfo?.name ?? 'emcp-proxy', version: options.clientInfo?.version ?? '0.1.0' },
       // the tasks extension, so that a listen stream may name task ids; each tools/call says for
       // itself whether its client can take a task (meta.ts), overriding these
-      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, extensions: { [tasksExtension]: {} } }, versionNegotiation: { mode } },
+      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, extensions: { [tasksExtension]: {} } }, versionNegotiation: { mode }, listMaxPages: limits.maxListPages },
     )
     await options.onConnect?.(client)
     try {
-      const transport = transportOf(target, options.auth)
+      // a connection whose stream broke on a limit is forgotten at once: the next request connects again
+      const broken = (reason: string): void => void (live === client && reset(reason))
+      const transport = guarded(transportOf(target, options.auth, limits), limits, broken)
       await client.connect(options.wrapTransport?.(transport) ?? transport, { timeout: options.connectTimeoutMs ?? 10_000 })
       return client
     } catch (e) {
@@ -136,6 +147,7 @@ export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}):
   }
   return {
     label,
+    limits,
     reset,
     client: () => {
       if (closed) return Promise.reject(new UpstreamDown(`the proxy of ${label} is closed`))
@@ -144,6 +156,7 @@ export const upstream = (target: UpstreamTarget, options: UpstreamOptions = {}):
         current = made
         made.then(
           (client) => {
+            if (current === made) live = client
             // a connection that ends by itself (the stdio process exited) is made again on the next use
             client.onclose = () => {
               if (current === made) reset('the connection closed')
@@ -201,7 +214,7 @@ const systemCode = /^(E[A-Z0-9]+|UND_ERR_[A-Z_]+)$/
 const labelOf = (target: UpstreamTarget): string =>
   'url' in target ? redactedUrl(String(target.url)) : [target.command, ...(target.args ?? [])].join(' ')
 
-const transportOf = (target: UpstreamTarget, auth: UpstreamAuth | undefined): Transport => {
+const transportOf = (target: UpstreamTarget, auth: UpstreamAuth | undefined, limits: Limits): Transport => {
   if ('command' in target)
     return new sdk.StdioClientTransport({
       command: target.command,
@@ -210,8 +223,11 @@ const transportOf = (target: UpstreamTarget, auth: UpstreamAuth | undefined): Tr
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
       // the upstream's diagnostics go where the proxy's own go
       stderr: 'inherit',
+      // one line (one message) past the limit is refused; a pipe chunk (64 KiB) may sit beside it
+      maxBufferSize: limits.maxAnswerBytes + 65_536,
     })
   return new sdk.StreamableHTTPClientTransport(new URL(target.url), {
+    fetch: boundedFetch(limits),
     ...(target.headers === undefined ? {} : { requestInit: { headers: { ...target.headers } } }),
     ...(auth === undefined ? {} : { authProvider: authProviderOf(auth) }),
   })
