@@ -1306,6 +1306,7 @@ const main = async () => {
     const meos = await measureMeos(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
     if (meos !== undefined) printMeos(meos, fmtRatio)
     if (result !== undefined && meos !== undefined) result = { ...result, meos }
+  }
   if (sections.includes('runtimes')) {
     const driver = { freePort, median, round, waitForCalm }
     const runtimes = await measureRuntimes(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
