@@ -3,11 +3,14 @@
  * (bench/servers/emcp-pg.mjs, over stdio and over stateless HTTP) beside the same function
  * called in a loop through a `pg` pool of the same size at the same concurrency, in this
  * process: the ceiling. On the real server of EMCP_TEST_DATABASE_URL when it is set, else on
- * PGlite (the ceiling then an in-memory PGlite of this process). Target: emcp at least 0.8x
- * the ceiling. Rounds are interleaved (ceiling, stdio, HTTP, then again) and medians taken.
+ * PGlite (the ceiling then an in-memory PGlite of this process). Rounds are interleaved
+ * (ceiling, raw stdio, stdio, raw HTTP, HTTP, then again) and medians taken.
  *
  * Beside them, per transport, the transport ceiling: bench/servers/raw-pg.mjs, bare JSON-RPC
- * calling the same pool with no MCP machinery; the ratio of emcp to it is emcp's own cost.
+ * calling the same pool with no MCP machinery; the ratio of emcp to it is emcp's own cost, and
+ * the target: emcp at least 0.9x the raw server of its transport. (The in-process ceiling is
+ * shown beside: no server, raw or not, comes near it when driver, server and PostgreSQL share
+ * two cores.)
  * And on Linux the CPU time per call of each party (driver, server, PostgreSQL's processes),
  * read from /proc: on a small machine all three share the cores, so the driver's and the
  * transport's CPU lower every served figure against the in-process ceiling.
@@ -21,7 +24,8 @@ import { performance } from 'node:perf_hooks'
 import { POOL_MAX, directSql, setupSql } from './servers/pg-contract.mjs'
 
 const CONCURRENCY = 32
-const TARGET = 0.8
+/** emcp's calls/s at least this times the raw server's, on the same transport and pool. */
+const TARGET = 0.9
 
 /** CPU seconds (user + system) used so far by the processes whose command line passes `match`; null off Linux. */
 const cpuSeconds = (match) => {
@@ -214,14 +218,14 @@ export const measurePostgres = async (d, { quick, rounds, root, log }) => {
     const raw = medians[t === 'stdio' ? 'rawStdio' : 'rawHttp']
     return {
       transport: t,
-      target: `PostgreSQL calls/s >= ${TARGET}x the pg pool ceiling (${t === 'stdio' ? 'stdio' : 'stateless HTTP'})`,
+      target: `PostgreSQL calls/s >= ${TARGET}x the raw JSON-RPC server on the same pool (${t === 'stdio' ? 'stdio' : 'stateless HTTP'})`,
       emcp: medians[t],
       ceiling: medians.ceiling,
       ratio: d.round(ratio, 2),
       rawRatio: raw === null || medians[t] === null ? null : d.round(medians[t] / raw, 2),
       rawToCeiling: raw === null || !medians.ceiling ? null : d.round(raw / medians.ceiling, 2),
       bound: TARGET,
-      met: ratio === null ? null : ratio >= TARGET,
+      met: raw === null || medians[t] === null ? null : medians[t] / raw >= TARGET,
     }
   })
   return { database: ceiling.database, ceilingLabel: ceiling.ceiling, concurrency: CONCURRENCY, poolMax: POOL_MAX, plan, rounds, samples, medians, cpu, targets }
@@ -256,7 +260,8 @@ export const printPostgres = (p, fmtRatio) => {
     )
   }
   console.log('\nPostgreSQL targets:')
-  for (const t of p.targets) console.log(`  ${t.met === null ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.ratio}× (the raw server of this transport: ${t.rawToCeiling}×)`)
+  for (const t of p.targets)
+    console.log(`  ${t.met === null ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.rawRatio}× (to the in-process ceiling: emcp ${t.ratio}×, the raw server ${t.rawToCeiling}×)`)
 }
 
 /** The section of docs/benchmarks.md. */
@@ -272,12 +277,12 @@ export const postgresPage = (p, mdTable, fmtRatio) => {
       `with ${p.concurrency} calls in flight and checks every answer. The ceiling is the same function called directly, \`SELECT add($1, $2)\`, in a loop through a \`pg\` pool ` +
       `of the same size (${p.poolMax} connections) at the same concurrency, in the driver's process (on PGlite: an in-memory PGlite there). ` +
       `Beside emcp on each transport, the transport ceiling: bare JSON-RPC that calls the same pool with no validation and no MCP machinery ([bench/servers/raw-pg.mjs](../bench/servers/raw-pg.mjs)); ` +
-      `emcp's ratio to it is emcp's own cost. ` +
+      `emcp's ratio to it is emcp's own cost, and the target: at least ${TARGET}× on each transport. ` +
       `${p.plan.calls.toLocaleString('en-US')} calls (or ${p.plan.cellMs / 1000} s) after ${p.plan.warmup.calls.toLocaleString('en-US')} warm-up calls, ` +
       `${p.rounds} round${p.rounds === 1 ? '' : 's'} interleaved, medians.`,
     '',
     mdTable([
-      ['', 'calls/s', 'ratio to the ceiling', 'ratio to raw, same transport', `target (≥ ${TARGET}× the ceiling)`, 'CPU µs/call: driver', 'server', 'PostgreSQL'],
+      ['', 'calls/s', 'ratio to the ceiling', 'ratio to raw, same transport', `target (≥ ${TARGET}× raw, same transport)`, 'CPU µs/call: driver', 'server', 'PostgreSQL'],
       ...rowsOf(p).map(([label, k, ratio, rawRatio]) => [
         label,
         fmt(p.medians[k]),

@@ -14,7 +14,7 @@
 export { fromPostgres } from './from-postgres.js'
 export type { Changes, PostgresOptions, PostgresTools } from './from-postgres.js'
 export { databaseError, pglite, postgres } from './database.js'
-export type { Database, DatabaseError, Field, PGliteLike, PgClientLike, PgPoolLike, PoolOptions, Queryable, QueryResult } from './database.js'
+export type { Database, DatabaseError, DriverResult, Field, PGliteLike, PgCallback, PgClientLike, PgPooledClient, PgPoolLike, PoolOptions, Queryable, QueryResult } from './database.js'
 export { annotations } from './annotations.js'
 export type { AnnotationContext, Annotations, Assignment, ParamLine } from './annotations.js'
 export { runScripts, ScriptError } from './scripts.js'

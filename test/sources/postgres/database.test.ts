@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { databaseError, pglite } from '../../../src/sources/postgres/index.js'
+import { databaseError, pglite, postgres, type PgPooledClient, type PgPoolLike } from '../../../src/sources/postgres/index.js'
 import { quoteIdent } from '../../../src/sources/postgres/database.js'
 import { targets, unique } from './targets.js'
 
@@ -77,3 +77,47 @@ describe('postgres: pglite(instance)', () => {
     await db.close()
   }, 120_000)
 })
+
+/** A pool of your own that answers only with promises: it ignores the callbacks `pg` takes. */
+const promiseOnly = (pool: PgPoolLike): PgPoolLike => ({
+  query: (sql, params) => pool.query(sql, params),
+  connect: async () => {
+    const client = (await pool.connect()) as PgPooledClient
+    return {
+      query: (config: never) => client.query(config),
+      on: (event: never, f: never) => client.on(event, f),
+      release: (err?: Error | boolean) => client.release(err),
+    } as PgPooledClient
+  },
+  end: () => pool.end(),
+})
+
+for (const target of targets.filter((t) => t.name === 'PostgreSQL'))
+  describe(`postgres on ${target.name}: call, one statement on a pooled connection`, () => {
+    for (const kind of ['a pg Pool', 'a pool that answers only with promises'])
+      it(`${kind}: many calls at once over few connections, database errors, a timeout, a connection killed mid-call`, async () => {
+        // @ts-expect-error pg ships no types of its own
+        const { default: pg } = await import('pg')
+        const own = new pg.Pool({ connectionString: process.env.EMCP_TEST_DATABASE_URL, max: 4 })
+        const db = await postgres(kind === 'a pg Pool' ? (own as unknown as PgPoolLike) : promiseOnly(own as unknown as PgPoolLike))
+        try {
+          const add = (i: number) => db.call('select $1::int + 7 as n', [i], 30_000).then((r) => r.rows[0]?.n)
+          const divide = (i: number) => db.call('select 1 / ($1::int - $1::int) as n', [i], 30_000)
+          const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? divide(i) : add(i))))
+          results.forEach((r, i) => {
+            if (i % 3 === 0) expect(r.status === 'rejected' && databaseError(r.reason)?.sqlstate).toBe('22012')
+            else expect(r).toEqual({ status: 'fulfilled', value: i + 7 })
+          })
+          // a statement past its timeout is cancelled; the next calls on the same connections run under theirs
+          const slow = await Promise.allSettled(Array.from({ length: 6 }, () => db.call('select pg_sleep(0.2) as s', [], 20)))
+          for (const r of slow) expect(r.status === 'rejected' && databaseError(r.reason)?.sqlstate).toBe('57014')
+          expect((await db.call('select pg_sleep(0.05)::text as s', [], 30_000)).rows).toEqual([{ s: '' }])
+          // connections that die under a call are dropped, not handed to the next caller
+          const killed = await Promise.allSettled(Array.from({ length: 4 }, () => db.call('select pg_terminate_backend(pg_backend_pid())', [], 30_000)))
+          for (const r of killed) expect(r.status).toBe('rejected')
+          expect(await Promise.all(Array.from({ length: 12 }, (_, i) => add(i)))).toEqual(Array.from({ length: 12 }, (_, i) => i + 7))
+        } finally {
+          await db.close()
+        }
+      }, 120_000)
+  })
