@@ -30,6 +30,7 @@ import { checkNamespace, type Namespaced } from './names.js'
 import { partOf, type Part, type PartOptions } from './parts.js'
 import type { Entry } from './lists.js'
 import { mountFeature } from './mount-features.js'
+import { mountTasks } from './mount-tasks.js'
 import { mountTools, type MountTable, type Route } from './mount-tools.js'
 import type { Transforms, TransformedAll } from './transform.js'
 import { contextOf, visibleBy, type EntryKind, type Visibility } from './visibility.js'
@@ -130,8 +131,9 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
     return sees(part, kind, String(e.name), tagsOf(e), session, typeof e.uri === 'string' ? e.uri : typeof e.uriTemplate === 'string' ? e.uriTemplate : undefined)
   }
   const table: { current?: MountTable } = {}
+  const tasks = mountTasks(list)
   const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features: [mountFeature(list, seesEntry, options.pageSize, everyone)] }, (config) => {
-    const t = mountTools(list, config, { tool: seesTool, everyone, changed: () => config.hub.broadcast('notifications/tools/list_changed') })
+    const t = mountTools(list, config, { tool: seesTool, everyone, changed: () => config.hub.broadcast('notifications/tools/list_changed'), tasks })
     table.current = t
     for (const part of list) relay(part, config.hub, t)
     return t
