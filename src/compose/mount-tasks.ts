@@ -1,18 +1,29 @@
 /**
- * The tasks extension (`io.modelcontextprotocol/tasks`) through a mount. A part may hand a
- * call off to a task only when the client can poll it through the whole: the session a part
- * is called with names the extension only when the whole carries it. Internal.
+ * The tasks extension (`io.modelcontextprotocol/tasks`) through a mount. The whole declares
+ * the extension when a part does (a part with `tasks()`, a proxy that relays its upstream's),
+ * its settings merged. A call handed off to a task by a part is recorded: which part made the
+ * task, for whom, until the task's `ttlMs` passes (at most `maxRoutes` at once, the oldest
+ * forgotten first). `tasks/get`, `tasks/update` and `tasks/cancel` go to that part, and
+ * `notifications/tasks` from it reach the whole's `subscriptions/listen` streams that name
+ * the task; an id the whole did not hand to this caller is an unknown task. A part that does
+ * not carry the extension is called as if the client had not declared it, so that no client
+ * is handed a task it cannot poll. Internal.
  *
  * @example
  * import { mountTasks } from './mount-tasks.js'
  * // const tasks = mountTasks(parts)
- * // tasks.call(part, request, session) // the part's answer: inline, or a task the whole can route
+ * // tasks.call(part, request, session) // the part's answer: inline, or a task the whole routes
  */
-import type { Answer } from '../server/feature.js'
+import * as E from 'fp-ts/lib/Either.js'
+import type { Answer, Feature, FeatureFactory, MethodHandler, Screen } from '../server/feature.js'
+import { ownerOf } from '../server/principal.js'
 import type { Session } from '../server/session.js'
-import type { Request } from '../protocol/jsonrpc.js'
-import { declaresTasks, tasksExtension } from '../features/tasks/extension.js'
+import { errorCodes, rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import { declaresTasks, tasksExtension, undeclared } from '../features/tasks/extension.js'
+import { belongs, maxListenTaskIds } from '../features/tasks/owner.js'
+import { clip } from '../util/clip.js'
 import { isObject } from '../util/json-object.js'
+import { map } from '../util/eventually.js'
 import type { Part } from './parts.js'
 
 // ---------------------------------------------------------------------------------------
@@ -20,18 +31,67 @@ import type { Part } from './parts.js'
 
 /** How the mount carries the tasks extension of its parts. */
 export interface MountTasks {
-  /** A `tools/call` handed to a part, with the extension only where the whole can route the part's tasks. */
+  /** A `tools/call` handed to a part; a task it answers with is recorded for the caller. */
   readonly call: (part: Part, req: Request, session: Session) => Answer
+  /** The whole's side of the extension (its declaration, `tasks/*`, the listen screen); undefined when no part carries it. */
+  readonly feature: FeatureFactory | undefined
 }
+
+/** The most task routes a mount keeps at once (the oldest is forgotten to make room). */
+export const maxRoutes = 10_000
 
 // ---------------------------------------------------------------------------------------
 // constructors
 
 /** The tasks side of a mount over its parts. */
-export const mountTasks = (_parts: ReadonlyArray<Part>): MountTasks => ({
-  // the whole does not route tasks/* yet: a task a part made would be one the client cannot poll
-  call: (part, req, session) => part.inner.inner(req, declaresTasks(session) ? withoutTasks(session) : session),
-})
+export const mountTasks = (parts: ReadonlyArray<Part>, now: () => number = Date.now): MountTasks => {
+  const carriers = new Set(parts.filter((p) => settingsOf(p) !== undefined))
+  const routes = taskRoutes(now)
+  const call = (part: Part, req: Request, session: Session): Answer => {
+    if (!declaresTasks(session)) return part.inner.inner(req, session)
+    // a part whose tasks the whole cannot route makes none
+    if (!carriers.has(part)) return part.inner.inner(req, withoutTasks(session))
+    return map(part.inner.inner(req, session), (out) => {
+      if (E.isRight(out) && isTask(out.right)) {
+        const t = out.right as { readonly taskId?: unknown; readonly ttlMs?: unknown }
+        if (typeof t.taskId === 'string') routes.add(t.taskId, part, ownerOf(session), typeof t.ttlMs === 'number' ? t.ttlMs : undefined)
+      }
+      return out
+    })
+  }
+  if (carriers.size === 0) return { call, feature: undefined }
+  // the settings of every part that carries the extension, the first part's winning a key two give
+  const settings = Object.assign({}, ...[...carriers].reverse().map(settingsOf)) as { readonly [k: string]: unknown }
+  const routed =
+    (method: string): MethodHandler =>
+    (req, session) => {
+      if (!declaresTasks(session)) return E.left(undeclared(session, method))
+      const taskId = req.params?.taskId
+      if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
+      const part = routes.find(taskId, ownerOf(session))
+      if (part === undefined) return E.left(unknownTask(method, taskId))
+      return map(part.inner.inner(req, session), (out) => {
+        // the part forgot it (expired, or made room): so does the whole
+        if (E.isLeft(out) && errorCodes[out.left._tag] === errorCodes.UnknownTask && method === 'tasks/get') routes.drop(taskId)
+        return out
+      })
+    }
+  const feature: Feature = {
+    capabilities: { extensions: { [tasksExtension]: settings } },
+    methods: { 'tasks/get': routed('tasks/get'), 'tasks/update': routed('tasks/update'), 'tasks/cancel': routed('tasks/cancel') },
+    // a listen stream hears of the tasks it names that the whole handed to its caller
+    screen: (filter, session) => {
+      const ids = [...new Set(filter.taskIds ?? [])]
+      if (ids.length > maxListenTaskIds)
+        return E.left(rpcError('InvalidParams', `subscriptions/listen: taskIds names ${ids.length} tasks; at most ${maxListenTaskIds} per stream (open another stream for more)`))
+      const caller = ownerOf(session)
+      const mine = new Set(ids.filter((id) => routes.find(id, caller) !== undefined))
+      const screen: Screen = (method, params) => method !== 'notifications/tasks' || (typeof params?.taskId === 'string' && mine.has(params.taskId))
+      return E.right(screen)
+    },
+  }
+  return { call, feature: () => feature }
+}
 
 /** True for a `CreateTaskResult`: the answer that hands a call off to a task. */
 export const isTask = (result: unknown): boolean => isObject(result) && result.resultType === 'task'
@@ -39,9 +99,59 @@ export const isTask = (result: unknown): boolean => isObject(result) && result.r
 // ---------------------------------------------------------------------------------------
 // internals
 
+/** The extension's settings a part declares; undefined when it does not carry the extension. */
+const settingsOf = (part: Part): { readonly [k: string]: unknown } | undefined => {
+  const extensions = part.inner.capabilities.extensions
+  const own = isObject(extensions) ? extensions[tasksExtension] : undefined
+  return isObject(own) ? own : undefined
+}
+
 /** The session as if its client had not declared the extension (the rest shared, as a call's own session is). */
 const withoutTasks = (session: Session): Session => {
   const caps = session.clientCapabilities ?? {}
   const { [tasksExtension]: _dropped, ...extensions } = isObject(caps.extensions) ? caps.extensions : {}
   return { ...session, clientCapabilities: { ...caps, extensions } }
+}
+
+const unknownTask = (method: string, taskId: string): RpcError => rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`)
+
+/** One recorded task: the part that made it, its owner, when it expires. */
+interface TaskRoute {
+  readonly part: Part
+  readonly owner: string | undefined
+  readonly expires: number
+}
+
+/** Which part made each task, bounded in count and expiring with each task's ttl. */
+const taskRoutes = (now: () => number) => {
+  // insertion order is creation order: the first entries are the oldest
+  const byId = new Map<string, TaskRoute>()
+  const sweep = (): void => {
+    const t = now()
+    for (const [id, r] of byId) if (r.expires <= t) byId.delete(id)
+    // still full: the oldest makes room
+    for (const id of byId.keys()) {
+      if (byId.size < maxRoutes) break
+      byId.delete(id)
+    }
+  }
+  return {
+    add: (taskId: string, part: Part, owner: string | undefined, ttlMs: number | undefined): void => {
+      if (byId.size >= maxRoutes) sweep()
+      byId.set(taskId, { part, owner, expires: ttlMs === undefined ? Number.POSITIVE_INFINITY : now() + ttlMs })
+    },
+    /** The part that made `taskId` for `caller`; undefined when unknown, expired or someone else's. */
+    find: (taskId: string, caller: string | undefined): Part | undefined => {
+      const r = byId.get(taskId)
+      if (r === undefined) return undefined
+      if (r.expires <= now()) {
+        byId.delete(taskId)
+        return undefined
+      }
+      return belongs(r.owner, caller) ? r.part : undefined
+    },
+    drop: (taskId: string): void => {
+      byId.delete(taskId)
+    },
+  }
 }

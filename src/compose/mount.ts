@@ -132,7 +132,8 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
   }
   const table: { current?: MountTable } = {}
   const tasks = mountTasks(list)
-  const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features: [mountFeature(list, seesEntry, options.pageSize, everyone)] }, (config) => {
+  const features = [mountFeature(list, seesEntry, options.pageSize, everyone), ...(tasks.feature === undefined ? [] : [tasks.feature])]
+  const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features }, (config) => {
     const t = mountTools(list, config, { tool: seesTool, everyone, changed: () => config.hub.broadcast('notifications/tools/list_changed'), tasks })
     table.current = t
     for (const part of list) relay(part, config.hub, t)
@@ -168,6 +169,8 @@ const relay = (part: Part, hub: Hub, table: MountTable): void => {
       table.partChanged()
       hub.broadcast(method)
     } else if (method === 'notifications/prompts/list_changed' || method === 'notifications/resources/list_changed') hub.broadcast(method)
+    // a task's status: to the listen streams of the whole that name it (their screen decides)
+    else if (method === 'notifications/tasks') hub.broadcast(method, params, () => false)
     else if (method === 'notifications/resources/updated') {
       const uri = params?.uri
       if (typeof uri === 'string') hub.broadcast(method, params, (s) => s.resourceSubscriptions?.has(uri) === true)

@@ -1,40 +1,157 @@
-/** The tasks extension through a mount: a client is never handed a task it cannot poll through the whole. */
+/**
+ * The tasks extension through a mount, by raw 2026-07-28 requests: the whole declares it when
+ * a part does; a task a part makes polls to its result through the whole, `tasks/cancel`
+ * reaches the part's handler, `tasks/update` answers its question, a listen stream of the
+ * whole hears its status; another caller, or an id the whole never handed out, gets the
+ * extension's unknown-task answer; and no client is ever handed a task it cannot poll.
+ */
+import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
-import { emcp, mcpServer, mount, mounted, tasks } from '../../src/index.js'
-import { meta, send } from '../features/tasks/support.js'
+import { emcp, encode, mcpServer, mount, mounted, newSession, outbound, tasks, tasksExtension, type Server, type ServerMessage } from '../../src/index.js'
+import { meta, send, type Wire } from '../features/tasks/support.js'
 
-const slow = emcp({ name: 'slow', description: 'Waits a turn of the event loop.', input: { type: 'object' }, taskSupport: 'optional' })
+const slow = emcp({ name: 'slow', description: 'Waits until released or cancelled.', input: { type: 'object' }, taskSupport: 'optional' })
+const ask = emcp({ name: 'ask', description: 'Asks the user, then answers.', input: { type: 'object' }, taskSupport: 'required' })
 const quick = emcp({ name: 'quick', description: 'Answers at once.', input: { type: 'object' } })
 
-/** A handler that waits past a turn of the event loop: served alone with tasks(), it is handed off to a task. */
-const jobsOf = () =>
-  mcpServer([slow], { name: 'jobs', version: '1' }, { features: [tasks()] }).implement({
-    slow: async () => {
+/** A part with tasks(): `slow` waits on the gate (or its signal), `ask` asks a question after a turn of the event loop. */
+const jobsOf = () => {
+  const gate = { release: () => undefined as void, aborted: [] as string[] }
+  const server = mcpServer([slow, ask], { name: 'jobs', version: '1' }, { features: [tasks({ ttlMs: 60_000 })] }).implement({
+    slow: (_args, ctx) =>
+      new Promise<string>((resolve) => {
+        gate.release = () => resolve('done')
+        ctx.signal.addEventListener('abort', () => (gate.aborted.push(String(ctx.signal.reason)), resolve('stopped')), { once: true })
+      }),
+    ask: async (_args, ctx) => {
       await new Promise((r) => setImmediate(r))
-      return 'done'
+      const answer = await ctx.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } })
+      return answer.action === 'accept' ? `ok=${String(answer.content?.ok)}` : answer.action
     },
   })
+  return { server, gate }
+}
 const plainOf = () => mcpServer([quick], { name: 'plain', version: '1' }).implement({ quick: () => 'now' })
 
+let next = 1
+/** One 2026-07-28 request from an authenticated caller. */
+const as = async (server: Server, subject: string, method: string, params: Record<string, unknown> = {}): Promise<Wire> => {
+  const session = newSession()
+  session.identity = { subject, roles: [] }
+  const out = await server.dispatch({ jsonrpc: '2.0', id: next++, method, params: { ...params, _meta: meta({ elicitation: {} }) } }, session)()
+  if (O.isNone(out)) throw new Error(`no answer to ${method}`)
+  return JSON.parse(encode(out.value)) as Wire
+}
+
+/** Polls tasks/get as `subject` until the task has ended (bounded by the test's own timeout). */
+const ended = async (server: Server, subject: string, taskId: string, status = 'completed'): Promise<any> => {
+  for (;;) {
+    const r = await as(server, subject, 'tasks/get', { taskId })
+    if (r.result?.status === status || r.error !== undefined) return r
+    await new Promise((res) => setImmediate(res))
+  }
+}
+
+const wholeOf = () => {
+  const jobs = jobsOf()
+  return { ...jobs, whole: mount([mounted(jobs.server, 'jobs'), plainOf()], { name: 'whole', version: '1' }) }
+}
+
 describe('mount: the tasks extension of a part', () => {
-  it('a part served alone hands the call off to a task (the case the mount must not leak)', async () => {
-    const r = await send(jobsOf(), 'tools/call', { name: 'slow', arguments: {} })
-    expect(r.result?.resultType).toBe('task')
+  it('the whole declares the extension when a part does, and not otherwise', async () => {
+    const { whole } = wholeOf()
+    const d = await send(whole, 'server/discover')
+    expect(d.result?.capabilities?.extensions?.[tasksExtension]).toEqual({})
+    const bare = await send(mount([plainOf()], { name: 'bare', version: '1' }), 'server/discover')
+    expect(bare.result?.capabilities?.extensions?.[tasksExtension]).toBeUndefined()
+    // without it, tasks/get is not a method of the whole
+    expect((await send(mount([plainOf()], { name: 'bare', version: '1' }), 'tasks/get', { taskId: 'x' })).error?.code).toBe(-32601)
   })
 
-  it('a call through a mount that does not carry the extension is answered inline, not as a task', async () => {
-    const whole = mount([mounted(jobsOf(), 'jobs'), plainOf()], { name: 'whole', version: '1' })
-    const r = await send(whole, 'tools/call', { name: 'jobs_slow', arguments: {} })
-    expect(r.error).toBeUndefined()
-    expect(r.result?.resultType).toBe('complete')
-    expect(r.result?.content).toEqual([{ type: 'text', text: 'done' }])
-    // with transforms and the whole's tool-call middleware on the way, the same
-    const renamed = mount([mounted(jobsOf(), 'jobs', { tools: { slow: { name: 'later' } } })], { name: 'whole', version: '1' }, { middleware: [{ toolCall: (_c, next) => next() }] })
-    const t = await send(renamed, 'tools/call', { name: 'jobs_later', arguments: {} })
-    expect(t.result?.resultType).toBe('complete')
-    expect(t.result?.content).toEqual([{ type: 'text', text: 'done' }])
-    // a client without the extension, as before
-    const plain = await send(whole, 'tools/call', { name: 'jobs_slow', arguments: {} }, meta({}, false))
-    expect(plain.result?.content).toEqual([{ type: 'text', text: 'done' }])
+  it('a task made through the whole polls to its result, as its creator', async () => {
+    const { whole, gate } = wholeOf()
+    const created = await as(whole, 'alice', 'tools/call', { name: 'jobs_slow', arguments: {} })
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' })
+    const taskId = created.result.taskId as string
+    expect((await as(whole, 'alice', 'tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working' })
+    gate.release()
+    const done = await ended(whole, 'alice', taskId)
+    expect(done.result).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } })
+  })
+
+  it('tasks/cancel reaches the part’s handler; tasks/update answers the part’s question', async () => {
+    const { whole, gate } = wholeOf()
+    const created = await as(whole, 'alice', 'tools/call', { name: 'jobs_slow', arguments: {} })
+    const taskId = created.result.taskId as string
+    const ack = await as(whole, 'alice', 'tasks/cancel', { taskId })
+    expect(ack.result?.resultType).toBe('complete')
+    expect((await ended(whole, 'alice', taskId, 'cancelled')).result?.status).toBe('cancelled')
+    expect(gate.aborted).toHaveLength(1)
+
+    const asked = await as(whole, 'alice', 'tools/call', { name: 'jobs_ask', arguments: {} })
+    const askId = asked.result.taskId as string
+    const waiting = await ended(whole, 'alice', askId, 'input_required')
+    const [key] = Object.keys(waiting.result.inputRequests)
+    expect((await as(whole, 'alice', 'tasks/update', { taskId: askId, inputResponses: { [key!]: { action: 'accept', content: { ok: true } } } })).result?.resultType).toBe('complete')
+    expect((await ended(whole, 'alice', askId)).result?.result?.content).toEqual([{ type: 'text', text: 'ok=true' }])
+  })
+
+  it('another caller, an id never handed out, and a client without the extension are refused as the extension says', async () => {
+    const { whole, gate } = wholeOf()
+    const created = await as(whole, 'alice', 'tools/call', { name: 'jobs_slow', arguments: {} })
+    const taskId = created.result.taskId as string
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const bob = await as(whole, 'bob', method, { taskId, inputResponses: {} })
+      const never = await as(whole, 'bob', method, { taskId: 'no-such-task', inputResponses: {} })
+      expect(bob.error).toMatchObject({ code: -32602 })
+      expect(bob.error?.message).toBe(never.error?.message.replace('no-such-task', taskId))
+    }
+    expect(gate.aborted).toHaveLength(0)
+    expect((await as(whole, 'alice', 'tasks/get', { taskId })).result?.status).toBe('working')
+    const undeclared = await send(whole, 'tasks/get', { taskId }, meta({}, false))
+    expect(undeclared.error?.code).toBe(-32021)
+    expect((await as(whole, 'alice', 'tasks/get', { taskId: 42 })).error?.code).toBe(-32602)
+    gate.release()
+  })
+
+  it('a listen stream of the whole hears the status of the caller’s task, and not of another’s', async () => {
+    const { whole, gate } = wholeOf()
+    const created = await as(whole, 'alice', 'tools/call', { name: 'jobs_slow', arguments: {} })
+    const taskId = created.result.taskId as string
+    const listenOf = (subject: string) => {
+      const heard: ServerMessage[] = []
+      let wake = (): void => undefined
+      const session = newSession(undefined, outbound((m) => (heard.push(m), wake())))
+      session.identity = { subject, roles: [] }
+      const id = next++
+      void whole.dispatch({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: meta() } }, session)()
+      const until = (p: (m: any) => boolean): Promise<void> =>
+        new Promise((resolve) => {
+          wake = () => heard.some(p) && resolve()
+          wake()
+        })
+      return { heard, until, end: () => session.inFlight.get(id)?.() }
+    }
+    const alice = listenOf('alice')
+    const bob = listenOf('bob')
+    await alice.until((m) => m.method === 'notifications/subscriptions/acknowledged')
+    await bob.until((m) => m.method === 'notifications/subscriptions/acknowledged')
+    gate.release()
+    await alice.until((m) => m.method === 'notifications/tasks' && m.params?.status === 'completed')
+    expect(alice.heard.find((m: any) => m.method === 'notifications/tasks')).toMatchObject({ params: { taskId } })
+    expect(bob.heard.filter((m: any) => m.method === 'notifications/tasks')).toEqual([])
+    alice.end()
+    bob.end()
+  })
+
+  it('a part that does not carry the extension is called as if the client had not declared it', async () => {
+    const { whole } = wholeOf()
+    const r = await send(whole, 'tools/call', { name: 'quick', arguments: {} })
+    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'now' }] })
+    // a client without the extension gets the part's inline answer
+    const { gate, whole: w2 } = wholeOf()
+    const inline = send(w2, 'tools/call', { name: 'jobs_slow', arguments: {} }, meta({}, false))
+    gate.release()
+    expect((await inline).result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'done' }] })
   })
 })
