@@ -3,9 +3,10 @@
  * the extension when a part does (a part with `tasks()`, a proxy that relays its upstream's),
  * its settings merged. A call handed off to a task by a part is recorded: which part made the
  * task, for whom, until the task's `ttlMs` passes (at most `maxRoutes` at once, the oldest
- * forgotten first). `tasks/get`, `tasks/update` and `tasks/cancel` go to that part, and
- * `notifications/tasks` from it reach the whole's `subscriptions/listen` streams that name
- * the task; an id the whole did not hand to this caller is an unknown task. A part that does
+ * forgotten first). `tasks/get`, `tasks/update` and `tasks/cancel` go to that part; an id
+ * not recorded (another replica's, or not the caller's) is looked up by each carrying part in
+ * its own records, for the caller, and one none finds is an unknown task. `notifications/tasks`
+ * reach the whole's `subscriptions/listen` streams that name the task. A part that does
  * not carry the extension is called as if the client had not declared it, so that no client
  * is handed a task it cannot poll. Internal.
  *
@@ -18,12 +19,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Answer, Feature, FeatureFactory, MethodHandler, Screen } from '../server/feature.js'
 import { ownerOf } from '../server/principal.js'
 import type { Session } from '../server/session.js'
-import { errorCodes, rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
 import { declaresTasks, tasksExtension, undeclared } from '../features/tasks/extension.js'
 import { belongs, maxListenTaskIds } from '../features/tasks/owner.js'
 import { clip } from '../util/clip.js'
 import { isObject } from '../util/json-object.js'
-import { map } from '../util/eventually.js'
+import { all, map } from '../util/eventually.js'
 import type { Part } from './parts.js'
 
 // ---------------------------------------------------------------------------------------
@@ -69,25 +70,34 @@ export const mountTasks = (parts: ReadonlyArray<Part>, now: () => number = Date.
       const taskId = req.params?.taskId
       if (typeof taskId !== 'string') return E.left(rpcError('InvalidParams', `${method}: params.taskId must be a string`))
       const part = routes.find(taskId, ownerOf(session))
-      if (part === undefined) return E.left(unknownTask(method, taskId))
-      return map(part.inner.inner(req, session), (out) => {
-        // the part forgot it (expired, or made room): so does the whole
-        if (E.isLeft(out) && errorCodes[out.left._tag] === errorCodes.UnknownTask && method === 'tasks/get') routes.drop(taskId)
-        return out
-      })
+      if (part !== undefined)
+        return map(part.inner.inner(req, session), (out) => {
+          // the part forgot it (expired, or made room): so does the whole
+          if (method === 'tasks/get' && isUnknown(out)) routes.drop(taskId)
+          return out
+        })
+      // not recorded here (made through another replica of the whole, or not the caller's):
+      // each carrying part looks it up for the caller in its own records, shared store included
+      return askEach([...carriers], req, session, unknownTask(method, taskId))
     }
   const feature: Feature = {
     capabilities: { extensions: { [tasksExtension]: settings } },
     methods: { 'tasks/get': routed('tasks/get'), 'tasks/update': routed('tasks/update'), 'tasks/cancel': routed('tasks/cancel') },
-    // a listen stream hears of the tasks it names that the whole handed to its caller
+    // a listen stream hears of the tasks it names that are the caller's: recorded here, or
+    // found by a carrying part's own screen (which, for a proxy, listens upstream)
     screen: (filter, session) => {
       const ids = [...new Set(filter.taskIds ?? [])]
       if (ids.length > maxListenTaskIds)
         return E.left(rpcError('InvalidParams', `subscriptions/listen: taskIds names ${ids.length} tasks; at most ${maxListenTaskIds} per stream (open another stream for more)`))
       const caller = ownerOf(session)
       const mine = new Set(ids.filter((id) => routes.find(id, caller) !== undefined))
-      const screen: Screen = (method, params) => method !== 'notifications/tasks' || (typeof params?.taskId === 'string' && mine.has(params.taskId))
-      return E.right(screen)
+      const asked = ids.length === 0 ? [] : [...carriers].flatMap((p) => (p.inner.screens ?? []).map((screen) => screen({ taskIds: ids }, session)))
+      return map(all(asked), (tests): E.Either<RpcError, Screen> => {
+        const refused = tests.find(E.isLeft)
+        if (refused !== undefined) return refused
+        const theirs = tests.flatMap((t) => (E.isRight(t) ? [t.right] : []))
+        return E.right((method, params) => method !== 'notifications/tasks' || (typeof params?.taskId === 'string' && mine.has(params.taskId)) || theirs.some((p) => p(method, params)))
+      })
     },
   }
   return { call, feature: () => feature }
@@ -111,6 +121,16 @@ const withoutTasks = (session: Session): Session => {
   const caps = session.clientCapabilities ?? {}
   const { [tasksExtension]: _dropped, ...extensions } = isObject(caps.extensions) ? caps.extensions : {}
   return { ...session, clientCapabilities: { ...caps, extensions } }
+}
+
+/** True for the extension's unknown-task answer (a part's, or a proxy's relay of it). */
+const isUnknown = (out: E.Either<RpcError, unknown>): boolean => E.isLeft(out) && out.left._tag === 'UnknownTask'
+
+/** Asks each part in turn; the first answer that is not an unknown task is the answer, else `unknown`. */
+const askEach = (parts: ReadonlyArray<Part>, req: Request, session: Session, unknown: RpcError): Answer => {
+  const [first, ...rest] = parts
+  if (first === undefined) return E.left(unknown)
+  return map(first.inner.inner(req, session), (out) => (isUnknown(out) ? askEach(rest, req, session, unknown) : out))
 }
 
 const unknownTask = (method: string, taskId: string): RpcError => rpcError('UnknownTask', `${method}: no task ${JSON.stringify(clip(taskId))} (unknown, or expired)`)

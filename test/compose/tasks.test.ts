@@ -5,10 +5,10 @@
  * whole hears its status; another caller, or an id the whole never handed out, gets the
  * extension's unknown-task answer; and no client is ever handed a task it cannot poll.
  */
-import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
-import { emcp, encode, mcpServer, mount, mounted, newSession, outbound, tasks, tasksExtension, type Server, type ServerMessage } from '../../src/index.js'
-import { meta, send, type Wire } from '../features/tasks/support.js'
+import { emcp, mcpServer, memoryStore, mount, mounted, tasks, tasksExtension } from '../../src/index.js'
+import { meta, send } from '../features/tasks/support.js'
+import { as, ended, listenOf } from './tasks-support.js'
 
 const slow = emcp({ name: 'slow', description: 'Waits until released or cancelled.', input: { type: 'object' }, taskSupport: 'optional' })
 const ask = emcp({ name: 'ask', description: 'Asks the user, then answers.', input: { type: 'object' }, taskSupport: 'required' })
@@ -32,25 +32,6 @@ const jobsOf = () => {
   return { server, gate }
 }
 const plainOf = () => mcpServer([quick], { name: 'plain', version: '1' }).implement({ quick: () => 'now' })
-
-let next = 1
-/** One 2026-07-28 request from an authenticated caller. */
-const as = async (server: Server, subject: string, method: string, params: Record<string, unknown> = {}): Promise<Wire> => {
-  const session = newSession()
-  session.identity = { subject, roles: [] }
-  const out = await server.dispatch({ jsonrpc: '2.0', id: next++, method, params: { ...params, _meta: meta({ elicitation: {} }) } }, session)()
-  if (O.isNone(out)) throw new Error(`no answer to ${method}`)
-  return JSON.parse(encode(out.value)) as Wire
-}
-
-/** Polls tasks/get as `subject` until the task has ended (bounded by the test's own timeout). */
-const ended = async (server: Server, subject: string, taskId: string, status = 'completed'): Promise<any> => {
-  for (;;) {
-    const r = await as(server, subject, 'tasks/get', { taskId })
-    if (r.result?.status === status || r.error !== undefined) return r
-    await new Promise((res) => setImmediate(res))
-  }
-}
 
 const wholeOf = () => {
   const jobs = jobsOf()
@@ -118,22 +99,8 @@ describe('mount: the tasks extension of a part', () => {
     const { whole, gate } = wholeOf()
     const created = await as(whole, 'alice', 'tools/call', { name: 'jobs_slow', arguments: {} })
     const taskId = created.result.taskId as string
-    const listenOf = (subject: string) => {
-      const heard: ServerMessage[] = []
-      let wake = (): void => undefined
-      const session = newSession(undefined, outbound((m) => (heard.push(m), wake())))
-      session.identity = { subject, roles: [] }
-      const id = next++
-      void whole.dispatch({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: meta() } }, session)()
-      const until = (p: (m: any) => boolean): Promise<void> =>
-        new Promise((resolve) => {
-          wake = () => heard.some(p) && resolve()
-          wake()
-        })
-      return { heard, until, end: () => session.inFlight.get(id)?.() }
-    }
-    const alice = listenOf('alice')
-    const bob = listenOf('bob')
+    const alice = listenOf(whole, 'alice', [taskId])
+    const bob = listenOf(whole, 'bob', [taskId])
     await alice.until((m) => m.method === 'notifications/subscriptions/acknowledged')
     await bob.until((m) => m.method === 'notifications/subscriptions/acknowledged')
     gate.release()
@@ -142,6 +109,30 @@ describe('mount: the tasks extension of a part', () => {
     expect(bob.heard.filter((m: any) => m.method === 'notifications/tasks')).toEqual([])
     alice.end()
     bob.end()
+  })
+
+  it('replicas of the whole over a shared store: a task made through one polls and cancels through the other', async () => {
+    const store = memoryStore()
+    const replicaOf = () => {
+      const gate = { release: () => undefined as void, aborted: [] as string[] }
+      const jobs = mcpServer([slow], { name: 'jobs', version: '1' }, { store, features: [tasks()] }).implement({
+        slow: (_args, ctx) =>
+          new Promise<string>((resolve) => {
+            gate.release = () => resolve('done')
+            ctx.signal.addEventListener('abort', () => (gate.aborted.push('aborted'), resolve('stopped')), { once: true })
+          }),
+      })
+      return { gate, whole: mount([mounted(jobs, 'jobs'), plainOf()], { name: 'whole', version: '1' }) }
+    }
+    const a = replicaOf()
+    const b = replicaOf()
+    const created = await as(a.whole, 'alice', 'tools/call', { name: 'jobs_slow', arguments: {} })
+    const taskId = created.result.taskId as string
+    expect((await as(b.whole, 'alice', 'tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working' })
+    expect((await as(b.whole, 'bob', 'tasks/get', { taskId })).error?.code).toBe(-32602)
+    expect((await as(b.whole, 'alice', 'tasks/cancel', { taskId })).result?.resultType).toBe('complete')
+    expect((await ended(a.whole, 'alice', taskId, 'cancelled')).result?.status).toBe('cancelled')
+    expect(a.gate.aborted).toEqual(['aborted'])
   })
 
   it('a part that does not carry the extension is called as if the client had not declared it', async () => {
