@@ -6,7 +6,7 @@
  * extension's unknown-task answer; and no client is ever handed a task it cannot poll.
  */
 import { describe, expect, it } from 'vitest'
-import { emcp, mcpServer, memoryStore, mount, mounted, tasks, tasksExtension } from '../../src/index.js'
+import { emcp, inMemoryClient, mcpServer, memoryStore, mount, mounted, tasks, tasksExtension } from '../../src/index.js'
 import { meta, send } from '../features/tasks/support.js'
 import { as, ended, listenOf } from './tasks-support.js'
 
@@ -16,11 +16,13 @@ const quick = emcp({ name: 'quick', description: 'Answers at once.', input: { ty
 
 /** A part with tasks(): `slow` waits on the gate (or its signal), `ask` asks a question after a turn of the event loop. */
 const jobsOf = () => {
-  const gate = { release: () => undefined as void, aborted: [] as string[] }
+  let started = (): void => undefined
+  const gate = { release: () => undefined as void, aborted: [] as string[], started: new Promise<void>((r) => (started = r)) }
   const server = mcpServer([slow, ask], { name: 'jobs', version: '1' }, { features: [tasks({ ttlMs: 60_000 })] }).implement({
     slow: (_args, ctx) =>
       new Promise<string>((resolve) => {
         gate.release = () => resolve('done')
+        started()
         ctx.signal.addEventListener('abort', () => (gate.aborted.push(String(ctx.signal.reason)), resolve('stopped')), { once: true })
       }),
     ask: async (_args, ctx) => {
@@ -135,6 +137,41 @@ describe('mount: the tasks extension of a part', () => {
     expect(a.gate.aborted).toEqual(['aborted'])
   })
 
+  it('mounts nest: a task of a part of a part polls and cancels through the outer whole', async () => {
+    const { whole: inner, gate } = wholeOf()
+    const outer = mount([mounted(inner, 'eu')], { name: 'outer', version: '1' })
+    expect((await send(outer, 'server/discover')).result?.capabilities?.extensions?.[tasksExtension]).toEqual({})
+    const created = await as(outer, 'alice', 'tools/call', { name: 'eu_jobs_slow', arguments: {} })
+    const taskId = created.result.taskId as string
+    expect((await as(outer, 'alice', 'tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working' })
+    expect((await as(outer, 'bob', 'tasks/get', { taskId })).error?.code).toBe(-32602)
+    expect((await as(outer, 'alice', 'tasks/cancel', { taskId })).result?.resultType).toBe('complete')
+    expect((await ended(outer, 'alice', taskId, 'cancelled')).result?.status).toBe('cancelled')
+    expect(gate.aborted).toHaveLength(1)
+  })
+
+  it('a 2025-11-25 conversation through the whole gets inline answers, and tasks/* is not a method for it', async () => {
+    const { whole, gate } = wholeOf()
+    const c = inMemoryClient(whole, { protocolVersion: '2025-11-25', capabilities: { extensions: { [tasksExtension]: {} } } })
+    const answer = c.callResult('jobs_slow', {})
+    await gate.started
+    gate.release()
+    await expect(answer).resolves.toMatchObject({ content: [{ type: 'text', text: 'done' }] })
+    await expect(c.request('tasks/get', { taskId: 'x' })).rejects.toMatchObject({ code: -32601 })
+  })
+
+  it('hostile task ids: a megabyte id, a number, an id list past the bound, each a clear -32602', async () => {
+    const { whole } = wholeOf()
+    const huge = 'x'.repeat(1_000_000)
+    const r = await as(whole, 'alice', 'tasks/get', { taskId: huge })
+    expect(r.error?.code).toBe(-32602)
+    expect(r.error!.message.length).toBeLessThan(1_000)
+    expect((await as(whole, 'alice', 'tasks/cancel', { taskId: { $ne: 1 } })).error?.message).toBe('tasks/cancel: params.taskId must be a string')
+    const many = listenOf(whole, 'alice', Array.from({ length: 1001 }, (_, i) => `t${i}`))
+    const refused = await many.answered
+    expect(JSON.stringify(refused)).toContain('at most 1000 per stream')
+  })
+
   it('a part that does not carry the extension is called as if the client had not declared it', async () => {
     const { whole } = wholeOf()
     const r = await send(whole, 'tools/call', { name: 'quick', arguments: {} })
@@ -142,6 +179,7 @@ describe('mount: the tasks extension of a part', () => {
     // a client without the extension gets the part's inline answer
     const { gate, whole: w2 } = wholeOf()
     const inline = send(w2, 'tools/call', { name: 'jobs_slow', arguments: {} }, meta({}, false))
+    await gate.started
     gate.release()
     expect((await inline).result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'done' }] })
   })
