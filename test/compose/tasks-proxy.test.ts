@@ -12,6 +12,7 @@ import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { proxy, type ProxyServer } from '../../src/sources/proxy/index.js'
 import { send } from '../features/tasks/support.js'
 import { as, ended, listenOf } from './tasks-support.js'
+import { modernClient } from '../support/modern-client.js'
 
 const report = emcp({ name: 'report', description: 'Works until released.', input: { type: 'object' }, taskSupport: 'optional' })
 const hold = emcp({ name: 'hold', description: 'Runs until cancelled.', input: { type: 'object' }, taskSupport: 'required' })
@@ -31,14 +32,17 @@ const upstreamServer = mcpServer([report, hold], { name: 'task-upstream', versio
 let upstream: RunningHttp
 let proxied: ProxyServer
 let whole: Server
+let front: RunningHttp
 
 beforeAll(async () => {
   upstream = await serveHttp(upstreamServer, { port: 0, host: '127.0.0.1', handleSignals: false })
   proxied = await proxy({ url: upstream.url })
   whole = mount([mounted(proxied, 'up'), mcpServer([quick], { name: 'plain', version: '1' }).implement({ quick: () => 'now' })], { name: 'whole', version: '1' })
+  front = await serveHttp(whole, { port: 0, host: '127.0.0.1', handleSignals: false })
 })
 
 afterAll(async () => {
+  await front?.close()
   await proxied?.close()
   await upstream?.close()
 })
@@ -77,5 +81,21 @@ describe('mount: the tasks of a proxy part', () => {
     await gone
     expect(aborted).toEqual(['hold'])
     expect((await ended(whole, 'alice', taskId, 'cancelled')).result?.status).toBe('cancelled')
+  })
+
+  it('the whole served over HTTP: Mcp-Name routed tasks/get, and an SSE listen stream, from a client of both transports', async () => {
+    for (const via of ['http', 'fetch'] as const) {
+      const c = modernClient(front.url, via)
+      const created = await c.rpc('tools/call', { name: 'up_report', arguments: {} })
+      expect(created.body.result).toMatchObject({ resultType: 'task', taskId: expect.any(String) })
+      const taskId = created.body.result.taskId as string
+      const stream = await c.listen({ taskIds: [taskId] })
+      expect(stream.status).toBe(200)
+      expect((await c.rpc('tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'working' })
+      release()
+      await stream.until((m) => m.method === 'notifications/tasks' && m.params?.status === 'completed')
+      stream.close()
+      expect((await c.rpc('tasks/get', { taskId })).body.result).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'reported' }] } })
+    }
   })
 })
