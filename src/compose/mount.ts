@@ -7,7 +7,8 @@
  * built otherwise, naming the tool and both servers. Prompts, resources, templates and
  * completion mount too. Each part keeps its middleware, authorization, scopes and claims: a
  * request is answered by the part's own method table; `list_changed` from a part reaches the
- * clients of the whole.
+ * clients of the whole. A part's tasks extension is carried too: its tasks are polled,
+ * answered and cancelled through the whole (mount-tasks.ts).
  *
  * @example
  * import { emcp, inMemoryClient, mcpServer, mount, mounted } from 'emcp'
