@@ -137,6 +137,20 @@ describe('mount: the tasks extension of a part', () => {
     expect(a.gate.aborted).toEqual(['aborted'])
   })
 
+  it('two parts with tasks: each task goes to the part that made it', async () => {
+    const a = jobsOf()
+    const b = jobsOf()
+    const whole = mount([mounted(a.server, 'a'), mounted(b.server, 'b')], { name: 'whole', version: '1' })
+    expect((await send(whole, 'server/discover')).result?.capabilities?.extensions).toEqual({ [tasksExtension]: {} })
+    const ta = (await as(whole, 'alice', 'tools/call', { name: 'a_slow', arguments: {} })).result.taskId as string
+    const tb = (await as(whole, 'alice', 'tools/call', { name: 'b_slow', arguments: {} })).result.taskId as string
+    expect((await as(whole, 'alice', 'tasks/cancel', { taskId: tb })).result?.resultType).toBe('complete')
+    expect((await ended(whole, 'alice', tb, 'cancelled')).result?.status).toBe('cancelled')
+    expect([a.gate.aborted.length, b.gate.aborted.length]).toEqual([0, 1])
+    a.gate.release()
+    expect((await ended(whole, 'alice', ta)).result?.result?.content).toEqual([{ type: 'text', text: 'done' }])
+  })
+
   it('mounts nest: a task of a part of a part polls and cancels through the outer whole', async () => {
     const { whole: inner, gate } = wholeOf()
     const outer = mount([mounted(inner, 'eu')], { name: 'outer', version: '1' })
