@@ -3,14 +3,16 @@
  * server under `billing`, its `charge` renamed `pay`, its currency fixed and its tenant taken
  * from the caller's token, its result narrowed; an ops server under `ops`, its `admin`-tagged
  * tools shown only to callers holding the `ops:admin` scope and its `beta` ones to nobody. The
- * prompts and resources of billing mount too. Served like any server, over stdio or HTTP, to
+ * prompts and resources of billing mount too; a reports server under `reports` runs its long
+ * report as a task (the tasks extension), which 2026-07-28 clients poll and cancel through the
+ * shop. Served like any server, over stdio or HTTP, to
  * clients of both eras; with `--search`, in tool-search mode (search_tools over the whole's
  * namespaced tools, call_tool routed to the part, billing_pay pinned).
  *
  *   node dist/examples/compose.js --stdio [--search]
  *   node dist/examples/compose.js --http --port 3000 [--host 127.0.0.1] [--search]
  */
-import { emcp, mcpServer, mount, mounted, prompt, prompts, resource, resources } from 'emcp'
+import { emcp, mcpServer, mount, mounted, prompt, prompts, resource, resources, tasks } from 'emcp'
 import { serveHttp } from 'emcp/http'
 import { serveStdio } from 'emcp/stdio'
 import { calculator } from './calculator.js'
@@ -51,7 +53,22 @@ export const ops = mcpServer([status, restart, beta], { name: 'ops', version: '1
   beta: () => 'experimental',
 })
 
-/** The shop: add and echo as they are, billing_pay, billing_invoice, ops_status and (for admins) ops_restart. */
+const report = emcp({ name: 'report', description: 'Build the monthly report (takes a few seconds).', input: { type: 'object' }, taskSupport: 'optional' })
+
+/** The reports server: a slow tool that becomes a task for clients that declare the tasks extension. */
+export const reports = mcpServer([report], { name: 'reports', version: '1.0.0' }, { features: [tasks({ ttlMs: 600_000 })] }).implement({
+  report: async (_args, ctx) => {
+    for (const step of [1, 2, 3]) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      // with a progress token: progress, and once the call is a task, its statusMessage; tasks/cancel aborts the signal
+      ctx.signal.throwIfAborted()
+      ctx.progress(step, 3, `step ${step} of 3`)
+    }
+    return 'report ready'
+  },
+})
+
+/** The shop: add and echo as they are, billing_pay, billing_invoice, ops_status, (for admins) ops_restart, and reports_report. */
 export const shop = mount(
   [
     calculator,
@@ -67,6 +84,7 @@ export const shop = mount(
       },
     }),
     mounted(ops, 'ops', { exclude: ['beta'], enabled: (ctx) => !ctx.tags.includes('admin') || ctx.scopes.includes('ops:admin') }),
+    mounted(reports, 'reports'),
   ],
   { name: 'shop', version: '1.0.0' },
   { instructions: 'A shop: arithmetic, payments and operations.' },

@@ -34,6 +34,7 @@ import { wholeName, type Part } from './parts.js'
 import { argumentsAfter, inputAfter, outputAfter, resultAfter, type ToolTransform } from './transform.js'
 import { tagsKey, withTags } from '../util/tags.js'
 import { batched } from '../util/batched.js'
+import { isTask, type MountTasks } from './mount-tasks.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -53,6 +54,8 @@ export interface ToolShown {
   readonly everyone: () => boolean
   /** Tells the clients of the whole that the tools changed. */
   readonly changed: () => void
+  /** How the whole carries the parts' tasks. */
+  readonly tasks: MountTasks
 }
 
 /** The tool table, and how the mount tells it that a part's tools changed. */
@@ -105,7 +108,7 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
   const everyone = (): boolean => disabled.size === 0 && config.chain.authorize.length === 0 && shown.everyone()
   const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible, everyone)
-  const direct = (req: Request, session: Session): Answer => callTool(routes(), config, (r) => seen(r, session), req, session)
+  const direct = (req: Request, session: Session): Answer => callTool(routes(), config, shown.tasks, (r) => seen(r, session), req, session)
   return {
     tools: () => (routes(), state.tools),
     routes,
@@ -193,7 +196,7 @@ const fail = (message: string): never => {
 }
 
 /** `tools/call` of the whole: found, seen, let in by the whole's middleware, then answered by the part. */
-const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, sees: (r: Route) => boolean, req: Request, session: Session): Answer => {
+const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, tasks: MountTasks, sees: (r: Route) => boolean, req: Request, session: Session): Answer => {
   const p = req.params
   const name = p?.name
   if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
@@ -206,12 +209,13 @@ const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, sees:
   // the common case, no transform and no tool-call middleware of the whole: the request renamed,
   // one object (mounted whole, the request as it came)
   if (t === undefined && config.chain.toolCall.length === 0)
-    return r.part.inner.inner(r.original === name ? req : { kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
+    return tasks.call(r.part, r.original === name ? req : { kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
   const given = p?.arguments
   const args = t !== undefined && (given === undefined || isObject(given)) ? argumentsAfter(given ?? {}, t, session) : given
   const forward = (a: unknown): Answer => {
-    const out = r.part.inner.inner({ ...req, params: { ...p, name: r.original, ...(a === undefined ? {} : { arguments: a }) } }, session)
-    return t?.pick === undefined ? out : map(out, (e) => (E.isRight(e) ? E.right(resultAfter(e.right as CallToolResult, t)) : e))
+    const out = tasks.call(r.part, { ...req, params: { ...p, name: r.original, ...(a === undefined ? {} : { arguments: a }) } }, session)
+    // a task's result is the part's own, read through tasks/get: the transform applies to inline answers
+    return t?.pick === undefined ? out : map(out, (e) => (E.isRight(e) && !isTask(e.right) ? E.right(resultAfter(e.right as CallToolResult, t)) : e))
   }
   if (config.chain.toolCall.length === 0 || !isObject(args ?? {})) return forward(args)
   const info = { id: req.id, method: req.method, params: p, session, tool: r.contract, arguments: (args ?? {}) as { readonly [k: string]: unknown } }

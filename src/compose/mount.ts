@@ -7,7 +7,8 @@
  * built otherwise, naming the tool and both servers. Prompts, resources, templates and
  * completion mount too. Each part keeps its middleware, authorization, scopes and claims: a
  * request is answered by the part's own method table; `list_changed` from a part reaches the
- * clients of the whole.
+ * clients of the whole. A part's tasks extension is carried too: its tasks are polled,
+ * answered and cancelled through the whole (mount-tasks.ts).
  *
  * @example
  * import { emcp, inMemoryClient, mcpServer, mount, mounted } from 'emcp'
@@ -30,6 +31,7 @@ import { checkNamespace, type Namespaced } from './names.js'
 import { partOf, type Part, type PartOptions } from './parts.js'
 import type { Entry } from './lists.js'
 import { mountFeature } from './mount-features.js'
+import { mountTasks } from './mount-tasks.js'
 import { mountTools, type MountTable, type Route } from './mount-tools.js'
 import type { Transforms, TransformedAll } from './transform.js'
 import { contextOf, visibleBy, type EntryKind, type Visibility } from './visibility.js'
@@ -130,8 +132,10 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
     return sees(part, kind, String(e.name), tagsOf(e), session, typeof e.uri === 'string' ? e.uri : typeof e.uriTemplate === 'string' ? e.uriTemplate : undefined)
   }
   const table: { current?: MountTable } = {}
-  const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features: [mountFeature(list, seesEntry, options.pageSize, everyone)] }, (config) => {
-    const t = mountTools(list, config, { tool: seesTool, everyone, changed: () => config.hub.broadcast('notifications/tools/list_changed') })
+  const tasks = mountTasks(list)
+  const features = [mountFeature(list, seesEntry, options.pageSize, everyone), ...(tasks.feature === undefined ? [] : [tasks.feature])]
+  const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features }, (config) => {
+    const t = mountTools(list, config, { tool: seesTool, everyone, changed: () => config.hub.broadcast('notifications/tools/list_changed'), tasks })
     table.current = t
     for (const part of list) relay(part, config.hub, t)
     return t
@@ -166,6 +170,8 @@ const relay = (part: Part, hub: Hub, table: MountTable): void => {
       table.partChanged()
       hub.broadcast(method)
     } else if (method === 'notifications/prompts/list_changed' || method === 'notifications/resources/list_changed') hub.broadcast(method)
+    // a task's status: to the listen streams of the whole that name it (their screen decides)
+    else if (method === 'notifications/tasks') hub.broadcast(method, params, () => false)
     else if (method === 'notifications/resources/updated') {
       const uri = params?.uri
       if (typeof uri === 'string') hub.broadcast(method, params, (s) => s.resourceSubscriptions?.has(uri) === true)

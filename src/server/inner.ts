@@ -8,7 +8,7 @@
  * import { innerOf } from './inner.js'
  * // innerOf(server)?.inner({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, session)
  */
-import type { Answer } from './feature.js'
+import type { Answer, Feature } from './feature.js'
 import type { Request } from '../protocol/jsonrpc.js'
 import type { Session } from './session.js'
 
@@ -21,6 +21,8 @@ export interface Inner {
   readonly inner: (req: Request, session: Session) => Answer
   /** The capabilities the server declares (`initialize`, `server/discover`). */
   readonly capabilities: { readonly [key: string]: unknown }
+  /** Its features' screens of `subscriptions/listen` streams (a mount asks them about the part's tasks). */
+  readonly screens?: ReadonlyArray<NonNullable<Feature['screen']>>
 }
 
 // ---------------------------------------------------------------------------------------

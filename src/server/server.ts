@@ -290,7 +290,7 @@ export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOpt
       return server
     },
   }
-  registerInner(server, { inner, capabilities })
+  registerInner(server, { inner, capabilities, screens })
   return server
 }
 
