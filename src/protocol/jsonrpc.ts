@@ -182,9 +182,12 @@ export const parse = (text: string): E.Either<RpcError, unknown> => {
   try {
     return E.right(JSON.parse(text))
   } catch (e) {
-    return E.left(rpcError('ParseError', `Parse error: ${e instanceof Error ? e.message : String(e)}`))
+    return E.left(parseError(e))
   }
 }
+
+/** The `ParseError` for what `JSON.parse` threw. */
+export const parseError = (e: unknown): RpcError => rpcError('ParseError', `Parse error: ${e instanceof Error ? e.message : String(e)}`)
 
 /** A message that could not be decoded: the error, and the id to answer with (if any). */
 export interface Undecodable {
