@@ -383,3 +383,26 @@ describe('schema: validators of io-ts codecs', () => {
     expect(found).toEqual([{ path: '', message: 'cannot be encoded: cannot' }])
   })
 })
+
+describe('schema: checkInput and checkOutput (the Either-free checks of a slot without codec)', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number' }, n: { type: 'integer', default: 3 } }, required: ['a'] } as const
+
+  it('agree with decode and encode, and fill defaults in place on input', () => {
+    const v = validatorOf(schema)
+    const input: { a: unknown; n?: number } = { a: 1 }
+    expect(v.checkInput?.(input)).toBeUndefined()
+    expect(input).toEqual({ a: 1, n: 3 })
+    expect(v.checkInput?.({ a: 'x' })).toEqual(issues(v.decode({ a: 'x' })))
+    expect(v.checkInput?.({ a: 'x' })?.[0]?.path).toBe('/a')
+    const output = { a: 2 }
+    expect(v.checkOutput?.(output)).toBeUndefined()
+    expect(output).toEqual({ a: 2 })
+    expect(v.checkOutput?.({})).toEqual(issues(v.encode({})))
+  })
+
+  it('are absent for a codec, whose decoded value differs from the wire value', () => {
+    const v = validatorOf(t.type({ at: DateFromISOString }))
+    expect(v.checkInput).toBeUndefined()
+    expect(v.checkOutput).toBeUndefined()
+  })
+})
