@@ -20,7 +20,7 @@ import { isThenable, map, toPromise, type Eventually } from '../util/eventually.
 import type { Answer } from './feature.js'
 import { deeperThan } from '../util/json-depth.js'
 import { isObject } from '../util/json-object.js'
-import { decode, encode, failure, isRequestId, parseError, rpcError, success, type Outgoing, type Params, type Reply, type Request, type RequestId, type RpcError } from '../protocol/jsonrpc.js'
+import { decodeMessage, encode, failure, isRequestId, isUndecodable, parseError, rpcError, success, type Outgoing, type Params, type Reply, type Request, type RequestId, type RpcError } from '../protocol/jsonrpc.js'
 import { batchesAllowed } from '../protocol/versions.js'
 import { abortCall, type Session } from './session.js'
 
@@ -46,9 +46,8 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
    * answer is the response or `undefined` (no Option per message); Option is the edge's.
    */
   const respond = (message: unknown, session: Session): Eventually<Outgoing | undefined> => {
-    const decoded = decode(message)
-    if (E.isLeft(decoded)) return decoded.left.answer ? failure(decoded.left.id, decoded.left.error) : undefined
-    const m = decoded.right
+    const m = decodeMessage(message)
+    if (isUndecodable(m)) return m.answer ? failure(m.id, m.error) : undefined
     if (m.kind === 'notification') {
       if (m.method === 'notifications/initialized') session.initialized = true
       else if (m.method === 'notifications/cancelled') cancel(m.params, session)
