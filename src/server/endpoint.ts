@@ -37,6 +37,8 @@ export interface Endpoint {
   readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Reply>>
   readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
   readonly answerText: (text: string, session: Session) => Eventually<O.Option<string>>
+  /** `answerText` with the answer as text or undefined: no Option per message (stdio's path, through `innerOf`). */
+  readonly answerLine: (text: string, session: Session) => Eventually<string | undefined>
 }
 
 /** The endpoint over a router. */
@@ -96,21 +98,23 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
     Array.isArray(message) && message.length > 0 && batchesAllowed(session.protocolVersion) ? respondBatch(message, session) : respond(message, session)
 
   // a promise only when a handler on the way is asynchronous: no allocation or microtask hop otherwise
-  const answerText = (text: string, session: Session): Eventually<O.Option<string>> => {
+  const answerLine = (text: string, session: Session): Eventually<string | undefined> => {
     let message: unknown
     try {
       message = JSON.parse(text)
     } catch (e) {
-      return O.some(encode(failure(null, parseError(e))))
+      return encode(failure(null, parseError(e)))
     }
     const out = respondAny(message, session)
-    return isThenable(out) ? (out as Promise<Reply | undefined>).then(encodeOption) : encodeOption(out as Reply | undefined)
+    return isThenable(out) ? (out as Promise<Reply | undefined>).then(encodeReply) : encodeReply(out as Reply | undefined)
   }
+  const answerText = (text: string, session: Session): Eventually<O.Option<string>> => map(answerLine(text, session), O.fromNullable)
 
   return {
     dispatch: (message, session) => () => toPromise(map(respondAny(message, session), O.fromNullable)),
     dispatchText: (text, session) => () => toPromise(answerText(text, session)),
     answerText,
+    answerLine,
   }
 }
 
@@ -128,13 +132,13 @@ const cancel = (params: Params | undefined, session: Session): void => {
   if (isRequestId(id)) abortCall(session, id, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client')
 }
 
-const encodeOption = (out: Reply | undefined): O.Option<string> => {
-  if (out === undefined) return O.none
+const encodeReply = (out: Reply | undefined): string | undefined => {
+  if (out === undefined) return undefined
   try {
-    return O.some(encode(out))
+    return encode(out)
   } catch (e) {
     // a result that JSON cannot carry (a BigInt, a cycle) must still get an answer
     const error = rpcError('InternalError', `Internal error: the response cannot be serialised: ${describe(e)}`)
-    return O.some(encode(failure(!Array.isArray(out) && 'id' in out ? (out as Outgoing).id : null, error)))
+    return encode(failure(!Array.isArray(out) && 'id' in out ? (out as Outgoing).id : null, error))
   }
 }

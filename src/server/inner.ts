@@ -9,6 +9,7 @@
  * // innerOf(server)?.inner({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, session)
  */
 import type { Answer } from './feature.js'
+import type { Eventually } from '../util/eventually.js'
 import type { Request } from '../protocol/jsonrpc.js'
 import type { Session } from './session.js'
 
@@ -21,6 +22,8 @@ export interface Inner {
   readonly inner: (req: Request, session: Session) => Answer
   /** The capabilities the server declares (`initialize`, `server/discover`). */
   readonly capabilities: { readonly [key: string]: unknown }
+  /** Answers one JSON text as `answerText` does, as text or undefined (no Option per line: stdio's path). */
+  readonly answerLine?: (text: string, session: Session) => Eventually<string | undefined>
 }
 
 // ---------------------------------------------------------------------------------------
