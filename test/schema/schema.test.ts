@@ -400,6 +400,23 @@ describe('schema: checkInput and checkOutput (the Either-free checks of a slot w
     expect(v.checkOutput?.({})).toEqual(issues(v.encode({})))
   })
 
+  it('keep no state from one check to the next, nor when a check is entered again while one runs', () => {
+    const v = validatorOf(schema)
+    expect(v.checkOutput?.({ a: 'x' })?.map((i) => i.path)).toEqual(['/a'])
+    expect(v.checkOutput?.({ a: 1 })).toBeUndefined()
+    let inner: ReadonlyArray<Issue> | undefined
+    // a result whose getter checks another value with the same validator while the first check runs
+    const value = {
+      get a(): unknown {
+        inner = v.checkOutput?.({ a: 'inner' })
+        return 'outer'
+      },
+    }
+    expect(v.checkOutput?.(value)).toEqual([{ path: '/a', message: expect.any(String) }])
+    expect(inner).toEqual([{ path: '/a', message: expect.any(String) }])
+    expect(v.checkOutput?.({ a: 2 })).toBeUndefined()
+  })
+
   it('are absent for a codec, whose decoded value differs from the wire value', () => {
     const v = validatorOf(t.type({ at: DateFromISOString }))
     expect(v.checkInput).toBeUndefined()
