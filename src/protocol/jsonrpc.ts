@@ -182,9 +182,12 @@ export const parse = (text: string): E.Either<RpcError, unknown> => {
   try {
     return E.right(JSON.parse(text))
   } catch (e) {
-    return E.left(rpcError('ParseError', `Parse error: ${e instanceof Error ? e.message : String(e)}`))
+    return E.left(parseError(e))
   }
 }
+
+/** The `ParseError` for what `JSON.parse` threw. */
+export const parseError = (e: unknown): RpcError => rpcError('ParseError', `Parse error: ${e instanceof Error ? e.message : String(e)}`)
 
 /** A message that could not be decoded: the error, and the id to answer with (if any). */
 export interface Undecodable {
@@ -198,15 +201,27 @@ export interface Undecodable {
 export const isRequestId = (u: unknown): u is RequestId =>
   typeof u === 'string' || (typeof u === 'number' && Number.isSafeInteger(u))
 
-const invalid = (message: string, id: RequestId | null = null, answer = true): E.Either<Undecodable, never> =>
-  E.left({ error: rpcError('InvalidRequest', `Invalid Request: ${message}`), id, answer })
+const invalid = (message: string, id: RequestId | null = null, answer = true): Undecodable => ({
+  error: rpcError('InvalidRequest', `Invalid Request: ${message}`),
+  id,
+  answer,
+})
+
+/** Decodes a parsed JSON value into a message (see `decodeMessage`). */
+export const decode = (u: unknown): E.Either<Undecodable, Message> => {
+  const m = decodeMessage(u)
+  return isUndecodable(m) ? E.left(m) : E.right(m)
+}
+
+/** True for what `decodeMessage` refused (a message always has a `kind`). */
+export const isUndecodable = (m: Message | Undecodable): m is Undecodable => !('kind' in m)
 
 /**
- * Decodes a parsed JSON value into a message. Batches (arrays) are refused: MCP removed them
- * in 2025-06-18. A malformed request or notification is answered with -32600 (id null when
+ * Decodes a parsed JSON value into a message, without a wrapper (the dispatcher's hot path).
+ * Batches (arrays) are refused: MCP removed them in 2025-06-18. A malformed request or notification is answered with -32600 (id null when
  * the id cannot be read); a malformed response is dropped, never answered.
  */
-export const decode = (u: unknown): E.Either<Undecodable, Message> => {
+export const decodeMessage = (u: unknown): Message | Undecodable => {
   if (Array.isArray(u))
     return invalid(u.length === 0 ? 'an empty array is not a message' : 'batches (JSON arrays) are not supported at this protocol revision')
   if (!isObject(u)) return invalid('a message must be a JSON object')
@@ -218,9 +233,9 @@ export const decode = (u: unknown): E.Either<Undecodable, Message> => {
     if (typeof u.method !== 'string') return invalid('"method" must be a string', id)
     const params = u.params
     if (params !== undefined && !isObject(params)) return invalid('"params" must be an object', id)
-    if (!hasId) return E.right({ kind: 'notification', method: u.method, params })
+    if (!hasId) return { kind: 'notification', method: u.method, params }
     if (id === null) return invalid('"id" must be a string or an integer')
-    return E.right({ kind: 'request', id, method: u.method, params })
+    return { kind: 'request', id, method: u.method, params }
   }
   if (isResponse) {
     if (id === null) return invalid('"id" must be a string or an integer', null, false)
@@ -228,9 +243,9 @@ export const decode = (u: unknown): E.Either<Undecodable, Message> => {
     if ('error' in u) {
       if (!isObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string')
         return invalid('"error" must have a numeric code and a string message', id, false)
-      return E.right({ kind: 'response', id, error: error as unknown as RpcErrorObject })
+      return { kind: 'response', id, error: error as unknown as RpcErrorObject }
     }
-    return E.right({ kind: 'response', id, result: u.result })
+    return { kind: 'response', id, result: u.result }
   }
   return invalid('a message needs a "method", or a "result" or "error"', id)
 }

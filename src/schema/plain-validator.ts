@@ -33,10 +33,20 @@ export type CheckMode = 'input' | 'output'
 export const plainValidator = (schema: JsonSchema, mode: CheckMode): PlainCheck | undefined => {
   const root = isPlain(schema, 0) ? build(schema, mode === 'input') : undefined
   if (root === undefined) return undefined
+  // one run is reused from check to check (a check is synchronous): no state allocated per
+  // value; a check entered again while one runs (a result's getter that checks) gets its own
+  let spare: Run | undefined = { issues: undefined, path: [] }
   return (u) => {
-    const run: Run = { issues: undefined, path: [] }
-    root(u, run)
-    return run.issues
+    const run = spare ?? { issues: undefined, path: [] }
+    spare = undefined
+    try {
+      root(u, run)
+      return run.issues
+    } finally {
+      run.issues = undefined
+      run.path.length = 0
+      spare = run
+    }
   }
 }
 

@@ -53,6 +53,14 @@ export interface Validator {
   readonly decode: (u: unknown) => E.Either<ReadonlyArray<Issue>, unknown>
   /** Encodes a value for the wire (codecs) and validates the result against the schema. */
   readonly encode: (a: unknown) => E.Either<ReadonlyArray<Issue>, unknown>
+  /**
+   * Present when a slot's value is the wire value itself (no codec): its issues, or undefined
+   * when valid (an input gets its defaults filled in place). Callers on a hot path use it to
+   * skip the Either that `decode` and `encode` wrap a valid value in.
+   */
+  readonly checkInput?: (u: unknown) => ReadonlyArray<Issue> | undefined
+  /** As `checkInput`, for a result: never changes the value. */
+  readonly checkOutput?: (u: unknown) => ReadonlyArray<Issue> | undefined
 }
 
 // ---------------------------------------------------------------------------------------
@@ -99,15 +107,17 @@ export const validatorOf = (spec: JsonSchema | Codec, schema: JsonSchema = jsonS
   let forOutput: PlainCheck | undefined
   // arguments get the schema's `default`s filled in (the static type promises them);
   // results are checked without touching the handler's value
+  const inputIssues = (u: unknown): ReadonlyArray<Issue> | undefined => (forInput ??= checkOf(schema, 'input'))(u)
+  const outputIssues = (u: unknown): ReadonlyArray<Issue> | undefined => (forOutput ??= checkOf(schema, 'output'))(u)
   const checkInput = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
-    const issues = (forInput ??= checkOf(schema, 'input'))(u)
+    const issues = inputIssues(u)
     return issues === undefined ? E.right(u) : E.left(issues)
   }
   const checkOutput = (u: unknown): E.Either<ReadonlyArray<Issue>, unknown> => {
-    const issues = (forOutput ??= checkOf(schema, 'output'))(u)
+    const issues = outputIssues(u)
     return issues === undefined ? E.right(u) : E.left(issues)
   }
-  if (!isCodec(spec)) return { schema, decode: checkInput, encode: checkOutput }
+  if (!isCodec(spec)) return { schema, decode: checkInput, encode: checkOutput, checkInput: inputIssues, checkOutput: outputIssues }
   const codec = spec
   return {
     schema,

@@ -78,18 +78,29 @@ export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) 
  * returns a plain value is settled synchronously, without allocating a promise.
  */
 export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventually<CallToolResult> => {
+  // a JSON Schema slot without codec: the arguments are the decoded value, no Either to unwrap
+  const check = c.input.checkInput
+  if (check !== undefined) {
+    const issues = check(args)
+    return issues === undefined ? runHandler(c, args, ctx) : invalidArguments(c, issues)
+  }
   const decoded = c.input.decode(args)
   // a Standard Schema may validate asynchronously; every other slot answers now
   return isThenable(decoded) ? decoded.then((d) => runDecoded(c, d, ctx), failureResult) : runDecoded(c, decoded, ctx)
 }
 
-/** The call once its arguments are validated: the handler, then its result. */
-const runDecoded = (c: Callable, decoded: E.Either<ReadonlyArray<Issue>, unknown>, ctx: ToolContext): Eventually<CallToolResult> => {
-  if (E.isLeft(decoded))
-    return errorMessage(`Invalid arguments for tool ${c.tool.name}: ${formatIssues(decoded.left)}`)
+/** The call once its arguments are validated and decoded. */
+const runDecoded = (c: Callable, decoded: E.Either<ReadonlyArray<Issue>, unknown>, ctx: ToolContext): Eventually<CallToolResult> =>
+  E.isLeft(decoded) ? invalidArguments(c, decoded.left) : runHandler(c, decoded.right, ctx)
+
+const invalidArguments = (c: Callable, issues: ReadonlyArray<Issue>): CallToolResult =>
+  errorMessage(`Invalid arguments for tool ${c.tool.name}: ${formatIssues(issues)}`)
+
+/** The handler on decoded arguments, then its result. */
+const runHandler = (c: Callable, args: unknown, ctx: ToolContext): Eventually<CallToolResult> => {
   let returned: unknown
   try {
-    returned = c.handler(decoded.right, ctx)
+    returned = c.handler(args, ctx)
     // reading what came back can throw too (a JavaScript caller may return a Proxy, a getter that throws)
     if (typeof returned !== 'function' && !isThenable(returned)) return complete(c, returned)
   } catch (thrown) {
@@ -187,7 +198,13 @@ export const describe = (failure: unknown): string => {
 }
 
 const structuredResult = (c: Callable, value: unknown): Eventually<CallToolResult> => {
-  const encoded = (c.output as SlotValidator).encode(value)
+  const output = c.output as SlotValidator
+  // a JSON Schema slot without codec: the value goes on the wire as it is, no Either to unwrap
+  if (output.checkOutput !== undefined) {
+    const issues = output.checkOutput(value)
+    return issues === undefined ? structuredValue(value) : mismatch(c, issues)
+  }
+  const encoded = output.encode(value)
   return isThenable(encoded) ? encoded.then((e) => structured(c, e), failureResult) : structured(c, encoded)
 }
 
@@ -199,12 +216,14 @@ const structured = (c: Callable, encoded: E.Either<ReadonlyArray<Issue>, unknown
   }
 }
 
-const structuredOf = (c: Callable, encoded: E.Either<ReadonlyArray<Issue>, unknown>): CallToolResult => {
-  if (E.isLeft(encoded))
-    return errorMessage(`Tool ${c.tool.name} returned a result that does not match its output schema: ${formatIssues(encoded.left)}`)
-  const structured = encoded.right
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
-}
+const structuredOf = (c: Callable, encoded: E.Either<ReadonlyArray<Issue>, unknown>): CallToolResult =>
+  E.isLeft(encoded) ? mismatch(c, encoded.left) : structuredValue(encoded.right)
+
+const mismatch = (c: Callable, issues: ReadonlyArray<Issue>): CallToolResult =>
+  errorMessage(`Tool ${c.tool.name} returned a result that does not match its output schema: ${formatIssues(issues)}`)
+
+/** The result of a structured value, with its JSON as the text block (throws when JSON cannot carry it). */
+const structuredValue = (structured: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured })
 
 const contentResult = (name: string, value: unknown): CallToolResult => {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }

@@ -249,12 +249,16 @@ class CallContext implements ToolContext {
  * runs, `notifications/cancelled` for its request aborts `ctx.signal` (the dispatcher looks
  * calls up in `session.inFlight`); when it ends, progress for it stops. A throw propagates.
  */
-export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolContext) => Eventually<A>): Eventually<A> => {
+export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolContext) => Eventually<A>): Eventually<A> =>
+  runWith(req, session, applyTo, f, undefined)
+
+/** `runWithContext` for `f(x, y, ctx)`: the hot path (a tool call) passes its values instead of closing over them. */
+export const runWith = <A, X, Y>(req: Request, session: Session, f: (x: X, y: Y, ctx: ToolContext) => Eventually<A>, x: X, y: Y): Eventually<A> => {
   const meta = req.params?._meta
   const ctx = new CallContext(req.id, isObject(meta) ? meta : undefined, session)
   let out: Eventually<A>
   try {
-    out = f(ctx)
+    out = f(x, y, ctx)
   } catch (e) {
     ctx.end()
     throw e
@@ -273,6 +277,8 @@ export const runWithContext = <A>(req: Request, session: Session, f: (ctx: ToolC
     session.inFlight.delete(req.id)
   })
 }
+
+const applyTo = <A>(f: (ctx: ToolContext) => Eventually<A>, _: undefined, ctx: ToolContext): Eventually<A> => f(ctx)
 
 /** The form with no fields, as `{}` (an empty shape) asks for it. */
 const emptyForm: ElicitSchema = { type: 'object', properties: {} }

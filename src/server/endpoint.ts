@@ -20,7 +20,7 @@ import { isThenable, map, toPromise, type Eventually } from '../util/eventually.
 import type { Answer } from './feature.js'
 import { deeperThan } from '../util/json-depth.js'
 import { isObject } from '../util/json-object.js'
-import { decode, encode, failure, isRequestId, parse, rpcError, success, type Outgoing, type Params, type Reply, type Request, type RpcError } from '../protocol/jsonrpc.js'
+import { decodeMessage, encode, failure, isRequestId, isUndecodable, parseError, rpcError, success, type Outgoing, type Params, type Reply, type Request, type RequestId, type RpcError } from '../protocol/jsonrpc.js'
 import { batchesAllowed } from '../protocol/versions.js'
 import { abortCall, type Session } from './session.js'
 
@@ -37,72 +37,94 @@ export interface Endpoint {
   readonly dispatch: (message: unknown, session: Session) => Task<O.Option<Reply>>
   readonly dispatchText: (text: string, session: Session) => Task<O.Option<string>>
   readonly answerText: (text: string, session: Session) => Eventually<O.Option<string>>
+  /** `answerText` with the answer as text or undefined: no Option per message (stdio's path, through `innerOf`). */
+  readonly answerLine: (text: string, session: Session) => Eventually<string | undefined>
 }
 
 /** The endpoint over a router. */
 export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoint => {
-  /** The dispatcher proper; synchronous unless a handler is asynchronous. */
-  const respond = (message: unknown, session: Session): Eventually<O.Option<Outgoing>> => {
-    const decoded = decode(message)
-    if (E.isLeft(decoded)) return decoded.left.answer ? O.some(failure(decoded.left.id, decoded.left.error)) : O.none
-    const m = decoded.right
+  /**
+   * The dispatcher proper; synchronous unless a handler is asynchronous. Internally an
+   * answer is the response or `undefined` (no Option per message); Option is the edge's.
+   */
+  const respond = (message: unknown, session: Session): Eventually<Outgoing | undefined> => {
+    const m = decodeMessage(message)
+    if (isUndecodable(m)) return m.answer ? failure(m.id, m.error) : undefined
     if (m.kind === 'notification') {
       if (m.method === 'notifications/initialized') session.initialized = true
       else if (m.method === 'notifications/cancelled') cancel(m.params, session)
       notified?.(m.method, m.params, session)
-      return O.none
+      return undefined
     }
     if (m.kind === 'response') {
       // the answer to one of our own requests (sampling, elicitation, roots)
       session.outbound?.settle(m)
-      return O.none
+      return undefined
     }
     if (deeperThan(m.params, maxDepth))
-      return O.some(failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`)))
+      return failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`))
     // the answer keeps the request's id, not the request: a subscription runs for hours, and its params may be megabytes
     const id = m.id
-    const reply = (out: E.Either<RpcError, unknown>): O.Option<Outgoing> =>
-      session.cancelled.delete(id) ? O.none : O.some(E.isRight(out) ? success(id, out.right) : failure(id, out.left))
-    // the one place where anything thrown below the dispatcher becomes an error shape
-    const crashed = (e: unknown): O.Option<Outgoing> => reply(E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
+    let out: Answer
     try {
-      const out = route(m, session)
-      return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(reply, crashed) : reply(out)
+      out = route(m, session)
     } catch (e) {
-      return crashed(e)
+      return crashed(id, session, e)
     }
+    // closures only for a call that outlives this turn
+    return isThenable(out)
+      ? (out as Promise<E.Either<RpcError, unknown>>).then(
+          (o) => reply(id, session, o),
+          (e) => crashed(id, session, e),
+        )
+      : reply(id, session, out)
   }
 
   /** A batch (2025-03-26 and earlier): every member answered, the answers in one array. */
-  const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<O.Option<Reply>> => {
+  const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<Reply | undefined> => {
     const answers = batch.map((m) =>
       isObject(m) && m.method === 'initialize' && 'id' in m
-        ? O.some(failure(isRequestId(m.id) ? m.id : null, rpcError('InvalidRequest', 'Invalid Request: initialize must not be part of a batch')))
+        ? failure(isRequestId(m.id) ? m.id : null, rpcError('InvalidRequest', 'Invalid Request: initialize must not be part of a batch'))
         : respond(m, session),
     )
-    const collect = (settled: ReadonlyArray<O.Option<Outgoing>>): O.Option<Reply> => {
-      const replies = settled.filter(O.isSome).map((o) => o.value)
-      return replies.length === 0 ? O.none : O.some(replies)
+    const collect = (settled: ReadonlyArray<Outgoing | undefined>): Reply | undefined => {
+      const replies = settled.filter((o): o is Outgoing => o !== undefined)
+      return replies.length === 0 ? undefined : replies
     }
-    return answers.some(isThenable) ? Promise.all(answers).then(collect) : collect(answers as ReadonlyArray<O.Option<Outgoing>>)
+    return answers.some(isThenable) ? Promise.all(answers).then(collect) : collect(answers as ReadonlyArray<Outgoing | undefined>)
   }
 
-  const respondAny = (message: unknown, session: Session): Eventually<O.Option<Reply>> =>
+  const respondAny = (message: unknown, session: Session): Eventually<Reply | undefined> =>
     Array.isArray(message) && message.length > 0 && batchesAllowed(session.protocolVersion) ? respondBatch(message, session) : respond(message, session)
 
   // a promise only when a handler on the way is asynchronous: no allocation or microtask hop otherwise
-  const answerText = (text: string, session: Session): Eventually<O.Option<string>> => {
-    const parsed = parse(text)
-    if (E.isLeft(parsed)) return O.some(encode(failure(null, parsed.left)))
-    return map(respondAny(parsed.right, session), encodeOption)
+  const answerLine = (text: string, session: Session): Eventually<string | undefined> => {
+    let message: unknown
+    try {
+      message = JSON.parse(text)
+    } catch (e) {
+      return encode(failure(null, parseError(e)))
+    }
+    const out = respondAny(message, session)
+    return isThenable(out) ? (out as Promise<Reply | undefined>).then(encodeReply) : encodeReply(out as Reply | undefined)
   }
+  const answerText = (text: string, session: Session): Eventually<O.Option<string>> => map(answerLine(text, session), O.fromNullable)
 
   return {
-    dispatch: (message, session) => () => toPromise(respondAny(message, session)),
+    dispatch: (message, session) => () => toPromise(map(respondAny(message, session), O.fromNullable)),
     dispatchText: (text, session) => () => toPromise(answerText(text, session)),
     answerText,
+    answerLine,
   }
 }
+
+/** The response to a request whose route answered: none when the client cancelled the call meanwhile. */
+const reply = (id: RequestId, session: Session, out: E.Either<RpcError, unknown>): Outgoing | undefined =>
+  session.cancelled.delete(id) ? undefined : E.isRight(out) ? success(id, out.right) : failure(id, out.left)
+
+/** The one place where anything thrown below the dispatcher becomes an error shape. */
+const crashed = (id: RequestId, session: Session, e: unknown): Outgoing | undefined =>
+  reply(id, session, E.left(rpcError('InternalError', `Internal error: ${describe(e)}`)))
 
 /** `notifications/cancelled`: abort the call's signal; its answer will not be sent. */
 const cancel = (params: Params | undefined, session: Session): void => {
@@ -110,14 +132,13 @@ const cancel = (params: Params | undefined, session: Session): void => {
   if (isRequestId(id)) abortCall(session, id, typeof params?.reason === 'string' ? params.reason : 'cancelled by the client')
 }
 
-const encodeOption = (out: O.Option<Reply>): O.Option<string> => {
-  if (O.isNone(out)) return O.none
+const encodeReply = (out: Reply | undefined): string | undefined => {
+  if (out === undefined) return undefined
   try {
-    return O.some(encode(out.value))
+    return encode(out)
   } catch (e) {
     // a result that JSON cannot carry (a BigInt, a cycle) must still get an answer
     const error = rpcError('InternalError', `Internal error: the response cannot be serialised: ${describe(e)}`)
-    const lone = out.value
-    return O.some(encode(failure(!Array.isArray(lone) && 'id' in lone ? (lone as Outgoing).id : null, error)))
+    return encode(failure(!Array.isArray(out) && 'id' in out ? (out as Outgoing).id : null, error))
   }
 }

@@ -9,6 +9,7 @@
  * // innerOf(server)?.inner({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, session)
  */
 import type { Answer, Feature } from './feature.js'
+import type { Eventually } from '../util/eventually.js'
 import type { Request } from '../protocol/jsonrpc.js'
 import type { Session } from './session.js'
 
@@ -23,6 +24,8 @@ export interface Inner {
   readonly capabilities: { readonly [key: string]: unknown }
   /** Its features' screens of `subscriptions/listen` streams (a mount asks them about the part's tasks). */
   readonly screens?: ReadonlyArray<NonNullable<Feature['screen']>>
+  /** Answers one JSON text as `answerText` does, as text or undefined (no Option per line: stdio's path). */
+  readonly answerLine?: (text: string, session: Session) => Eventually<string | undefined>
 }
 
 // ---------------------------------------------------------------------------------------

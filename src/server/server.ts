@@ -260,6 +260,11 @@ export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOpt
   const screens = features.flatMap((f) => (f.screen === undefined ? [] : [f.screen]))
   const { route, inner } = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store, screens })
 
+  const { answerLine, ...entries } = endpoint({
+    route,
+    maxDepth,
+    notified: (method, params, session) => void (chain.notification.length > 0 && observeNotification(chain.notification, { method, params, session })),
+  })
   const server: Server<U> = {
     info,
     options,
@@ -268,7 +273,7 @@ export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOpt
     },
     hub,
     store,
-    ...endpoint({ route, maxDepth, notified: (method, params, session) => void (chain.notification.length > 0 && observeNotification(chain.notification, { method, params, session })) }),
+    ...entries,
     addTool: <T extends AnyTool>(tool: T, handler: Handler<T>): Server<U | T> => {
       table.add(tool, handler as Callable['handler'])
       return server as Server<U | T>
@@ -290,7 +295,7 @@ export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOpt
       return server
     },
   }
-  registerInner(server, { inner, capabilities, screens })
+  registerInner(server, { inner, capabilities, screens, answerLine })
   return server
 }
 

@@ -15,7 +15,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { runCall, type Callable } from './call.js'
 import { clip } from '../util/clip.js'
 import type { CallToolResult } from '../contract/content.js'
-import { runWithContext } from './context.js'
+import { runWith } from './context.js'
 import type { AnyTool } from '../contract/emcp.js'
 import { map, type Eventually } from '../util/eventually.js'
 import type { Answer, Feature } from './feature.js'
@@ -58,23 +58,26 @@ export const authorized = (chain: Chain, tool: AnyTool, session: Session): boole
 
 /** The `tools/call` method over the tools of `setup`. */
 export const toolCaller = (setup: CallSetup): ((req: Request, session: Session) => Answer) => (req, session) => {
-  const admitted = admit(setup, req, session)
-  return E.isLeft(admitted) ? admitted.left : callWith(setup, admitted.right.c, req, session, admitted.right.args)
+  const c = admitTool(setup, req, session)
+  if (c instanceof Refusal) return c.answer
+  const args = admitArguments(c, req, session)
+  return args instanceof Refusal ? args.answer : callWith(setup, c, req, session, args)
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
 
-/** A call let in: its tool and arguments. */
-interface Admitted {
-  readonly c: Callable
-  readonly args: Arguments
+/**
+ * The answer that refuses a call before any middleware runs. A class of its own, so that an
+ * admitted call needs no wrapper: nothing a client sends is an instance of it.
+ */
+class Refusal {
+  constructor(readonly answer: E.Either<RpcError, unknown>) {}
 }
 
-/** The tool and arguments of a call, or the answer that refuses it (before any middleware runs). */
-const admit = (setup: CallSetup, req: Request, session: Session): E.Either<E.Either<RpcError, unknown>, Admitted> => {
-  const p = req.params
-  const name = p?.name
+/** The tool a call names, if the caller may call it. */
+const admitTool = (setup: CallSetup, req: Request, session: Session): Callable | Refusal => {
+  const name = req.params?.name
   if (typeof name !== 'string') return refuse(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
   const c = setup.find(name)
   if (c === undefined) return refuse(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
@@ -83,16 +86,21 @@ const admit = (setup: CallSetup, req: Request, session: Session): E.Either<E.Eit
   if (missing.length > 0) return refuse(insufficientScope(`Forbidden: tool ${name} needs the scope ${missing.join(' ')}`, c.tool.scopes ?? missing))
   if (setup.chain.authorize.length > 0 && !authorized(setup.chain, c.tool, session))
     return refuse(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : `${session.identity.subject}`} may not call tool ${clip(name)}`))
-  const args = p?.arguments ?? {}
+  return c
+}
+
+/** The call's arguments: an object, the claim-bound ones filled from the token. */
+const admitArguments = (c: Callable, req: Request, session: Session): Arguments | Refusal => {
+  const args = req.params?.arguments ?? {}
   if (!isObject(args)) return refuse(rpcError('InvalidParams', 'tools/call: params.arguments must be an object'))
-  if (c.tool.claims === undefined) return E.right({ c, args })
+  if (c.tool.claims === undefined) return args
   // the arguments a contract binds to token claims: filled here, before middleware and handler see
   // them; a claim that does not bind is an answer already (an error, or an isError result)
   const bound = bindClaims(c.tool, args, session)
-  return E.isLeft(bound) ? bound : E.right({ c, args: bound.right })
+  return E.isLeft(bound) ? new Refusal(bound.left) : bound.right
 }
 
-const refuse = (e: RpcError): E.Either<E.Either<RpcError, unknown>, never> => E.left(E.left(e))
+const refuse = (e: RpcError): Refusal => new Refusal(E.left(e))
 
 /** The call once its arguments are known: the tool-call middleware, then the tool. */
 const callWith = (setup: CallSetup, c: Callable, req: Request, session: Session, args: Arguments): Answer => {
@@ -109,7 +117,9 @@ const callWith = (setup: CallSetup, c: Callable, req: Request, session: Session,
 
 /** The handler (or a feature that takes the call over, e.g. to run it as a task). */
 const runTool = (setup: CallSetup, c: Callable, req: Request, session: Session, args: Arguments): Answer => {
-  const run = (s: Session): Eventually<CallToolResult> => runWithContext(req, s, (ctx) => runCall(c, args, ctx))
+  // without features that take calls over (the common case), no closure per call
+  if (setup.takeovers.length === 0) return map(runWith(req, session, runCall, c, args), E.right)
+  const run = (s: Session): Eventually<CallToolResult> => runWith(req, s, runCall, c, args)
   for (const f of setup.takeovers) {
     const taken = f.call?.({ tool: c.tool, request: req, session, run })
     if (taken !== undefined) return taken

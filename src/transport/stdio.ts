@@ -24,7 +24,8 @@ import { outbound, type ServerMessage } from '../server/outbound.js'
 import { abortCall, newSession, type Identity, type Session } from '../server/session.js'
 import { defaultDrainTimeoutMs, exitSoon, refusalOf, shuttingDown } from './drain.js'
 import { heldByLoader } from './loading.js'
-import { isThenable } from '../util/eventually.js'
+import { isThenable, map, type Eventually } from '../util/eventually.js'
+import { innerOf } from '../server/inner.js'
 import { lineFramer } from './stdio/framer.js'
 import { outputQueue, type OutputQueue } from './stdio/output-queue.js'
 
@@ -157,13 +158,14 @@ const connection = <U extends AnyTool>(server: Server<U>, input: Readable, outpu
     finish()
   }
 
-  const answered = (out: O.Option<string>): void => {
-    if (O.isSome(out)) send(out.value)
+  const answer = lineAnswerer(server)
+  const answered = (out: string | undefined): void => {
+    if (out !== undefined) send(out)
     state.inFlight--
     updateFlow()
     settleIfDone()
   }
-  const crashed = (e: unknown): void => answered(O.some(encode(failure(null, rpcError('InternalError', `Internal error: ${String(e)}`)))))
+  const crashed = (e: unknown): void => answered(encode(failure(null, rpcError('InternalError', `Internal error: ${String(e)}`))))
 
   const framer = lineFramer(maxLineBytes, {
     line: (line) => {
@@ -172,7 +174,7 @@ const connection = <U extends AnyTool>(server: Server<U>, input: Readable, outpu
       if (refusal !== undefined) return send(refusal)
       state.inFlight++
       updateFlow()
-      answerLine(server, line, session, answered, crashed)
+      answerLine(answer, line, session, answered, crashed)
     },
     oversized: (id) => send(encode(failure(id, rpcError('InvalidRequest', `Invalid Request: message exceeds the limit of ${maxLineBytes} bytes`)))),
   })
@@ -221,11 +223,23 @@ const connection = <U extends AnyTool>(server: Server<U>, input: Readable, outpu
   }
 }
 
+/** How a connection answers one line: the server's text path when it has one (no Option per line), else `answerText`. */
+const lineAnswerer = (server: Server): ((line: string, session: Session) => Eventually<string | undefined>) => {
+  const own = innerOf(server)?.answerLine
+  return own ?? ((line, session) => map(server.answerText(line, session), (o) => (O.isSome(o) ? o.value : undefined)))
+}
+
 /** Answers one line: at once when the handler is synchronous (no promise, no microtask per call), else when it settles. */
-const answerLine = (server: Server, line: string, session: Session, answered: (out: O.Option<string>) => void, crashed: (e: unknown) => void): void => {
-  let out: O.Option<string> | Promise<O.Option<string>>
+const answerLine = (
+  answer: (line: string, session: Session) => Eventually<string | undefined>,
+  line: string,
+  session: Session,
+  answered: (out: string | undefined) => void,
+  crashed: (e: unknown) => void,
+): void => {
+  let out: Eventually<string | undefined>
   try {
-    out = server.answerText(line, session)
+    out = answer(line, session)
   } catch (e) {
     return crashed(e)
   }

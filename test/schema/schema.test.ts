@@ -383,3 +383,43 @@ describe('schema: validators of io-ts codecs', () => {
     expect(found).toEqual([{ path: '', message: 'cannot be encoded: cannot' }])
   })
 })
+
+describe('schema: checkInput and checkOutput (the Either-free checks of a slot without codec)', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number' }, n: { type: 'integer', default: 3 } }, required: ['a'] } as const
+
+  it('agree with decode and encode, and fill defaults in place on input', () => {
+    const v = validatorOf(schema)
+    const input: { a: unknown; n?: number } = { a: 1 }
+    expect(v.checkInput?.(input)).toBeUndefined()
+    expect(input).toEqual({ a: 1, n: 3 })
+    expect(v.checkInput?.({ a: 'x' })).toEqual(issues(v.decode({ a: 'x' })))
+    expect(v.checkInput?.({ a: 'x' })?.[0]?.path).toBe('/a')
+    const output = { a: 2 }
+    expect(v.checkOutput?.(output)).toBeUndefined()
+    expect(output).toEqual({ a: 2 })
+    expect(v.checkOutput?.({})).toEqual(issues(v.encode({})))
+  })
+
+  it('keep no state from one check to the next, nor when a check is entered again while one runs', () => {
+    const v = validatorOf(schema)
+    expect(v.checkOutput?.({ a: 'x' })?.map((i) => i.path)).toEqual(['/a'])
+    expect(v.checkOutput?.({ a: 1 })).toBeUndefined()
+    let inner: ReadonlyArray<Issue> | undefined
+    // a result whose getter checks another value with the same validator while the first check runs
+    const value = {
+      get a(): unknown {
+        inner = v.checkOutput?.({ a: 'inner' })
+        return 'outer'
+      },
+    }
+    expect(v.checkOutput?.(value)).toEqual([{ path: '/a', message: expect.any(String) }])
+    expect(inner).toEqual([{ path: '/a', message: expect.any(String) }])
+    expect(v.checkOutput?.({ a: 2 })).toBeUndefined()
+  })
+
+  it('are absent for a codec, whose decoded value differs from the wire value', () => {
+    const v = validatorOf(t.type({ at: DateFromISOString }))
+    expect(v.checkInput).toBeUndefined()
+    expect(v.checkOutput).toBeUndefined()
+  })
+})

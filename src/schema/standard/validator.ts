@@ -25,6 +25,10 @@ export interface SlotValidator {
   readonly decode: (u: unknown) => Eventually<E.Either<ReadonlyArray<Issue>, unknown>>
   /** Validates a handler's result and gives what goes on the wire. */
   readonly encode: (a: unknown) => Eventually<E.Either<ReadonlyArray<Issue>, unknown>>
+  /** The issues of a wire value that is itself the decoded value (a JSON Schema slot without codec); see `Validator`. */
+  readonly checkInput?: (u: unknown) => ReadonlyArray<Issue> | undefined
+  /** The issues of a result that goes on the wire as it is; see `Validator`. */
+  readonly checkOutput?: (u: unknown) => ReadonlyArray<Issue> | undefined
 }
 
 /**
