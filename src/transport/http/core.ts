@@ -67,7 +67,7 @@ export const httpChain = <U extends AnyTool>(typed: Server<U>, options: HttpOpti
   const slots = streamSlots({ total: options.maxStreams ?? 1000, perClient: options.maxStreamsPerClient ?? 100 })
   const streamClient = (req: HttpRequestHead, identity: Identity | undefined): string | undefined => callerOf(identity, addressOf(options, req)).key
   const era = (server.options.eras ?? allEras).includes('2026-07-28') ? modern(server, { keepAliveMs: options.keepAliveMs, slots, clientOf: streamClient }) : undefined
-  const oneShot = sessions === undefined ? stateless(server) : undefined
+  const oneShot = sessions === undefined ? stateless(server, gate.running) : undefined
   const end =
     sessions === undefined
       ? (oneShot as HttpHandler)

@@ -23,6 +23,7 @@ import { accepted, json, refuse, replyOf, sseHeaders } from './reply.js'
 import { sseStream, type SseStream } from './sse.js'
 import type { Outbound, ServerMessage } from '../../server/outbound.js'
 import { clip } from '../../util/clip.js'
+import type { InFlight } from '../drain.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -30,8 +31,12 @@ import { clip } from '../../util/clip.js'
 /** Where a stateless request's session comes from: HTTP, with no MCP session id. */
 const http: SessionOrigin = { transport: 'http' }
 
-/** The stateless end of `server`'s chain; `releaseAll` aborts the calls still running (a drain past its deadline). */
-export const stateless = (server: Server): HttpHandler & { readonly releaseAll: () => void } => {
+/**
+ * The stateless end of `server`'s chain; `releaseAll` aborts the calls still running (a drain past
+ * its deadline). `streaming`, when given, counts a call whose answer became an SSE stream until its
+ * result is out: its request left the chain (and the drain's count) when the stream's headers did.
+ */
+export const stateless = (server: Server, streaming?: InFlight): HttpHandler & { readonly releaseAll: () => void } => {
   // the sessions with a call running
   const running = new Set<Session>()
   const handle: HttpHandler = async (req) => {
@@ -42,7 +47,7 @@ export const stateless = (server: Server): HttpHandler & { readonly releaseAll: 
       return s
     }
     const m = req.message
-    if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && /text\/event-stream/i.test(req.header('accept') ?? '')) return relayed(server, req, m.id, fresh, running)
+    if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && /text\/event-stream/i.test(req.header('accept') ?? '')) return relayed(server, req, m.id, fresh, running, streaming)
     const session = fresh()
     if (isObject(m) && isRequestId(m.id) && (m.method === 'initialize' || m.method === 'resources/subscribe')) return withoutChannel(server, req, session)
     running.add(session)
@@ -66,10 +71,11 @@ export const stateless = (server: Server): HttpHandler & { readonly releaseAll: 
  * the first of them; anything else the server would send (a question to the client, a
  * notification of no request) has no way back and is not sent.
  */
-const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channel: Outbound) => Session, running: Set<Session>): Promise<HttpReply> =>
+const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channel: Outbound) => Session, running: Set<Session>, streaming: InFlight | undefined): Promise<HttpReply> =>
   new Promise((resolve) => {
     let stream: SseStream | undefined
     let left = false
+    let leave: (() => void) | undefined
     const send = (message: ServerMessage, related?: RequestId): void => {
       if (left || related !== id || 'id' in message) return
       if (stream === undefined) {
@@ -78,6 +84,8 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channe
         const signal = req.signal
         if (signal?.aborted === true) gone()
         else signal?.addEventListener('abort', gone, { once: true })
+        // entered before the reply leaves the chain, so that a drain never sees the call as done
+        leave = streaming?.enter()
         resolve({ status: 200, headers: sseHeaders, body: stream.body })
       }
       stream.send(JSON.stringify(message))
@@ -117,6 +125,7 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channe
         left = true
         if (stream !== undefined) req.signal?.removeEventListener('abort', gone)
         running.delete(session)
+        leave?.()
       })
   })
 
