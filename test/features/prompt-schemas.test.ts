@@ -10,6 +10,7 @@ import { type } from 'arktype'
 import * as v from 'valibot'
 import { z } from 'zod'
 import { emcp, inMemoryClient, mcpServer, prompt, prompts, type FeatureFactory } from '../../src/index.js'
+import { digitsArg, textArg } from '../support/slot-drivers.js'
 
 const noop = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const serve = (...features: FeatureFactory[]) =>
@@ -144,8 +145,8 @@ describe.each(['2025-11-25', '2026-07-28'])('prompt arguments given as a raw sha
     name: 'plan',
     description: 'Plan a trip (raw shape).',
     arguments: {
-      city: z.string().min(2, 'city too short').describe('Where to'),
-      days: z.string().regex(/^\d+$/, 'days must be digits').transform(Number).optional(),
+      city: textArg(2, 'city too short', 'Where to'),
+      days: digitsArg('days must be digits'),
       pace: toStandardJsonSchema(v.optional(v.picklist(['slow', 'fast']))),
       mood,
     },

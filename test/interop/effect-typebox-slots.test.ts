@@ -6,15 +6,11 @@
  * out); TypeBox is a JSON Schema literal, checked by the JSON Schema validator (its defaults
  * filled in). The prompt's listed arguments and the form sent are derived from each.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client'
+import { describe, expect, it } from 'vitest'
 import { Type } from '@sinclair/typebox'
 import { Schema } from 'effect'
 import { emcp, mcpServer, prompt, prompts } from '../../src/index.js'
-import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
+import { elicitUser, servedSlotClients, withDriver } from '../support/slot-drivers.js'
 
 /** An effect schema in the two Standard forms a slot takes. */
 const standard = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(s: S) => Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(s))
@@ -50,129 +46,50 @@ const server = mcpServer([askEffect, askTypebox], { name: 'effect-typebox', vers
   },
 })
 
-/** What the client answers, and what it was asked. */
-let answer: { readonly action: 'accept' | 'decline'; readonly content?: Record<string, unknown> } = { action: 'decline' }
-const asked: Array<{ readonly requestedSchema?: unknown }> = []
-
-interface Driver {
-  readonly listPrompts: () => Promise<ReadonlyArray<{ readonly name: string; readonly arguments?: unknown }>>
-  readonly getPrompt: (name: string, args: Record<string, string>) => Promise<string>
-  readonly call: (name: string) => Promise<{ readonly isError?: boolean; readonly text: string }>
-  readonly close: () => Promise<void>
-}
-
-let running: RunningHttp
-beforeAll(async () => {
-  running = await serveHttp(server, { port: 0, host: '127.0.0.1', handleSignals: false, sessions: true })
-})
-afterAll(async () => {
-  await running.close()
-})
-
-const textOf = (r: { isError?: unknown; content?: unknown }) => ({
-  ...(r.isError === true ? { isError: true } : {}),
-  text: ((r.content ?? []) as Array<{ text?: string }>).map((b) => b.text ?? '').join('\n'),
-})
-const promptText = (r: { messages: Array<{ content: { text?: string } }> }) => r.messages.map((m) => m.content.text ?? '').join('\n')
-
-const clients: ReadonlyArray<readonly [string, () => Promise<Driver>]> = [
-  [
-    '@modelcontextprotocol/sdk 1.x (2025-11-25)',
-    async () => {
-      const client = new Client({ name: 'slots-1', version: '1' }, { capabilities: { elicitation: { form: {} } } })
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        asked.push(request.params as never)
-        return answer as never
-      })
-      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)))
-      return {
-        listPrompts: async () => (await client.listPrompts()).prompts,
-        getPrompt: async (name, args) => promptText((await client.getPrompt({ name, arguments: args })) as never),
-        call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never),
-        close: () => client.close(),
-      }
-    },
-  ],
-  [
-    '@modelcontextprotocol/client 2.x (2026-07-28)',
-    async () => {
-      const client = new Client2({ name: 'slots-2', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } })
-      client.setRequestHandler('elicitation/create', async (request) => {
-        asked.push(request.params as never)
-        return answer as never
-      })
-      await client.connect(new Transport2(new URL(running.url)))
-      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
-      return {
-        listPrompts: async () => (await client.listPrompts()).prompts as never,
-        getPrompt: async (name, args) => promptText((await client.getPrompt({ name, arguments: args })) as never),
-        call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never),
-        close: () => client.close(),
-      }
-    },
-  ],
-]
+/** The user answering the forms: what they were asked, what they answer. */
+const user = elicitUser()
+const { clients } = servedSlotClients(server, ['slots-1', 'slots-2'], user.elicit)
 
 describe.each(clients)('effect Schema and TypeBox in prompts and forms, %s', (_, open) => {
-  it('lists the arguments each schema stands for, and gets the prompt with the library checking them', async () => {
-    const c = await open()
-    try {
-      expect(await c.listPrompts()).toEqual([
-        { name: 'brief', description: 'Brief someone on a topic (effect arguments).', arguments: [{ name: 'topic', required: true }, { name: 'tone' }] },
-        { name: 'find', description: 'Find something (TypeBox arguments).', arguments: [{ name: 'q', description: 'What to find', required: true }, { name: 'lang' }] },
-      ])
-      expect(await c.getPrompt('brief', { topic: 'cats', tone: 'dry' })).toBe('Brief on cats, dry')
-      // TypeBox's default filled in by the JSON Schema validator
-      expect(await c.getPrompt('find', { q: 'tea' })).toBe('Find tea in en')
-    } finally {
-      await c.close()
-    }
-  })
+  it('lists the arguments each schema stands for, and gets the prompt with the library checking them', withDriver(open, async (c) => {
+    expect(await c.listPrompts()).toEqual([
+      { name: 'brief', description: 'Brief someone on a topic (effect arguments).', arguments: [{ name: 'topic', required: true }, { name: 'tone' }] },
+      { name: 'find', description: 'Find something (TypeBox arguments).', arguments: [{ name: 'q', description: 'What to find', required: true }, { name: 'lang' }] },
+    ])
+    expect(await c.getPrompt('brief', { topic: 'cats', tone: 'dry' })).toBe('Brief on cats, dry')
+    // TypeBox's default filled in by the JSON Schema validator
+    expect(await c.getPrompt('find', { q: 'tea' })).toBe('Find tea in en')
+  }))
 
-  it("refuses arguments the library refuses, with the library's message and path", async () => {
-    const c = await open()
-    try {
-      await expect(c.getPrompt('brief', { topic: 'ab' })).rejects.toThrow(/prompt brief: invalid arguments: \/topic: Expected a value with a length of at least 3/)
-      await expect(c.getPrompt('brief', { topic: 'cats', tone: 'loud' })).rejects.toThrow(/\/tone: Expected "dry" \| "warm"/)
-      await expect(c.getPrompt('find', { q: 'x' })).rejects.toThrow(/prompt find: invalid arguments: \/q: /)
-    } finally {
-      await c.close()
-    }
-  })
+  it("refuses arguments the library refuses, with the library's message and path", withDriver(open, async (c) => {
+    await expect(c.getPrompt('brief', { topic: 'ab' })).rejects.toThrow(/prompt brief: invalid arguments: \/topic: Expected a value with a length of at least 3/)
+    await expect(c.getPrompt('brief', { topic: 'cats', tone: 'loud' })).rejects.toThrow(/\/tone: Expected "dry" \| "warm"/)
+    await expect(c.getPrompt('find', { q: 'x' })).rejects.toThrow(/prompt find: invalid arguments: \/q: /)
+  }))
 
-  it("sends each form as flat JSON Schema and gives the handler the library's output", async () => {
-    const c = await open()
-    try {
-      asked.length = 0
-      answer = { action: 'accept', content: { name: 'Ada', age: 36 } }
-      expect(await c.call('ask_effect')).toEqual({ text: 'Ada 36' })
-      answer = { action: 'accept', content: { city: 'Oslo' } }
-      expect(await c.call('ask_typebox')).toEqual({ text: 'Oslo x1' })
-      // as effect writes it (its own minLength figure), the optional keys plain, `Schema.optional`'s null left out
-      expect(asked[0]?.requestedSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' }, note: { type: 'string' } }, required: ['name'] })
-      expect(Object.keys((asked[0]?.requestedSchema as { properties: object }).properties)).toEqual(['name', 'age', 'note'])
-      expect(asked[1]?.requestedSchema).toMatchObject({ type: 'object', properties: { city: { type: 'string', minLength: 2 }, nights: { type: 'integer', minimum: 1, default: 1 } }, required: ['city'] })
-      expect(JSON.stringify(asked)).not.toMatch(/~standard|\$schema|anyOf/)
-    } finally {
-      await c.close()
-    }
-  })
+  it("sends each form as flat JSON Schema and gives the handler the library's output", withDriver(open, async (c) => {
+    user.asked.length = 0
+    user.answer = { action: 'accept', content: { name: 'Ada', age: 36 } }
+    expect(await c.call('ask_effect')).toEqual({ text: 'Ada 36' })
+    user.answer = { action: 'accept', content: { city: 'Oslo' } }
+    expect(await c.call('ask_typebox')).toEqual({ text: 'Oslo x1' })
+    // as effect writes it (its own minLength figure), the optional keys plain, `Schema.optional`'s null left out
+    expect(user.asked[0]?.requestedSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' }, note: { type: 'string' } }, required: ['name'] })
+    expect(Object.keys((user.asked[0]?.requestedSchema as { properties: object }).properties)).toEqual(['name', 'age', 'note'])
+    expect(user.asked[1]?.requestedSchema).toMatchObject({ type: 'object', properties: { city: { type: 'string', minLength: 2 }, nights: { type: 'integer', minimum: 1, default: 1 } }, required: ['city'] })
+    expect(JSON.stringify(user.asked)).not.toMatch(/~standard|\$schema|anyOf/)
+  }))
 
-  it("refuses an answer the library refuses, with the library's message", async () => {
-    const c = await open()
-    try {
-      answer = { action: 'accept', content: { name: 'A' } }
-      const e = await c.call('ask_effect')
-      expect(e.isError).toBe(true)
-      expect(e.text).toMatch(/does not match the requested form: \/name: Expected a value with a length of at least 2/)
-      answer = { action: 'accept', content: { city: 'Oslo', nights: 0 } }
-      const t = await c.call('ask_typebox')
-      expect(t.isError).toBe(true)
-      expect(t.text).toMatch(/does not match the requested form: \/nights: /)
-      answer = { action: 'decline' }
-      expect(await c.call('ask_typebox')).toEqual({ text: 'decline' })
-    } finally {
-      await c.close()
-    }
-  })
+  it("refuses an answer the library refuses, with the library's message", withDriver(open, async (c) => {
+    user.answer = { action: 'accept', content: { name: 'A' } }
+    const e = await c.call('ask_effect')
+    expect(e.isError).toBe(true)
+    expect(e.text).toMatch(/does not match the requested form: \/name: Expected a value with a length of at least 2/)
+    user.answer = { action: 'accept', content: { city: 'Oslo', nights: 0 } }
+    const t = await c.call('ask_typebox')
+    expect(t.isError).toBe(true)
+    expect(t.text).toMatch(/does not match the requested form: \/nights: /)
+    user.answer = { action: 'decline' }
+    expect(await c.call('ask_typebox')).toEqual({ text: 'decline' })
+  }))
 })

@@ -5,17 +5,13 @@
  * is sent. Over HTTP to the official clients of both eras (1.x: 2025-11-25 over a session,
  * 2.x: 2026-07-28 through input_required), and through inMemoryClient (2026-07-28).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client'
+import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { z } from 'zod'
-import { emcp, inMemoryClient, mcpServer } from '../../src/index.js'
-import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
+import { emcp, mcpServer } from '../../src/index.js'
 import { postText } from '../support/http-post.js'
+import { elicitUser, inMemoryDriver, servedSlotClients, withDriver, type SlotClient } from '../support/slot-drivers.js'
 
 const profile = z.object({ name: z.string().min(2, 'name too short'), age: z.number().int().default(30), plan: z.enum(['free', 'pro']).optional() })
 
@@ -45,116 +41,42 @@ const requestedProfile = {
   required: ['name'],
 }
 
-/** What the client answers and what it was asked. */
-let answer: { readonly action: 'accept' | 'decline'; readonly content?: Record<string, unknown> } = { action: 'decline' }
-const asked: Array<{ message?: unknown; requestedSchema?: unknown }> = []
-
-interface Driver {
-  readonly call: (name: string) => Promise<{ isError?: boolean; text: string }>
-  readonly close: () => Promise<void>
-}
-
-let running: RunningHttp
-beforeAll(async () => {
-  running = await serveHttp(server, { port: 0, host: '127.0.0.1', handleSignals: false, sessions: true })
-})
-afterAll(async () => {
-  await running.close()
-})
-
-const textOf = (r: { isError?: unknown; content?: unknown }) => ({
-  isError: r.isError === true ? true : undefined,
-  text: ((r.content ?? []) as Array<{ text?: string }>).map((b) => b.text ?? '').join('\n'),
-})
-
-const clients: ReadonlyArray<readonly [string, () => Promise<Driver>]> = [
-  [
-    '@modelcontextprotocol/sdk 1.x (2025-11-25)',
-    async () => {
-      const client = new Client({ name: 'elicit-1', version: '1' }, { capabilities: { elicitation: { form: {} } } })
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        asked.push(request.params as never)
-        return answer as never
-      })
-      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)))
-      return { call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never), close: () => client.close() }
-    },
-  ],
-  [
-    '@modelcontextprotocol/client 2.x (2026-07-28)',
-    async () => {
-      const client = new Client2({ name: 'elicit-2', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } })
-      client.setRequestHandler('elicitation/create', async (request) => {
-        asked.push(request.params as never)
-        return answer as never
-      })
-      await client.connect(new Transport2(new URL(running.url)))
-      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
-      return { call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never), close: () => client.close() }
-    },
-  ],
-  [
-    'inMemoryClient (2026-07-28)',
-    async () => {
-      const client = inMemoryClient(server, {
-        protocolVersion: '2026-07-28',
-        capabilities: { elicitation: { form: {} } },
-        answer: (request) => {
-          asked.push(request.params as never)
-          return answer
-        },
-      })
-      return { call: async (name) => textOf((await client.callResult(name as 'signup', {})) as never), close: async () => {} }
-    },
-  ],
-]
+/** The user answering the forms: what they were asked, what they answer. */
+const user = elicitUser()
+const { url, clients: served } = servedSlotClients(server, ['elicit-1', 'elicit-2'], user.elicit)
+const clients: readonly SlotClient[] = [...served, ['inMemoryClient (2026-07-28)', async () => inMemoryDriver(server, '2026-07-28', user.elicit)]]
 
 describe.each(clients)('ctx.elicit with a Standard Schema form, %s', (_, open) => {
-  it("sends the flat JSON Schema the library writes, and gives the handler the library's output", async () => {
-    const c = await open()
-    try {
-      asked.length = 0
-      answer = { action: 'accept', content: { name: 'Ada', plan: 'pro' } }
-      expect(await c.call('signup')).toEqual({ text: 'Ada, 30, pro' })
-      expect(asked).toHaveLength(1)
-      expect(asked[0]?.message).toBe('Your profile?')
-      expect(asked[0]?.requestedSchema).toMatchObject(requestedProfile)
-      expect(JSON.stringify(asked[0]?.requestedSchema)).not.toMatch(/~standard|_zod|\$schema/)
-      answer = { action: 'accept', content: { topic: 'cats' } }
-      expect(await c.call('topic')).toEqual({ text: 'CATS' })
-    } finally {
-      await c.close()
-    }
-  })
+  it("sends the flat JSON Schema the library writes, and gives the handler the library's output", withDriver(open, async (c) => {
+    user.asked.length = 0
+    user.answer = { action: 'accept', content: { name: 'Ada', plan: 'pro' } }
+    expect(await c.call('signup')).toEqual({ text: 'Ada, 30, pro' })
+    expect(user.asked).toHaveLength(1)
+    expect(user.asked[0]?.message).toBe('Your profile?')
+    expect(user.asked[0]?.requestedSchema).toMatchObject(requestedProfile)
+    expect(JSON.stringify(user.asked[0]?.requestedSchema)).not.toMatch(/~standard|_zod|\$schema/)
+    user.answer = { action: 'accept', content: { topic: 'cats' } }
+    expect(await c.call('topic')).toEqual({ text: 'CATS' })
+  }))
 
-  it("refuses an answer the library refuses, with the library's message", async () => {
-    const c = await open()
-    try {
-      answer = { action: 'accept', content: { name: 'A' } }
-      const r = await c.call('signup')
-      expect(r.isError).toBe(true)
-      expect(r.text).toMatch(/does not match the requested form: \/name: name too short/)
-      answer = { action: 'accept', content: { topic: 'ab' } }
-      expect((await c.call('topic')).text).toMatch(/\/topic: too short a topic/)
-      answer = { action: 'decline' }
-      expect(await c.call('signup')).toEqual({ text: 'decline' })
-    } finally {
-      await c.close()
-    }
-  })
+  it("refuses an answer the library refuses, with the library's message", withDriver(open, async (c) => {
+    user.answer = { action: 'accept', content: { name: 'A' } }
+    const r = await c.call('signup')
+    expect(r.isError).toBe(true)
+    expect(r.text).toMatch(/does not match the requested form: \/name: name too short/)
+    user.answer = { action: 'accept', content: { topic: 'ab' } }
+    expect((await c.call('topic')).text).toMatch(/\/topic: too short a topic/)
+    user.answer = { action: 'decline' }
+    expect(await c.call('signup')).toEqual({ text: 'decline' })
+  }))
 
-  it('refuses a form MCP cannot carry, naming the property, and sends nothing', async () => {
-    const c = await open()
-    try {
-      asked.length = 0
-      const r = await c.call('nested')
-      expect(r.isError).toBe(true)
-      expect(r.text).toMatch(/ctx\.elicit form "Address\?": the schema \(zod\): property "address" must be a string, number, integer or boolean/)
-      expect(asked).toHaveLength(0)
-    } finally {
-      await c.close()
-    }
-  })
+  it('refuses a form MCP cannot carry, naming the property, and sends nothing', withDriver(open, async (c) => {
+    user.asked.length = 0
+    const r = await c.call('nested')
+    expect(r.isError).toBe(true)
+    expect(r.text).toMatch(/ctx\.elicit form "Address\?": the schema \(zod\): property "address" must be a string, number, integer or boolean/)
+    expect(user.asked).toHaveLength(0)
+  }))
 })
 
 describe('ctx.elicit with a Standard Schema form, Node http client (2026-07-28)', () => {
@@ -166,7 +88,7 @@ describe('ctx.elicit with a Standard Schema form, Node http client (2026-07-28)'
   /** One JSON-RPC request through node:http. */
   const post = (body: { readonly method: string; readonly params: { readonly name: string; readonly [key: string]: unknown }; readonly [key: string]: unknown }): Promise<{ status: number; text: string }> => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': body.method, 'mcp-name': body.params.name }
-    return postText(running.url, headers, JSON.stringify(body))
+    return postText(url(), headers, JSON.stringify(body))
   }
 
   it("asks with zod's flat JSON Schema in input_required, and answers the retry with zod's output", async () => {

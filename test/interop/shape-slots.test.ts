@@ -8,25 +8,21 @@
  * from each property's own JSON Schema; each property validates through its own library,
  * its issues at its path; a form MCP cannot carry is refused at the call, naming the property.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client'
+import { describe, expect, it } from 'vitest'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { type } from 'arktype'
 import * as v from 'valibot'
 import { z } from 'zod'
-import { emcp, inMemoryClient, mcpServer, prompt, prompts } from '../../src/index.js'
-import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
+import { emcp, mcpServer, prompt, prompts } from '../../src/index.js'
+import { digitsArg, elicitUser, inMemoryDriver, servedSlotClients, textArg, withDriver, type SlotClient } from '../support/slot-drivers.js'
 
 const tone = type("'dry' | 'warm'")
 const brief = prompt({
   name: 'brief',
   description: 'Brief someone on a topic (a raw shape).',
   arguments: {
-    topic: z.string().min(3, 'topic too short').describe('What to brief on'),
-    words: z.string().regex(/^\d+$/, 'words must be digits').transform(Number).optional(),
+    topic: textArg(3, 'topic too short', 'What to brief on'),
+    words: digitsArg('words must be digits'),
     tone,
     lang: toStandardJsonSchema(v.optional(v.picklist(['en', 'fr']))),
   },
@@ -65,93 +61,10 @@ const server = mcpServer([signup, nested, mixed, style, confirm], { name: 'shape
   },
 })
 
-/** What the client answers, and what it was asked. */
-let answer: { readonly action: 'accept' | 'decline'; readonly content?: Record<string, unknown> } = { action: 'decline' }
-const asked: Array<{ readonly message?: unknown; readonly requestedSchema?: unknown }> = []
-
-interface Driver {
-  readonly listPrompts: () => Promise<ReadonlyArray<{ readonly name: string; readonly arguments?: unknown }>>
-  readonly getPrompt: (name: string, args: Record<string, string>) => Promise<string>
-  readonly call: (name: string) => Promise<{ readonly isError?: boolean; readonly text: string }>
-  readonly close: () => Promise<void>
-}
-
-let running: RunningHttp
-beforeAll(async () => {
-  running = await serveHttp(server, { port: 0, host: '127.0.0.1', handleSignals: false, sessions: true })
-})
-afterAll(async () => {
-  await running.close()
-})
-
-const textOf = (r: { isError?: unknown; content?: unknown }) => ({
-  ...(r.isError === true ? { isError: true } : {}),
-  text: ((r.content ?? []) as Array<{ text?: string }>).map((b) => b.text ?? '').join('\n'),
-})
-const promptText = (r: { messages: Array<{ content: { text?: string } }> }) => r.messages.map((m) => m.content.text ?? '').join('\n')
-
-const inMemory = (protocolVersion: string) => async (): Promise<Driver> => {
-  const client = inMemoryClient(server, {
-    protocolVersion,
-    capabilities: { elicitation: { form: {} } },
-    answer: (request) => {
-      asked.push(request.params as never)
-      return answer
-    },
-  })
-  const rpc = async (method: string, params: Record<string, unknown>) => {
-    try {
-      return await client.request(method, params)
-    } catch (e) {
-      throw new Error((e as { message?: string }).message)
-    }
-  }
-  return {
-    listPrompts: async () => ((await rpc('prompts/list', {})) as { prompts: [] }).prompts,
-    getPrompt: async (name, args) => promptText((await rpc('prompts/get', { name, arguments: args })) as never),
-    call: async (name) => textOf((await client.callResult(name as 'signup', {})) as never),
-    close: async () => {},
-  }
-}
-
-const clients: ReadonlyArray<readonly [string, () => Promise<Driver>]> = [
-  [
-    '@modelcontextprotocol/sdk 1.x (2025-11-25)',
-    async () => {
-      const client = new Client({ name: 'shapes-1', version: '1' }, { capabilities: { elicitation: { form: {} } } })
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        asked.push(request.params as never)
-        return answer as never
-      })
-      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)))
-      return {
-        listPrompts: async () => (await client.listPrompts()).prompts,
-        getPrompt: async (name, args) => promptText((await client.getPrompt({ name, arguments: args })) as never),
-        call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never),
-        close: () => client.close(),
-      }
-    },
-  ],
-  [
-    '@modelcontextprotocol/client 2.x (2026-07-28)',
-    async () => {
-      const client = new Client2({ name: 'shapes-2', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } })
-      client.setRequestHandler('elicitation/create', async (request) => {
-        asked.push(request.params as never)
-        return answer as never
-      })
-      await client.connect(new Transport2(new URL(running.url)))
-      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
-      return {
-        listPrompts: async () => (await client.listPrompts()).prompts as never,
-        getPrompt: async (name, args) => promptText((await client.getPrompt({ name, arguments: args })) as never),
-        call: async (name) => textOf((await client.callTool({ name, arguments: {} })) as never),
-        close: () => client.close(),
-      }
-    },
-  ],
-  ['inMemoryClient (2026-07-28)', inMemory('2026-07-28')],
-]
+/** The user answering the forms: what they were asked, what they answer. */
+const user = elicitUser()
+const { clients: served } = servedSlotClients(server, ['shapes-1', 'shapes-2'], user.elicit)
+const clients: readonly SlotClient[] = [...served, ['inMemoryClient (2026-07-28)', async () => inMemoryDriver(server, '2026-07-28', user.elicit)]]
 
 const requestedProfile = {
   type: 'object',
@@ -165,115 +78,80 @@ const requestedProfile = {
 }
 
 describe.each(clients)('raw shapes in prompts and forms, %s', (_, open) => {
-  it("lists a shape's properties as the prompt's arguments, and gets it with each property's output", async () => {
-    const c = await open()
-    try {
-      expect(await c.listPrompts()).toEqual([
-        {
-          name: 'brief',
-          description: 'Brief someone on a topic (a raw shape).',
-          arguments: [{ name: 'topic', description: 'What to brief on', required: true }, { name: 'words' }, { name: 'tone', required: true }, { name: 'lang' }],
-        },
-      ])
-      expect(await c.getPrompt('brief', { topic: 'cats', words: '99', tone: 'dry', lang: 'fr' })).toBe('Brief on cats in 100 words, dry, fr')
-      expect(await c.getPrompt('brief', { topic: 'cats', tone: 'warm' })).toBe('Brief on cats in few words, warm, any')
-    } finally {
-      await c.close()
-    }
-  })
+  it("lists a shape's properties as the prompt's arguments, and gets it with each property's output", withDriver(open, async (c) => {
+    expect(await c.listPrompts()).toEqual([
+      {
+        name: 'brief',
+        description: 'Brief someone on a topic (a raw shape).',
+        arguments: [{ name: 'topic', description: 'What to brief on', required: true }, { name: 'words' }, { name: 'tone', required: true }, { name: 'lang' }],
+      },
+    ])
+    expect(await c.getPrompt('brief', { topic: 'cats', words: '99', tone: 'dry', lang: 'fr' })).toBe('Brief on cats in 100 words, dry, fr')
+    expect(await c.getPrompt('brief', { topic: 'cats', tone: 'warm' })).toBe('Brief on cats in few words, warm, any')
+  }))
 
-  it("refuses arguments a property's library refuses, with its message at its path, and names missing and unknown ones", async () => {
-    const c = await open()
-    try {
-      await expect(c.getPrompt('brief', { topic: 'ab', words: 'many', tone: 'dry' })).rejects.toThrow(
-        /prompt brief: invalid arguments: .*\/topic: topic too short.*\/words: words must be digits/,
-      )
-      await expect(c.getPrompt('brief', { topic: 'cats', tone: 'loud' })).rejects.toThrow(/prompt brief: invalid arguments: \/tone: /)
-      await expect(c.getPrompt('brief', { topic: 'cats', tone: 'dry', lang: 'de' })).rejects.toThrow(/prompt brief: invalid arguments: \/lang: /)
-      await expect(c.getPrompt('brief', { subject: 'cats' })).rejects.toThrow(/prompt brief: missing required arguments "topic", "tone"; unknown argument "subject"/)
-    } finally {
-      await c.close()
-    }
-  })
+  it("refuses arguments a property's library refuses, with its message at its path, and names missing and unknown ones", withDriver(open, async (c) => {
+    await expect(c.getPrompt('brief', { topic: 'ab', words: 'many', tone: 'dry' })).rejects.toThrow(
+      /prompt brief: invalid arguments: .*\/topic: topic too short.*\/words: words must be digits/,
+    )
+    await expect(c.getPrompt('brief', { topic: 'cats', tone: 'loud' })).rejects.toThrow(/prompt brief: invalid arguments: \/tone: /)
+    await expect(c.getPrompt('brief', { topic: 'cats', tone: 'dry', lang: 'de' })).rejects.toThrow(/prompt brief: invalid arguments: \/lang: /)
+    await expect(c.getPrompt('brief', { subject: 'cats' })).rejects.toThrow(/prompt brief: missing required arguments "topic", "tone"; unknown argument "subject"/)
+  }))
 
-  it("sends the shape as MCP's flat form, and gives the handler each property's output", async () => {
-    const c = await open()
-    try {
-      asked.length = 0
-      answer = { action: 'accept', content: { name: 'Ada', pro: true, plan: 'team' } }
-      expect(await c.call('signup')).toEqual({ text: 'Ada, 30, pro, team' })
-      answer = { action: 'accept', content: { name: 'Lin', age: 41, pro: false } }
-      expect(await c.call('signup')).toEqual({ text: 'Lin, 41, basic, no plan' })
-      expect(asked).toHaveLength(2)
-      expect(asked[0]?.message).toBe('Your profile?')
-      expect(asked[0]?.requestedSchema).toMatchObject(requestedProfile)
-      expect(Object.keys(asked[0]?.requestedSchema as object).sort()).toEqual(['properties', 'required', 'type'])
-      expect(JSON.stringify(asked)).not.toMatch(/~standard|_zod|\$schema|additionalProperties/)
-    } finally {
-      await c.close()
-    }
-  })
+  it("sends the shape as MCP's flat form, and gives the handler each property's output", withDriver(open, async (c) => {
+    user.asked.length = 0
+    user.answer = { action: 'accept', content: { name: 'Ada', pro: true, plan: 'team' } }
+    expect(await c.call('signup')).toEqual({ text: 'Ada, 30, pro, team' })
+    user.answer = { action: 'accept', content: { name: 'Lin', age: 41, pro: false } }
+    expect(await c.call('signup')).toEqual({ text: 'Lin, 41, basic, no plan' })
+    expect(user.asked).toHaveLength(2)
+    expect(user.asked[0]?.message).toBe('Your profile?')
+    expect(user.asked[0]?.requestedSchema).toMatchObject(requestedProfile)
+    expect(Object.keys(user.asked[0]?.requestedSchema as object).sort()).toEqual(['properties', 'required', 'type'])
+    expect(JSON.stringify(user.asked)).not.toMatch(/~standard|_zod|\$schema|additionalProperties/)
+  }))
 
-  it("refuses an answer a property's library refuses, with its message at its path; decline passes through", async () => {
-    const c = await open()
-    try {
-      answer = { action: 'accept', content: { name: 'A', pro: 'yes' } }
-      const r = await c.call('signup')
-      expect(r.isError).toBe(true)
-      expect(r.text).toMatch(/does not match the requested form: .*\/name: name too short.*\/pro: /)
-      answer = { action: 'accept', content: { name: 'Ada', pro: true, extra: 1 } }
-      expect((await c.call('signup')).text).toMatch(/does not match the requested form: \/extra: is not a known property/)
-      answer = { action: 'decline' }
-      expect(await c.call('signup')).toEqual({ text: 'decline' })
-    } finally {
-      await c.close()
-    }
-  })
+  it("refuses an answer a property's library refuses, with its message at its path; decline passes through", withDriver(open, async (c) => {
+    user.answer = { action: 'accept', content: { name: 'A', pro: 'yes' } }
+    const r = await c.call('signup')
+    expect(r.isError).toBe(true)
+    expect(r.text).toMatch(/does not match the requested form: .*\/name: name too short.*\/pro: /)
+    user.answer = { action: 'accept', content: { name: 'Ada', pro: true, extra: 1 } }
+    expect((await c.call('signup')).text).toMatch(/does not match the requested form: \/extra: is not a known property/)
+    user.answer = { action: 'decline' }
+    expect(await c.call('signup')).toEqual({ text: 'decline' })
+  }))
 
-  it('refuses a shape MCP cannot carry and a mixed one, naming the property, and sends nothing', async () => {
-    const c = await open()
-    try {
-      asked.length = 0
-      const n = await c.call('nested')
-      expect(n.isError).toBe(true)
-      expect(n.text).toMatch(/ctx\.elicit form "Address\?": the shape: property "address" must be a string, number, integer or boolean/)
-      const m = await c.call('mixed')
-      expect(m.isError).toBe(true)
-      expect(m.text).toMatch(/ctx\.elicit form "Mixed\?": the shape's property "age" is not a schema: a raw shape has a Standard Schema as every value/)
-      expect(asked).toHaveLength(0)
-    } finally {
-      await c.close()
-    }
-  })
+  it('refuses a shape MCP cannot carry and a mixed one, naming the property, and sends nothing', withDriver(open, async (c) => {
+    user.asked.length = 0
+    const n = await c.call('nested')
+    expect(n.isError).toBe(true)
+    expect(n.text).toMatch(/ctx\.elicit form "Address\?": the shape: property "address" must be a string, number, integer or boolean/)
+    const m = await c.call('mixed')
+    expect(m.isError).toBe(true)
+    expect(m.text).toMatch(/ctx\.elicit form "Mixed\?": the shape's property "age" is not a schema: a raw shape has a Standard Schema as every value/)
+    expect(user.asked).toHaveLength(0)
+  }))
 
-  it("spells every field as MCP's restricted form schema does: a type on each, enums for constants, only MCP's formats", async () => {
-    const c = await open()
-    try {
-      asked.length = 0
-      answer = { action: 'accept', content: { tone: 'dry', size: 'm' } }
-      expect(await c.call('style')).toEqual({ text: 'dry m -' })
-      const properties = (asked[0]?.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties
-      expect(properties.tone).toEqual({ type: 'string', enum: ['dry', 'warm'] })
-      expect(properties.size).toEqual({ type: 'string', enum: ['s', 'm'] })
-      expect(properties.ref).toMatchObject({ type: 'string' })
-      expect(properties.ref).not.toHaveProperty('format')
-      for (const field of Object.values(properties)) expect(['string', 'number', 'integer', 'boolean', 'array']).toContain(field.type)
-      answer = { action: 'accept', content: { tone: 'loud', size: 'm', ref: 'not-a-uuid' } }
-      expect((await c.call('style')).text).toMatch(/does not match the requested form: \/tone: .*\/ref: /)
-    } finally {
-      await c.close()
-    }
-  })
+  it("spells every field as MCP's restricted form schema does: a type on each, enums for constants, only MCP's formats", withDriver(open, async (c) => {
+    user.asked.length = 0
+    user.answer = { action: 'accept', content: { tone: 'dry', size: 'm' } }
+    expect(await c.call('style')).toEqual({ text: 'dry m -' })
+    const properties = (user.asked[0]?.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties
+    expect(properties.tone).toEqual({ type: 'string', enum: ['dry', 'warm'] })
+    expect(properties.size).toEqual({ type: 'string', enum: ['s', 'm'] })
+    expect(properties.ref).toMatchObject({ type: 'string' })
+    expect(properties.ref).not.toHaveProperty('format')
+    for (const field of Object.values(properties)) expect(['string', 'number', 'integer', 'boolean', 'array']).toContain(field.type)
+    user.answer = { action: 'accept', content: { tone: 'loud', size: 'm', ref: 'not-a-uuid' } }
+    expect((await c.call('style')).text).toMatch(/does not match the requested form: \/tone: .*\/ref: /)
+  }))
 
-  it('asks with the empty form for the empty shape', async () => {
-    const c = await open()
-    try {
-      asked.length = 0
-      answer = { action: 'accept', content: {} }
-      expect(await c.call('confirm')).toEqual({ text: 'confirmed {}' })
-      expect(asked[0]?.requestedSchema).toEqual({ type: 'object', properties: {} })
-    } finally {
-      await c.close()
-    }
-  })
+  it('asks with the empty form for the empty shape', withDriver(open, async (c) => {
+    user.asked.length = 0
+    user.answer = { action: 'accept', content: {} }
+    expect(await c.call('confirm')).toEqual({ text: 'confirmed {}' })
+    expect(user.asked[0]?.requestedSchema).toEqual({ type: 'object', properties: {} })
+  }))
 })
