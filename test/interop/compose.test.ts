@@ -10,7 +10,7 @@ import { StdioClientTransport as Stdio2026 } from '@modelcontextprotocol/client/
 import { connectHttp, connectStdio, example, spawnListening, stop } from './children.js'
 
 const script = example('compose')
-const shopTools = ['add', 'echo', 'add_days', 'billing_pay', 'ops_status']
+const shopTools = ['add', 'echo', 'add_days', 'billing_pay', 'ops_status', 'reports_report']
 
 /** What every client must see of the shop, whatever its era and transport. */
 interface Shop {
