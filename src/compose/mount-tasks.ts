@@ -149,9 +149,10 @@ const taskRoutes = (now: () => number) => {
   const sweep = (): void => {
     const t = now()
     for (const [id, r] of byId) if (r.expires <= t) byId.delete(id)
-    // still full: the oldest makes room
+    // still full: the oldest tenth makes room, so that a full table is swept once per tenth of
+    // its size in new tasks rather than on every one (each sweep reads the whole table)
     for (const id of byId.keys()) {
-      if (byId.size < maxRoutes) break
+      if (byId.size <= maxRoutes - Math.ceil(maxRoutes / 10)) break
       byId.delete(id)
     }
   }
