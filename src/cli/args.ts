@@ -77,13 +77,18 @@ export const lastOption = (args: Args, name: string): string | undefined => args
 export const wholeOption = (args: Args, name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined => {
   const raw = lastOption(args, name)
   if (raw === undefined) return undefined
-  const n = Number(raw)
-  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs a whole number, not ${JSON.stringify(raw)}`)
+  // digits only: Number() would also take ' 12 ', '1e6' and '0x10'
+  const n = /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs a whole number${rangeText(min, max)}, not ${JSON.stringify(raw.slice(0, 40))}`)
   return n
 }
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** The range a whole-number option takes, for its message (nothing when any non-negative number goes). */
+const rangeText = (min: number, max: number): string =>
+  max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > 0 ? ` from ${min} up` : ''
 
 /** Node's option table for a spec. */
 const configOf = (spec: ArgSpec): Record<string, OptionConfig> => {

@@ -13,6 +13,7 @@
 import { serveHttp } from '../transport/http.js'
 import { serveStdio } from '../transport/stdio.js'
 import type { UpstreamAuth, UpstreamTarget } from '../sources/proxy/upstream.js'
+import type { UpstreamLimits } from '../client/bounds.js'
 import { headersOption, lastOption, parseArgs, wholeOption, type Args } from './args.js'
 import { listenError, UsageError, type Command } from './command.js'
 import { counted } from '../util/counted.js'
@@ -40,6 +41,16 @@ Options:
   --client-secret-env NAME   the secret, read from environment variable NAME,
   --scope S            the scopes to ask for, and
   --issuer URL         the authorization server the credentials belong to
+
+Bounds on what the upstream sends back (each a positive whole number):
+  --max-answer-bytes N    one answer, SSE event or stdio line (default 16777216)
+  --max-depth N           how deeply one message may nest (default 512)
+  --max-list-pages N      the pages one tools/list, prompts/list, resources/list
+                          walk follows (default 64)
+  --request-timeout-ms N  how long a relayed request other than a tool call waits
+                          (default 60000)
+  --call-timeout-ms N     how long a tool call waits before it is cancelled upstream
+                          (default 300000)
   --help               this text
 
 Examples:
@@ -56,7 +67,7 @@ export const proxyCommand: Command = {
     const split = argv.indexOf('--')
     const own = split < 0 ? argv : argv.slice(0, split)
     const command = split < 0 ? [] : argv.slice(split + 1)
-    const args = parseArgs(own, { options: ['port', 'host', 'header', 'bearer-env', 'client-id', 'client-secret-env', 'scope', 'issuer', 'upstream-era'], switches: ['stdio', 'http'] })
+    const args = parseArgs(own, { options: ['port', 'host', 'header', 'bearer-env', 'client-id', 'client-secret-env', 'scope', 'issuer', 'upstream-era', ...limitOptions, 'call-timeout-ms'], switches: ['stdio', 'http'] })
     if (args.switches.has('stdio') && args.switches.has('http')) throw new UsageError('give --stdio or --http, not both')
     const http = args.switches.has('http')
     if (!http && (args.options.port !== undefined || args.options.host !== undefined)) throw new UsageError('--port and --host need --http')
@@ -66,8 +77,16 @@ export const proxyCommand: Command = {
     const port = wholeOption(args, 'port', 0, 65535) ?? 3000
     const prefer = lastOption(args, 'upstream-era')
     if (prefer !== undefined && prefer !== '2025-11-25' && prefer !== '2026-07-28') throw new UsageError(`--upstream-era must be 2025-11-25 or 2026-07-28, not ${prefer.slice(0, 40)}`)
+    const limits = limitsOf(args)
+    const callTimeoutMs = wholeOption(args, 'call-timeout-ms', 1)
     const { proxy } = await import('../sources/proxy/proxy.js')
-    const server = await proxy(target, { ...(auth === undefined ? {} : { auth }), ...(prefer === undefined ? {} : { prefer }), onWarning: (m) => io.err(`${m}\n`) }).catch((e: unknown) => {
+    const server = await proxy(target, {
+      ...(auth === undefined ? {} : { auth }),
+      ...(prefer === undefined ? {} : { prefer }),
+      ...(limits === undefined ? {} : { limits }),
+      ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
+      onWarning: (m: string) => io.err(`${m}\n`),
+    }).catch((e: unknown) => {
       throw new UsageError(e instanceof Error ? e.message : String(e), 1)
     })
     const what = `${server.info.name} ${server.info.version} (${counted(server.tools.length, 'tool')}) from ${server.upstream.label}`
@@ -92,6 +111,25 @@ export const proxyCommand: Command = {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** The `--max-*` and `--request-timeout-ms` flags, each the `UpstreamLimits` key of the same name. */
+const limitFlags = {
+  'max-answer-bytes': 'maxAnswerBytes',
+  'max-depth': 'maxDepth',
+  'max-list-pages': 'maxListPages',
+  'request-timeout-ms': 'requestTimeoutMs',
+} as const satisfies Record<string, keyof UpstreamLimits>
+
+const limitOptions = Object.keys(limitFlags)
+
+/** The limits the flags set, or undefined when none is given (the proxy's defaults then hold). */
+const limitsOf = (args: Args): UpstreamLimits | undefined => {
+  const entries = Object.entries(limitFlags).flatMap(([flag, key]) => {
+    const n = wholeOption(args, flag, 1)
+    return n === undefined ? [] : [[key, n] as const]
+  })
+  return entries.length === 0 ? undefined : Object.fromEntries(entries)
+}
 
 const targetOf = (args: Args, command: ReadonlyArray<string>): UpstreamTarget => {
   const [url, ...extra] = args.positionals

@@ -71,10 +71,16 @@ describe('parseArgs', () => {
       }
       return 'accepted'
     }
-    expect(bad('many')).toBe('--port needs a whole number, not "many"')
-    expect(bad('1.5')).toBe('--port needs a whole number, not "1.5"')
-    expect(bad('65536')).toBe('--port needs a whole number, not "65536"')
-    expect(bad('')).toBe('--port needs a whole number, not ""')
-    expect(bad('=1')).toBe('--port needs a whole number, not "=1"')
+    expect(bad('many')).toBe('--port needs a whole number from 0 to 65535, not "many"')
+    expect(bad('1.5')).toBe('--port needs a whole number from 0 to 65535, not "1.5"')
+    expect(bad('65536')).toBe('--port needs a whole number from 0 to 65535, not "65536"')
+    expect(bad('')).toBe('--port needs a whole number from 0 to 65535, not ""')
+    expect(bad('1e3')).toBe('--port needs a whole number from 0 to 65535, not "1e3"')
+    expect(bad('0x10')).toBe('--port needs a whole number from 0 to 65535, not "0x10"')
+    expect(bad(' 80')).toBe('--port needs a whole number from 0 to 65535, not " 80"')
+    expect(bad('=1')).toBe('--port needs a whole number from 0 to 65535, not "=1"')
+    expect(bad('9'.repeat(100))).toBe(`--port needs a whole number from 0 to 65535, not "${'9'.repeat(40)}"`)
+    expect(() => wholeOption(parseArgs(['--port', '0'], spec), 'port', 1)).toThrow('--port needs a whole number from 1 up, not "0"')
+    expect(() => wholeOption(parseArgs(['--port', '-1'], spec), 'port')).toThrow('--port needs a whole number, not "-1"')
   })
 })

@@ -11,7 +11,7 @@ import { runCli, type CommandIO } from '../../src/cli/index.js'
 import { emcp, inMemoryClient, mcpServer } from '../../src/index.js'
 import { serveHttp, type RunningHttp } from '../../src/transport/http.js'
 import { proxy } from '../../src/sources/proxy/index.js'
-import { root } from '../interop/children.js'
+import { connectStdio, emcpBin, root, type Connection } from '../interop/children.js'
 
 const cli = async (argv: string[]) => {
   let out = ''
@@ -32,6 +32,11 @@ describe('emcp proxy: usage errors', () => {
     expect(await cli(['proxy', 'http://h/mcp', '--bearer-env', 'EMCP_TEST_NO_SUCH_VARIABLE'])).toMatchObject({ code: 2, err: expect.stringContaining('EMCP_TEST_NO_SUCH_VARIABLE, but that environment variable is not set') })
     expect(await cli(['proxy', 'http://h/mcp', '--client-id', 'x'])).toMatchObject({ code: 2, err: expect.stringContaining('need both --client-id and --client-secret-env') })
     expect(await cli(['proxy', '--bearer-env', 'PATH', '--', 'node'])).toMatchObject({ code: 2, err: expect.stringContaining('not to a command') })
+    expect(await cli(['proxy', 'http://h/mcp', '--max-depth', '0'])).toMatchObject({ code: 2, err: expect.stringContaining('--max-depth needs a whole number from 1 up, not "0"') })
+    expect(await cli(['proxy', 'http://h/mcp', '--max-answer-bytes', '1e6'])).toMatchObject({ code: 2, err: expect.stringContaining('--max-answer-bytes needs a whole number') })
+    expect(await cli(['proxy', 'http://h/mcp', '--call-timeout-ms', '-5'])).toMatchObject({ code: 2, err: expect.stringContaining('--call-timeout-ms needs a whole number from 1 up') })
+    expect(await cli(['proxy', 'http://h/mcp', '--max-list-pages', 'many'])).toMatchObject({ code: 2, err: expect.stringContaining('--max-list-pages needs a whole number') })
+    expect(await cli(['proxy', 'http://h/mcp', '--request-timeout-ms', ''])).toMatchObject({ code: 2, err: expect.stringContaining('--request-timeout-ms needs a whole number') })
   })
 
   it('an upstream that cannot be reached: exit 1, saying which and why', async () => {
@@ -88,5 +93,59 @@ describe('emcp manifest <url>: a snapshot of a live server', () => {
     const r = await cli(['manifest', gone.url])
     expect(r.code).toBe(1)
     expect(r.err).toContain(`the upstream MCP server ${gone.url} cannot be reached`)
+  })
+})
+
+describe('emcp proxy: the limit flags bound what the upstream sends back (a stdio front on an HTTP upstream, official SDK client)', () => {
+  const text = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const
+  const none = { type: 'object', properties: {} } as const
+  const big = emcp({ name: 'big', description: 'Answers 5000 characters.', input: none, output: text })
+  const small = emcp({ name: 'small', description: 'Answers a little.', input: none, output: text })
+  const stall = emcp({ name: 'stall', description: 'Answers when cancelled.', input: none, output: text })
+  let cancelled!: () => void
+  const stallCancelled = new Promise<void>((resolve) => (cancelled = resolve))
+  const upstream = mcpServer([big, small, stall], { name: 'limited', version: '1.0.0' }).implement({
+    big: () => ({ text: 'x'.repeat(5000) }),
+    small: () => ({ text: 'ok' }),
+    stall: (_args, ctx) =>
+      new Promise((resolve) => {
+        ctx.signal.addEventListener('abort', () => {
+          cancelled()
+          resolve({ text: 'cancelled' })
+        })
+      }),
+  })
+  let running: RunningHttp
+  const open: Connection[] = []
+  const through = async (...flags: string[]): Promise<Connection> => {
+    const c = await connectStdio(emcpBin, ['proxy', running.url, '--stdio', ...flags])
+    open.push(c)
+    return c
+  }
+  const textOf = (r: unknown): string => ((r as { content: Array<{ text: string }> }).content[0]?.text ?? '')
+
+  beforeAll(async () => {
+    running = await serveHttp(upstream, { port: 0, host: '127.0.0.1' })
+  })
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.dispose()))
+    await running?.close()
+  })
+
+  it('--max-answer-bytes: an answer past it is an isError naming the limit, and the next call goes on', async () => {
+    const { client } = await through('--max-answer-bytes', '2000')
+    const refused = await client.callTool({ name: 'big', arguments: {} })
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused)).toContain("larger than the proxy's limits.maxAnswerBytes (2000 bytes)")
+    const fine = await client.callTool({ name: 'small', arguments: {} })
+    expect(fine.isError).not.toBe(true)
+    expect(fine.structuredContent).toEqual({ text: 'ok' })
+  })
+
+  it('--call-timeout-ms: a call past it is an isError, and it is cancelled upstream', async () => {
+    const { client } = await through('--call-timeout-ms', '200')
+    const timedOut = await client.callTool({ name: 'stall', arguments: {} })
+    expect(timedOut.isError).toBe(true)
+    await stallCancelled
   })
 })

@@ -25,7 +25,7 @@ describe('emcp meos flags', () => {
   })
 
   it('refuses a bad worker count, timeout, decode mode or port, naming the flag', async () => {
-    expect((await run(...files, '--workers', '0')).err).toContain('--workers needs a whole number, not "0"')
+    expect((await run(...files, '--workers', '0')).err).toContain('--workers needs a whole number from 1')
     expect((await run(...files, '--workers', 'two')).err).toContain('--workers needs a whole number')
     expect((await run(...files, '--timeout', '-5')).err).toContain('--timeout needs a whole number')
     expect((await run(...files, '--decode', 'guess')).err).toContain('--decode must be universal or manifest, not "guess"')
