@@ -1100,6 +1100,18 @@ const handWritten = (heading) => {
   return (end === -1 ? rest : rest.slice(0, heading.length + end + 1)).trimEnd() + '\n'
 }
 
+/** The line under a section whose figures come from an earlier run than the rest of the page. */
+const keptNote = (name, date) =>
+  `_This section's figures are from an earlier run, ${date.slice(0, 10)}, kept because this run did not measure it (\`npm run bench -- --sections ${name}\` measures it again)._`
+
+/** The sections after the runtime one that `previous` has and this run did not measure, each marked with the day it was measured. */
+const keptSections = (previous, measured) =>
+  Object.fromEntries(
+    ['postgres', 'scaling', 'meos', 'runtimes']
+      .filter((name) => !measured.includes(name) && previous?.[name] !== undefined)
+      .map((name) => [name, { ...previous[name], keptFrom: previous[name].keptFrom ?? previous.date }]),
+  )
+
 const renderPage = (result) => {
   const { medians, targets } = result
   const ts = Object.keys(medians)
@@ -1232,10 +1244,13 @@ const renderPage = (result) => {
     for (const f of result.failures) out.push(`- ${f.server} over ${f.transport}, round ${f.round}: ${f.error}`)
     out.push('')
   }
-  if (result.postgres !== undefined) out.push(postgresPage(result.postgres, mdTable, fmtRatio))
-  if (result.scaling !== undefined) out.push(scalingPage(result.scaling, mdTable, fmtRatio))
-  if (result.meos !== undefined) out.push(meosPage(result.meos, mdTable, fmtRatio))
-  if (result.runtimes !== undefined) out.push(runtimesPage(result.runtimes, mdTable, fmtRatio))
+  const pages = { postgres: postgresPage, scaling: scalingPage, meos: meosPage, runtimes: runtimesPage }
+  for (const [name, page] of Object.entries(pages)) {
+    const section = result[name]
+    if (section === undefined) continue
+    const text = page(section, mdTable, fmtRatio)
+    out.push(section.keptFrom === undefined ? text : text.trimEnd() + '\n\n' + keptNote(name, section.keptFrom) + '\n')
+  }
   out.push('## Type-checking: emcp beside the official SDK')
   out.push('')
   out.push(typesSection())
@@ -1303,7 +1318,9 @@ const main = async () => {
     process.exit(1)
   }
   const started = performance.now()
-  let result = sections.includes('runtime') ? await runtimeSection(started) : existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined
+  const previous = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined
+  // a fresh runtime section keeps the other sections of the last run that this run does not measure, marked as such
+  let result = sections.includes('runtime') ? { ...(await runtimeSection(started)), ...keptSections(previous, sections) } : previous
   if (sections.includes('postgres')) {
     const driver = { StdioConn, HttpConn, startChild, stopChild, callOnce, handshake, freePort, median, round, waitForCalm }
     const postgres = await measurePostgres(driver, { quick, rounds: plan.rounds, root, log: (t) => process.stdout.write(t) })
