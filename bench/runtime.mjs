@@ -678,7 +678,7 @@ const burstCell = async (conn, transport, n, pid, what) => {
       foreignCpuPct: Math.max(...runs.map((r) => r.foreignCpuPct ?? 0)),
       repeatsCallsPerS: rates.map((r) => round(r)),
     },
-    serverCpuUsPerCall: round((runs.reduce((a, r) => a + r.serverMs, 0) * 1000) / runs.reduce((a, r) => a + r.calls, 0), 1),
+    serverCpuUsPerCall: round((runs.reduce((a, r) => a + r.serverMs, 0) * 1000) / runs.reduce((a, r) => a + r.calls, 0), 3),
   }
 }
 
@@ -946,7 +946,7 @@ const fmt = (x, unit) => {
   if (unit === '/s') return Math.round(x).toLocaleString('en-US')
   if (unit === 'ms') return x >= 100 ? Math.round(x).toLocaleString('en-US') : x >= 10 ? x.toFixed(1) : x.toFixed(2)
   if (unit === 'MiB') return x.toFixed(0)
-  if (unit === 'µs') return x >= 10 ? x.toFixed(0) : x.toFixed(1)
+  if (unit === 'µs') return x >= 10 ? x.toFixed(0) : x.toFixed(2)
   return String(x)
 }
 const fmtRatio = (x) => (x === null ? '—' : x >= 10 ? `${x.toFixed(0)}×` : `${x.toFixed(2)}×`)
