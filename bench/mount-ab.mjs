@@ -6,15 +6,16 @@
  * alternate A B B A, so that a loaded machine slows both alike. Each block is timed twice:
  * wall time, and this process's CPU time, which a shared machine moves far less. Prints per round the calls
  * per second and the CPU nanoseconds per call, and the medians of the ratios B / A (calls/s)
- * and A / B (CPU per call), so that above 1 means the mount is slower in neither. Run after
+ * and A / B (CPU per call), so that 1 or above means the mount costs no more than the part. Run after
  * `npm run build`:
  *
  *   node bench/mount-ab.mjs                    # TOOLS=2000, 15 rounds of 4 blocks of 5,000 calls and 5,000 lists
  *   TOOLS=10 ROUNDS=21 node bench/mount-ab.mjs
  *   ERA=2026-07-28 TOOLS=10 node bench/mount-ab.mjs   # each request carries the 2026-07-28 _meta
+ *   NAMESPACE=calc TOOLS=10 node bench/mount-ab.mjs   # mounted under a namespace: calc_add, renamed per call
  */
 import { performance } from 'node:perf_hooks'
-import { mount, newSession } from 'emcp'
+import { mount, mounted as mounted_, newSession } from 'emcp'
 import { benchServer } from '../dist/examples/bench.js'
 
 const tools = Number(process.env.TOOLS ?? 2000)
@@ -24,13 +25,16 @@ const lists = Number(process.env.LISTS ?? 5_000)
 const era = process.env.ERA ?? '2025-11-25'
 
 const alone = benchServer(tools)
-const mounted = mount([benchServer(tools)], { name: 'bench', version: '1.0.0' })
+// NAMESPACE=calc: the part mounted under a namespace, its tool called as calc_add (a renamed request per call)
+const namespace = process.env.NAMESPACE ?? ''
+const mounted = mount([namespace === '' ? benchServer(tools) : mounted_(benchServer(tools), namespace)], { name: 'bench', version: '1.0.0' })
+const wholeName = namespace === '' ? 'add' : `${namespace}_add`
 
 const modern = era === '2026-07-28'
 const meta = { 'io.modelcontextprotocol/protocolVersion': era, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'ab', version: '1' } }
 const withMeta = (params) => (modern ? { ...params, _meta: meta } : params)
 const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: era, capabilities: {}, clientInfo: { name: 'ab', version: '1' } } }
-const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: withMeta({ name: 'add', arguments: { a: 1, b: 2 } }) })
+const callOf = (name) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: withMeta({ name, arguments: { a: 1, b: 2 } }) })
 const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: withMeta({}) })
 
 // the process's CPU time (getrusage: current to the microsecond, unlike a running thread's
@@ -64,18 +68,18 @@ const sessionOf = async (server) => {
   return s
 }
 const sides = [
-  { server: alone, session: await sessionOf(alone) },
-  { server: mounted, session: await sessionOf(mounted) },
+  { server: alone, session: await sessionOf(alone), call: callOf('add') },
+  { server: mounted, session: await sessionOf(mounted), call: callOf(wholeName) },
 ].map((s) => ({ ...s, answer: answerOf(s.server) }))
 // the answers are right before anything is timed
 for (const s of sides) {
-  const out = await s.answer(call, s.session)
+  const out = await s.answer(s.call, s.session)
   if (!String(out?.value ?? out).includes('"sum":3')) throw new Error(`unexpected answer: ${JSON.stringify(out)}`)
 }
 // warm-up: both paths compiled before the first measured round
 for (let i = 0; i < 4; i++)
   for (const s of sides) {
-    await measure(s.answer, s.session, call, calls)
+    await measure(s.answer, s.session, s.call, calls)
     await measure(s.answer, s.session, list, lists)
   }
 
@@ -86,7 +90,7 @@ for (let r = 1; r <= rounds; r++) {
   const got = [[], []]
   for (const i of [0, 1, 1, 0]) {
     const s = sides[i]
-    got[i].push({ call: await measure(s.answer, s.session, call, calls), list: await measure(s.answer, s.session, list, lists) })
+    got[i].push({ call: await measure(s.answer, s.session, s.call, calls), list: await measure(s.answer, s.session, list, lists) })
   }
   const [a, b] = got.map((xs) => ({
     call: { rate: (xs[0].call.rate + xs[1].call.rate) / 2, cpu: (xs[0].call.cpu + xs[1].call.cpu) / 2 },
@@ -103,6 +107,6 @@ for (let r = 1; r <= rounds; r++) {
 }
 const x = (k) => `${median(ratios[k]).toFixed(2)}x`
 console.log(
-  `TOOLS=${tools} ${era}: median mounted / alone: tools/call ${x('callRate')} calls/s, ${x('callCpu')} by CPU per call; ` +
+  `TOOLS=${tools} ${era}${namespace === '' ? '' : ` NAMESPACE=${namespace}`}: median mounted / alone: tools/call ${x('callRate')} calls/s, ${x('callCpu')} by CPU per call; ` +
     `tools/list ${x('listRate')} lists/s, ${x('listCpu')} by CPU per list`,
 )
