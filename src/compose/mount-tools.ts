@@ -1,8 +1,11 @@
 /**
  * The tool table of a mount: the parts' tools under their namespaces, listed through the
  * merged, view-cached pages of lists.ts, and called by handing the request, renamed back, to
- * the part's own method table: its request and tool-call middleware, its authorization, its
- * scopes and claims, its validators and handler all run as if it were served alone. In
+ * the part's own tools/call: its request and tool-call middleware, its authorization, its
+ * scopes and claims, its validators and handler all run as if it were served alone. When
+ * nothing of the whole must see the call (no transform, tool-call middleware, authorization,
+ * switch, rule or task to record) each route hands it over in one step, so that a mounted
+ * call costs about what the part's own does. In
  * tool-search mode `search_tools` searches the tools of the whole a session sees, and
  * `call_tool` re-enters the whole's `tools/call`, so the same routing and filters apply. Internal.
  *
