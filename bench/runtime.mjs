@@ -37,7 +37,7 @@
  * The PostgreSQL section runs on the server of EMCP_TEST_DATABASE_URL when it is set, else on PGlite.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { cpus, release, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -257,8 +257,26 @@ const machineBusyMs = () => {
   return ((user + nice + system + irq + softirq + steal) * 1000) / clockTicks
 }
 
-/** CPU time (user + system) used by a process so far, in ms. */
+/** True where threads report their on-CPU time in nanoseconds (Linux schedstat). */
+const hasSchedstat = existsSync(`/proc/self/task/${process.pid}/schedstat`)
+
+/**
+ * CPU time used by a process so far, in ms: the on-CPU time of its threads from their
+ * schedstat (nanoseconds: a cell of a few hundred ms is read to well under 1%), else user +
+ * system from /proc/<pid>/stat (clock ticks, 10 ms each).
+ */
 const cpuMs = (pid) => {
+  if (hasSchedstat) {
+    let ns = 0
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+      } catch {
+        // a thread that ended between the listing and the read
+      }
+    }
+    return ns / 1e6
+  }
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks
@@ -660,7 +678,7 @@ const burstCell = async (conn, transport, n, pid, what) => {
       foreignCpuPct: Math.max(...runs.map((r) => r.foreignCpuPct ?? 0)),
       repeatsCallsPerS: rates.map((r) => round(r)),
     },
-    serverCpuUsPerCall: round((runs.reduce((a, r) => a + r.serverMs, 0) * 1000) / runs.reduce((a, r) => a + r.calls, 0), 1),
+    serverCpuUsPerCall: round((runs.reduce((a, r) => a + r.serverMs, 0) * 1000) / runs.reduce((a, r) => a + r.calls, 0), 3),
   }
 }
 
@@ -928,7 +946,7 @@ const fmt = (x, unit) => {
   if (unit === '/s') return Math.round(x).toLocaleString('en-US')
   if (unit === 'ms') return x >= 100 ? Math.round(x).toLocaleString('en-US') : x >= 10 ? x.toFixed(1) : x.toFixed(2)
   if (unit === 'MiB') return x.toFixed(0)
-  if (unit === 'µs') return x >= 10 ? x.toFixed(0) : x.toFixed(1)
+  if (unit === 'µs') return x >= 10 ? x.toFixed(0) : x.toFixed(2)
   return String(x)
 }
 const fmtRatio = (x) => (x === null ? '—' : x >= 10 ? `${x.toFixed(0)}×` : `${x.toFixed(2)}×`)

@@ -34,6 +34,8 @@ import type { Part } from './parts.js'
 export interface MountTasks {
   /** A `tools/call` handed to a part; a task it answers with is recorded for the caller. */
   readonly call: (part: Part, req: Request, session: Session) => Answer
+  /** True when a call from `session` goes to its part as it came, nothing to record (its client did not declare the extension). */
+  readonly passes: (session: Session) => boolean
   /** The whole's side of the extension (its declaration, `tasks/*`, the listen screen); undefined when no part carries it. */
   readonly feature: FeatureFactory | undefined
 }
@@ -49,10 +51,10 @@ export const mountTasks = (parts: ReadonlyArray<Part>, now: () => number = Date.
   const carriers = new Set(parts.filter((p) => settingsOf(p) !== undefined))
   const routes = taskRoutes(now)
   const call = (part: Part, req: Request, session: Session): Answer => {
-    if (!declaresTasks(session)) return part.inner.inner(req, session)
+    if (!declaresTasks(session)) return part.inner.toolCall(req, session)
     // a part whose tasks the whole cannot route makes none
-    if (!carriers.has(part)) return part.inner.inner(req, withoutTasks(session))
-    return map(part.inner.inner(req, session), (out) => {
+    if (!carriers.has(part)) return part.inner.toolCall(req, withoutTasks(session))
+    return map(part.inner.toolCall(req, session), (out) => {
       if (E.isRight(out) && isTask(out.right)) {
         const t = out.right as { readonly taskId?: unknown; readonly ttlMs?: unknown }
         if (typeof t.taskId === 'string') routes.add(t.taskId, part, ownerOf(session), typeof t.ttlMs === 'number' ? t.ttlMs : undefined)
@@ -60,7 +62,9 @@ export const mountTasks = (parts: ReadonlyArray<Part>, now: () => number = Date.
       return out
     })
   }
-  if (carriers.size === 0) return { call, feature: undefined }
+  // most clients declare no extension at all: one read answers for them
+  const passes = (session: Session): boolean => session.clientCapabilities?.extensions === undefined || !declaresTasks(session)
+  if (carriers.size === 0) return { call, passes, feature: undefined }
   // the settings of every part that carries the extension, the first part's winning a key two give
   const settings = Object.assign({}, ...[...carriers].reverse().map(settingsOf)) as { readonly [k: string]: unknown }
   const routed =
@@ -100,7 +104,7 @@ export const mountTasks = (parts: ReadonlyArray<Part>, now: () => number = Date.
       })
     },
   }
-  return { call, feature: () => feature }
+  return { call, passes, feature: () => feature }
 }
 
 /** True for a `CreateTaskResult`: the answer that hands a call off to a task. */

@@ -1,8 +1,11 @@
 /**
  * The tool table of a mount: the parts' tools under their namespaces, listed through the
  * merged, view-cached pages of lists.ts, and called by handing the request, renamed back, to
- * the part's own method table: its request and tool-call middleware, its authorization, its
- * scopes and claims, its validators and handler all run as if it were served alone. In
+ * the part's own tools/call: its request and tool-call middleware, its authorization, its
+ * scopes and claims, its validators and handler all run as if it were served alone. When
+ * nothing of the whole must see the call (no transform, tool-call middleware, authorization,
+ * switch, rule or task to record) each route hands it over in one step, so that a mounted
+ * call costs about what the part's own does. In
  * tool-search mode `search_tools` searches the tools of the whole a session sees, and
  * `call_tool` re-enters the whole's `tools/call`, so the same routing and filters apply. Internal.
  *
@@ -45,6 +48,12 @@ export interface Route {
   readonly original: string
   readonly transform: ToolTransform | undefined
   readonly contract: AnyTool
+  /**
+   * The part's tools/call for a request of this tool as the whole received it (renamed back
+   * when the names differ); undefined for a transformed tool, whose arguments and result the
+   * whole must see.
+   */
+  readonly enter: ((req: Request, session: Session) => Answer) | undefined
 }
 
 /** What the tool table asks of the mount: whether a session sees a tool of the whole. */
@@ -79,7 +88,7 @@ export const routesOf = (parts: ReadonlyArray<Part>, onClash: (message: string) 
         continue
       }
       const transform = part.transforms.get(tool.name)
-      routes.set(name, { part, original: tool.name, transform, contract: contractAfter(tool, name, transform) })
+      routes.set(name, { part, original: tool.name, transform, contract: contractAfter(tool, name, transform), enter: transform === undefined ? enterOf(part, tool.name, name) : undefined })
     }
   return routes
 }
@@ -98,7 +107,9 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
     return state.routes
   }
   const disabled = new Set<string>()
-  const seen = (r: Route | undefined, session: Session): r is Route => r !== undefined && !disabled.has(r.contract.name) && shown.tool(r, session)
+  // no tool switched off, no rule, no switch (the common case): nothing to look up
+  const seen = (r: Route | undefined, session: Session): r is Route =>
+    r !== undefined && ((disabled.size === 0 && shown.everyone()) || (!disabled.has(r.contract.name) && shown.tool(r, session)))
   const spec: ListSpec = { method: 'tools/list', key: 'tools', serves: () => true, rename: renameTool, idOf: (e) => String(e.name) }
   const visible = (_: Part, e: Entry, session: Session): boolean => {
     const r = routes().get(String(e.name))
@@ -108,12 +119,23 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
   const everyone = (): boolean => disabled.size === 0 && config.chain.authorize.length === 0 && shown.everyone()
   const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible, everyone)
-  const direct = (req: Request, session: Session): Answer => callTool(routes(), config, shown.tasks, (r) => seen(r, session), req, session)
+  const direct = (req: Request, session: Session): Answer => callTool(routes(), config, shown.tasks, seen, req, session)
+  const { chain } = config
+  // nothing of the whole must see a call (no tool-call middleware, authorization, switch, rule,
+  // or task to record): the route hands it to the part, one step, checked on every call since
+  // each of those may appear at run time
+  const plain = (session: Session): boolean =>
+    chain.toolCall.length === 0 && chain.authorize.length === 0 && disabled.size === 0 && !state.dirty && shown.everyone() && shown.tasks.passes(session)
   return {
     tools: () => (routes(), state.tools),
     routes,
     list: (req, session) => (search.gate.mode() === undefined ? merged(req, session) : search.list(req, session)),
-    call: (req, session) => (search.gate.mode() === undefined ? direct(req, session) : search.call(req, session, direct)),
+    call: (req, session) => {
+      if (search.gate.mode() !== undefined) return search.call(req, session, direct)
+      const name = req.params?.name
+      const enter = typeof name === 'string' ? state.routes.get(name)?.enter : undefined
+      return enter !== undefined && plain(session) ? enter(req, session) : direct(req, session)
+    },
     add: () => {
       throw new TypeError('emcp: a mount serves the tools of its parts: add the tool to one of them')
     },
@@ -196,20 +218,26 @@ const fail = (message: string): never => {
 }
 
 /** `tools/call` of the whole: found, seen, let in by the whole's middleware, then answered by the part. */
-const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, tasks: MountTasks, sees: (r: Route) => boolean, req: Request, session: Session): Answer => {
+const callTool = (
+  routes: ReadonlyMap<string, Route>,
+  config: ToolsConfig,
+  tasks: MountTasks,
+  sees: (r: Route | undefined, session: Session) => r is Route,
+  req: Request,
+  session: Session,
+): Answer => {
   const p = req.params
   const name = p?.name
   if (typeof name !== 'string') return E.left(rpcError('InvalidParams', 'tools/call: params.name must be a string'))
   const r = routes.get(name)
   // a tool the caller cannot see is a tool that does not exist, for that caller
-  if (r === undefined || !sees(r)) return E.left(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
+  if (!sees(r, session)) return E.left(rpcError('UnknownTool', `Unknown tool: ${clip(name)}`))
   if (config.chain.authorize.length > 0 && !authorized(config.chain, r.contract, session))
     return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : session.identity.subject} may not call tool ${clip(name)}`))
   const t = r.transform
-  // the common case, no transform and no tool-call middleware of the whole: the request renamed,
-  // one object (mounted whole, the request as it came)
-  if (t === undefined && config.chain.toolCall.length === 0)
-    return tasks.call(r.part, r.original === name ? req : { kind: 'request', id: req.id, method: req.method, params: { ...p, name: r.original } }, session)
+  // no transform and no tool-call middleware of the whole: the request renamed, one object
+  // (mounted whole, the request as it came)
+  if (t === undefined && config.chain.toolCall.length === 0) return tasks.call(r.part, r.original === name ? req : renamed(req, r.original), session)
   const given = p?.arguments
   const args = t !== undefined && (given === undefined || isObject(given)) ? argumentsAfter(given ?? {}, t, session) : given
   const forward = (a: unknown): Answer => {
@@ -221,6 +249,13 @@ const callTool = (routes: ReadonlyMap<string, Route>, config: ToolsConfig, tasks
   const info = { id: req.id, method: req.method, params: p, session, tool: r.contract, arguments: (args ?? {}) as { readonly [k: string]: unknown } }
   return runToolCall(config.chain.toolCall, info, (a) => forward(a) as Eventually<ToolOutcome>)
 }
+
+/** The request as the part names its tool: one object, the rest shared. */
+const renamed = (req: Request, original: string): Request => ({ kind: 'request', id: req.id, method: req.method, params: { ...req.params, name: original } })
+
+/** The part's tools/call for its tool `original`, served by the whole as `name`. */
+const enterOf = (part: Part, original: string, name: string): ((req: Request, session: Session) => Answer) =>
+  original === name ? part.inner.toolCall : (req, session) => part.inner.toolCall(renamed(req, original), session)
 
 /** A part's tool as the whole serves it: renamed, and transformed. */
 const contractAfter = (tool: AnyTool, name: string, t: ToolTransform | undefined): AnyTool =>

@@ -20,6 +20,8 @@ import type { Session } from './session.js'
 export interface Inner {
   /** Answers one request as the server's method table does, inside its request middleware. */
   readonly inner: (req: Request, session: Session) => Answer
+  /** `inner` for a `tools/call` request: the same answer, without looking the method up. */
+  readonly toolCall: (req: Request, session: Session) => Answer
   /** The capabilities the server declares (`initialize`, `server/discover`). */
   readonly capabilities: { readonly [key: string]: unknown }
   /** Its features' screens of `subscriptions/listen` streams (a mount asks them about the part's tasks). */

@@ -258,7 +258,7 @@ export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOpt
   ])
 
   const screens = features.flatMap((f) => (f.screen === undefined ? [] : [f.screen]))
-  const { route, inner } = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store, screens })
+  const { route, inner, toolCall } = routerOf(options, { serverInfo, capabilities, hub, methods, chain, store, screens })
 
   const { answerLine, ...entries } = endpoint({
     route,
@@ -295,7 +295,7 @@ export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOpt
       return server
     },
   }
-  registerInner(server, { inner, capabilities, screens, answerLine })
+  registerInner(server, { inner, toolCall, capabilities, screens, answerLine })
   return server
 }
 
@@ -346,13 +346,22 @@ const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, metho
   const inner = (req: Request, session: Session): Answer => (chain.request.length === 0 ? answer(req, session) : around(req, session, () => answer(req, session)))
   const route = (req: Request, session: Session): Answer =>
     modern?.claims(req) === true ? modern.respond(req, session) : !serves2025 ? refuseLegacy(eras, req) : inner(req, session)
-  return { route, inner }
+  // `inner` for a request known to be a tools/call: the same steps without the method lookup
+  // (a mount hands each call of a part's tool here)
+  const call = methods.get('tools/call') as MethodHandler
+  const toolCall = (req: Request, session: Session): Answer => {
+    if (chain.request.length > 0) return inner(req, session)
+    const out = call(req, session)
+    return isThenable(out) ? settle(out as Promise<E.Either<never, unknown>>, req, session) : out
+  }
+  return { route, inner, toolCall }
 }
 
-/** A server's two ways in: by era (`route`), and below the eras (`inner`: the method table under the request middleware). */
+/** A server's ways in: by era (`route`), and below the eras (`inner`: the method table under the request middleware; `toolCall`: its tools/call). */
 interface Routes {
   readonly route: (req: Request, session: Session) => Answer
   readonly inner: (req: Request, session: Session) => Answer
+  readonly toolCall: (req: Request, session: Session) => Answer
 }
 
 /** The server's own request-state keys when it has any, else the shared store's. */
