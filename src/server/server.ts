@@ -185,8 +185,18 @@ export interface ServerBuilder<U extends AnyTool> {
   /**
    * Supplies one handler per tool; a missing or extra key, or a result key a closed output
    * schema does not allow, does not compile (see `KeyCheck` and `ResultCheck`).
+   *
+   * Why `V`, read from `this`, rather than `U`: a signature reached through `builder.implement`
+   * has `U` already replaced by the union of contracts, and the compiler instantiates every
+   * type of it that holds that union again (each contract, its argument and result types) each
+   * time it applies a mapper for `H`: the constraint in each of the two inference passes, the
+   * conditional checks' permissive and restrictive forms, the return type. A type parameter of
+   * the signature itself is mapped to the union by a lookup, never walked: about 16
+   * instantiations per tool (docs/type-performance.md).
    */
-  readonly implement: <H extends KeyCheck<H, U['name']> & ResultCheck<H, U> & Handlers<U>>(handlers: H) => Server<U>
+  readonly implement: <V extends AnyTool, H extends KeyCheck<H, V['name']> & ResultCheck<H, V> & Handlers<V>>(this: ServerBuilder<V>, handlers: H) => Server<V>
+  /** Phantom: the contracts, so that a builder of some tools is not one of others (`implement` reads them from `this`). Never present at run time. */
+  readonly _U?: U
 }
 
 // ---------------------------------------------------------------------------------------
@@ -211,7 +221,8 @@ export const mcpServer = <const T extends readonly AnyTool[], const A extends Re
   checkCache(options.cache ?? {})
   checkAppLinks(list, options.apps)
   return {
-    implement: (handlers) => build(list, checked.right, handlers as unknown as Record<string, unknown>, info, options),
+    // `V` is `T[number]`: `implement` reads it from `this`, which is this builder
+    implement: <V extends AnyTool>(handlers: unknown) => build(list, checked.right, handlers as Record<string, unknown>, info, options) as unknown as Server<V>,
   }
 }
 

@@ -40,6 +40,11 @@ const info = { name: 'calc', version: '1.0.0' }
 const builder = mcpServer([add, echo, addDays], info)
 expectType<ServerBuilder<typeof add | typeof echo | typeof addDays>>(builder)
 expectType<ServerBuilder<typeof add>>(mcpServer([add], info, { pageSize: 10, instructions: 'Use add.' }))
+// a builder of some tools is not one of others (`implement` reads the tools from `this`)
+expectNotAssignable<ServerBuilder<typeof echo>>(mcpServer([add], info))
+// a builder kept in a variable implements its own tools
+const addOnly = mcpServer([add], info)
+expectType<Server<typeof add>>(addOnly.implement({ add: ({ a, b }) => ({ sum: a + b }) }))
 
 // duplicate names: the same contract twice, and two contracts sharing a name
 expectError(mcpServer([add, add], info))
