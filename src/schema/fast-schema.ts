@@ -41,7 +41,7 @@
 import type * as t from 'io-ts'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import type { StandardTypedV1 } from './standard/spec.js'
-import type { ShapeType, StandardShape } from './standard/shape.js'
+import type { Optionalized, ShapeType, StandardShape, ZodInputs, ZodOutputs, ZodShape } from './standard/shape.js'
 
 /**
  * The general (and costly) path; an io-ts codec (which no schema test above matches) is typed
@@ -147,7 +147,9 @@ type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { rea
 /**
  * The static type of schema `S` (or of an io-ts codec: what it decodes to; or of a Standard
  * Schema: its type `K`, the output for arguments and the input for results). The Standard
- * test comes after the two commonest literal roots, which never reach it.
+ * test comes after the two commonest literal roots, which never reach it. A shape of zod
+ * schemas (the commonest shape) is mapped here directly rather than through `ShapeType`'s
+ * direction test and `Each`'s zod test: 8 instantiations per tool less on the bench's 300.
  */
 export type FastFromSchema<S, K extends 'input' | 'output' = 'output'> = S extends RootClosedRequired
   ? ClosedOf<S['properties'], S['required'][number]>
@@ -155,7 +157,11 @@ export type FastFromSchema<S, K extends 'input' | 'output' = 'output'> = S exten
     ? ObjectOf<S>
     : S extends StandardTypedV1
       ? NonNullable<S['~standard']['types']>[K]
-      : S extends StandardShape
+      : S extends ZodShape
+        ? {} extends S // `{}` (a schema that accepts anything) or a shape of unknown keys; a relation test, cheaper than `keyof`
+          ? [keyof S] extends [never] ? Node<S> : ShapeType<S & StandardShape, K>
+          : K extends 'output' ? ZodOutputs<S> : Optionalized<ZodInputs<S>> // inline: an alias here cost 4 per tool
+        : S extends StandardShape
         ? [keyof S] extends [never]
           ? Node<S> // `{}`: a schema that accepts anything, not an empty shape
           : ShapeType<S, K>

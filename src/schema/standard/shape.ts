@@ -53,9 +53,10 @@ interface ZodTyped {
   readonly _zod: { readonly input: unknown; readonly output: unknown }
 }
 
-/** A shape of zod schemas only: each value's types read from `_zod`, with no test per property. */
-interface ZodShape {
+/** A shape of zod schemas only: each value's types read from `_zod`, with no test per property (`FastFromSchema` tests it first). */
+export interface ZodShape {
   readonly [key: string]: ZodTyped
+  readonly [key: symbol]: never // TypeBox's schemas (an index signature of `any`, a `[Kind]` symbol) are not shapes
 }
 
 /**
@@ -69,10 +70,10 @@ type Each<S extends StandardShape, D extends 'input' | 'output'> = S extends Zod
   : { -readonly [K in keyof S]: S[K] extends StandardTypedV1 ? NonNullable<S[K]['~standard']['types']>[D] : never }
 
 /** The output type of each property of a zod shape (one mapping per direction: a direction parameter costs a substitution per property). */
-type ZodOutputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['output'] }
+export type ZodOutputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['output'] }
 
 /** The input type of each property of a zod shape. */
-type ZodInputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['input'] }
+export type ZodInputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['input'] }
 
 /**
  * `T` with the properties whose type takes `undefined` made optional: the required ones (one
@@ -81,7 +82,7 @@ type ZodInputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['i
  * none of whose properties takes `undefined` (one test of the union of their types) is
  * itself: -40 per tool on the bench's 300 tools.
  */
-type Optionalized<T> = undefined extends T[keyof T] ? { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T]?: T[K] } : T
+export type Optionalized<T> = undefined extends T[keyof T] ? { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T]?: T[K] } : T
 
 /**
  * The static type of shape `S` in direction `D`. The input direction (what callers send, what
