@@ -102,6 +102,30 @@ describe('raw shapes of Standard Schemas', () => {
     }
   })
 
+  it("takes arktype's entries in a ctx.elicit form: optional in the form, the default applied to the answer", async () => {
+    const ask = emcp({ name: 'ask', input: { type: 'object' } })
+    const s = mcpServer([ask], { name: 's', version: '1' }).implement({
+      ask: async (_args, ctx) => {
+        const r = await ctx.elicit({ message: 'Who?', requestedSchema: { name: type('string'), nick: type('string').optional(), seats: type('number').default(1) } })
+        return r.action === 'accept' ? `${r.content.name}/${r.content.nick ?? '-'}/${r.content.seats.toFixed(0)}` : r.action
+      },
+    })
+    const asked: unknown[] = []
+    let content: Record<string, unknown> = { name: 'Ada' }
+    const c = inMemoryClient(s, { protocolVersion: '2026-07-28', capabilities: { elicitation: { form: {} } }, answer: (request) => (asked.push(request.params), { action: 'accept', content }) })
+    const said = async (): Promise<string> => JSON.stringify((await c.callResult('ask', {})).content)
+    expect(await said()).toContain('"Ada/-/1"')
+    expect((asked[0] as { requestedSchema: unknown }).requestedSchema).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, nick: { type: 'string' }, seats: { type: 'number', default: 1 } },
+      required: ['name'],
+    })
+    content = { name: 'Lin', nick: 'L', seats: 3 }
+    expect(await said()).toContain('"Lin/L/3"')
+    content = { name: 'Lin', seats: 'many' }
+    expect(await said()).toMatch(/\/seats: /)
+  })
+
   it('refuses a tuple around a schema that is neither of arktype\'s, naming the property', () => {
     expect(() => emcp({ name: 't', input: { a: type('string'), b: [type('string'), '!'] } as never })).toThrow(/tool t: the input schema is not a JSON Schema literal: its property "b" is a tuple around a schema that is neither arktype's \.optional\(\) \(\[schema, '\?'\]\) nor its \.default\(value\)/)
   })
