@@ -58,7 +58,7 @@ export { DateFromISOString, codecToJsonSchema, formatIssues, validatorOf, withSc
 export { loadSchemaEngine } from './schema/schema-engine.js'
 export type { Codec, Issue, JsonSchema, SchemaLiteral, SchemaSpec, TypeOfSpec, Validator } from './schema/schema.js'
 export type { InferInput, InferOutput, StandardJsonConverter, StandardSchemaV1, StandardTypedV1 } from './schema/standard/spec.js'
-export type { ShapeType, ShapeValue, StandardShape } from './schema/standard/shape.js'
+export type { DefaultedEntry, OptionalEntry, ShapeType, ShapeValue, StandardShape } from './schema/standard/shape.js'
 export { anyEncoding, dispatchOf, wireCodec, wireNameOf } from './schema/wire-codec.js'
 export type { AnyEncodingDef, Dispatch, WireCodecDef, WireForm } from './schema/wire-codec.js'
 export { fromManifest, manifestText, toManifest, validateManifest } from './sources/manifest/index.js'

@@ -41,7 +41,7 @@
 import type * as t from 'io-ts'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import type { StandardTypedV1 } from './standard/spec.js'
-import type { ShapeType, StandardShape } from './standard/shape.js'
+import type { Optionalized, ShapeType, StandardShape, ZodInputs, ZodOutputs, ZodShape } from './standard/shape.js'
 
 /**
  * The general (and costly) path; an io-ts codec (which no schema test above matches) is typed
@@ -146,22 +146,29 @@ type Qualified = { readonly type: unknown } | { readonly $ref: unknown } | { rea
 
 /**
  * The static type of schema `S` (or of an io-ts codec: what it decodes to; or of a Standard
- * Schema: its type `K`, the output for arguments and the input for results). The Standard
- * test comes after the two commonest literal roots, which never reach it.
+ * Schema: its type `K`, the output for arguments and the input for results). The commonest
+ * literal root (a closed object with `required`) is tested first; a shape of zod schemas
+ * second, before any other literal root (which pays one test more for it, about 0.4 per
+ * tool on the bench), and mapped here directly rather than through `ShapeType`'s direction
+ * test and `Each`'s zod test (14 per zod tool less on the bench's 300 in all).
  */
 export type FastFromSchema<S, K extends 'input' | 'output' = 'output'> = S extends RootClosedRequired
   ? ClosedOf<S['properties'], S['required'][number]>
-  : S extends RootObject
-    ? ObjectOf<S>
-    : S extends StandardTypedV1
-      ? NonNullable<S['~standard']['types']>[K]
-      : S extends StandardShape
-        ? [keyof S] extends [never]
-          ? Node<S> // `{}`: a schema that accepts anything, not an empty shape
-          : ShapeType<S, K>
-        : S extends WithDefs
-        ? Slow<AnchorFree<S>>
-        : Node<S>
+  : S extends ZodShape
+    ? {} extends S // `{}` (a schema that accepts anything) or a shape of unknown keys; a relation test, cheaper than `keyof`
+      ? [keyof S] extends [never] ? Node<S> : ShapeType<S & StandardShape, K>
+      : K extends 'output' ? ZodOutputs<S> : Optionalized<ZodInputs<S>> // inline: an alias here cost 4 per tool
+    : S extends RootObject
+      ? ObjectOf<S>
+      : S extends StandardTypedV1
+        ? NonNullable<S['~standard']['types']>[K]
+        : S extends StandardShape
+          ? [keyof S] extends [never]
+            ? Node<S> // `{}`: a schema that accepts anything, not an empty shape
+            : ShapeType<S, K>
+          : S extends WithDefs
+            ? Slow<AnchorFree<S>>
+            : Node<S>
 
 /**
  * `$ref`s to an `$anchor` (`"#name"`) dropped: json-schema-to-ts cannot follow them (it

@@ -207,9 +207,14 @@ describe('prompt arguments given as a raw shape: refused when made', () => {
     )
   })
 
-  it("says what to pass for arktype's .optional() tuple, which is no Standard Schema", () => {
-    expect(() => prompt({ name: 'tuple', arguments: { code: z.string(), mood: type('string').optional() } as never, get: () => 'x' })).toThrow(
-      /emcp: prompt tuple: arguments: property "mood" is arktype's \.optional\(\) tuple, which only arktype's own type\(\{ \.\.\. \}\) reads/,
+  it("takes arktype's .optional() and .default() entries as optional arguments, and refuses any other tuple around a schema", async () => {
+    const note = prompt({ name: 'note', arguments: { code: z.string(), mood: type('string').optional(), tone: type('string').default('dry') }, get: ({ code, mood, tone }) => `${code}/${mood ?? '-'}/${tone}` })
+    const c = inMemoryClient(serve(prompts([note])))
+    expect(((await c.request('prompts/list')) as { prompts: unknown }).prompts).toEqual([{ name: 'note', arguments: [{ name: 'code', required: true }, { name: 'mood' }, { name: 'tone' }] }])
+    expect(text(await c.request('prompts/get', { name: 'note', arguments: { code: 'x' } }))).toBe('x/-/dry')
+    expect(text(await c.request('prompts/get', { name: 'note', arguments: { code: 'x', mood: 'glad', tone: 'warm' } }))).toBe('x/glad/warm')
+    expect(() => prompt({ name: 'tuple', arguments: { code: z.string(), mood: [type('string'), '!'] } as never, get: () => 'x' })).toThrow(
+      /emcp: prompt tuple: arguments: property "mood" is a tuple around a schema that is neither arktype's \.optional\(\) \(\[schema, '\?'\]\) nor its \.default\(value\)/,
     )
   })
 

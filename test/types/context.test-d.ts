@@ -211,6 +211,6 @@ void (async () => {
   if (r.action === 'accept') expectError(r.content.age.toUpperCase())
 })
 // a shape mixing schemas with JSON Schema properties: the property that is no schema is named
-// message: /'type' does not exist in type 'ShapeValue'/
+// message: /'type' does not exist in type 'ShapeValue[ |']/
 expectError(ctx.elicit({ message: 'm', requestedSchema: { name: zs.string(), age: { type: 'number' } } }))
 

@@ -52,5 +52,28 @@ expectError(emcp({ name: 'bad', input: { title: z.string(), n: 3 } }))
 expectError(emcp({ name: 'bad2', input: { type: 'object', title: z.string() } }))
 expectError(emcp({ name: 'bad3', input: { title: 'string' } }))
 
+// arktype's optional and defaulted entries (`[schema, '?']`, `[schema, '=', value]`), as its own type({ ... }) reads them
+const tagged = emcp({
+  name: 'tagged',
+  input: { label: type('string'), colour: type('string').optional(), weight: type('number').default(1) },
+  output: { text: type('string'), note: type('string').optional() },
+})
+expectType<{ label: string; colour: string | undefined; weight: number }>(tagged._I)
+expectAssignable<ArgsOf<typeof tagged>>({ label: 'a' })
+expectAssignable<ArgsOf<typeof tagged>>({ label: 'a', colour: 'red', weight: 2 })
+expectError<ArgsOf<typeof tagged>>({ colour: 'red' })
+expectError<ArgsOf<typeof tagged>>({ label: 'a', colour: 3 })
+expectError<ArgsOf<typeof tagged>>({ label: 'a', weight: 'heavy' })
+expectAssignable<typeof tagged._O>({ text: 'x' })
+expectAssignable<typeof tagged._O>({ text: 'x', note: 'y' })
+expectError<typeof tagged._O>({ note: 'y' })
+expectType<{ text: string; note: string | undefined }>({} as ResultOf<typeof tagged>)
+expectType<Promise<{ text: string; note: string | undefined }>>(
+  inMemoryClient(mcpServer([tagged], { name: 's', version: '1' }).implement({ tagged: ({ label, colour, weight }) => ({ text: `${label}${colour ?? ''}${weight.toFixed()}` }) })).call('tagged', { label: 'a' }),
+)
+// a tuple around a schema that is neither of arktype's
+expectError(emcp({ name: 'bad4', input: { a: type('string'), b: [type('string'), '!'] } }))
+expectError(emcp({ name: 'bad5', input: { a: type('string'), b: ['string', '?'] } }))
+
 // runtimeTool takes a shape too
 expectAssignable<AnyTool>(runtimeTool({ name: 'rt', input: { a: z.string() } }))

@@ -3,6 +3,9 @@
  * `{ title: z.string(), n: z.number().int().optional() }`. A shape is made into one Standard
  * Schema of an object, validated property by property through each `~standard.validate`
  * (issues at `/title`), with a JSON Schema assembled from each property's Standard JSON Schema.
+ * arktype spells an optional or defaulted property as a tuple around the schema
+ * (`type('string').optional()` is `[schema, '?']`, `.default(5)` is `[schema, '=', 5]`), as its
+ * own `type({ ... })` reads them: a shape reads them the same way.
  *
  * The rule that tells a shape from a JSON Schema literal: a shape is a plain object with at
  * least one key, every value of which is a Standard Schema; a literal's values are keyword
@@ -33,9 +36,23 @@ import type { StandardIssue, StandardJsonOptions, StandardResult, StandardSchema
  * whose index signature of `any` would otherwise pass for one.
  */
 export interface StandardShape {
-  readonly [key: string]: ShapeValue
+  readonly [key: string]: ShapeValue | OptionalEntry | DefaultedEntry
   readonly [key: symbol]: never
 }
+
+/**
+ * arktype's optional property, `type('string').optional()` (`[schema, '?']`): the key may be
+ * left out. Written as an array with a `1` rather than as a tuple: a tuple type (one with a
+ * `0`) in the shape's index signature made every array in a JSON Schema literal (`required`)
+ * a tuple in the compiler's eyes, about 12 instantiations per tool more.
+ */
+export type OptionalEntry = ReadonlyArray<ShapeValue | '?'> & { readonly 1: '?' }
+
+/** arktype's defaulted property, `type('number').default(5)` (`[schema, '=', value]`): an absent key takes the (input) value. */
+export type DefaultedEntry = ReadonlyArray<unknown> & { readonly 1: '=' }
+
+/** What a raw shape holds at run time for one property: a Standard Schema, or one in arktype's optional or defaulted tuple. */
+export type ShapeEntry = StandardSchemaV1 | readonly [StandardSchemaV1, '?'] | readonly [StandardSchemaV1, '=', unknown]
 
 /**
  * What the compiler asks of a shape's value: a `~standard` of any type. Relating to anything
@@ -53,9 +70,10 @@ interface ZodTyped {
   readonly _zod: { readonly input: unknown; readonly output: unknown }
 }
 
-/** A shape of zod schemas only: each value's types read from `_zod`, with no test per property. */
-interface ZodShape {
+/** A shape of zod schemas only: each value's types read from `_zod`, with no test per property (`FastFromSchema` tests it first). */
+export interface ZodShape {
   readonly [key: string]: ZodTyped
+  readonly [key: symbol]: never // TypeBox's schemas (an index signature of `any`, a `[Kind]` symbol) are not shapes
 }
 
 /**
@@ -66,13 +84,22 @@ interface ZodShape {
  */
 type Each<S extends StandardShape, D extends 'input' | 'output'> = S extends ZodShape
   ? D extends 'output' ? ZodOutputs<S> : ZodInputs<S>
-  : { -readonly [K in keyof S]: S[K] extends StandardTypedV1 ? NonNullable<S[K]['~standard']['types']>[D] : never }
+  : { -readonly [K in keyof S]: S[K] extends StandardTypedV1 ? NonNullable<S[K]['~standard']['types']>[D] : EntryType<S[K], D> }
+
+/**
+ * The type of arktype's tuple entry in direction `D`: an optional property takes `undefined`
+ * both ways (so it is optional for callers and `| undefined` in the handler); a defaulted one
+ * only in the input direction (the handler always gets a value).
+ */
+type EntryType<E, D extends 'input' | 'output'> = E extends readonly [infer T extends StandardTypedV1, infer M, ...unknown[]]
+  ? NonNullable<T['~standard']['types']>[D] | (M extends '?' ? undefined : D extends 'input' ? undefined : never)
+  : never
 
 /** The output type of each property of a zod shape (one mapping per direction: a direction parameter costs a substitution per property). */
-type ZodOutputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['output'] }
+export type ZodOutputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['output'] }
 
 /** The input type of each property of a zod shape. */
-type ZodInputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['input'] }
+export type ZodInputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['input'] }
 
 /**
  * `T` with the properties whose type takes `undefined` made optional: the required ones (one
@@ -81,7 +108,7 @@ type ZodInputs<S extends ZodShape> = { -readonly [K in keyof S]: S[K]['_zod']['i
  * none of whose properties takes `undefined` (one test of the union of their types) is
  * itself: -40 per tool on the bench's 300 tools.
  */
-type Optionalized<T> = undefined extends T[keyof T] ? { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T]?: T[K] } : T
+export type Optionalized<T> = undefined extends T[keyof T] ? { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T]?: T[K] } : T
 
 /**
  * The static type of shape `S` in direction `D`. The input direction (what callers send, what
@@ -94,12 +121,16 @@ export type ShapeType<S extends StandardShape, D extends 'input' | 'output'> = D
 // ---------------------------------------------------------------------------------------
 // functions
 
-/** True when `u` is a raw shape: a plain object (not itself a schema) with at least one key, every value a Standard Schema. */
-export const isShape = (u: unknown): u is Record<string, StandardSchemaV1> => {
+/** True when `u` is a raw shape: a plain object (not itself a schema) with at least one key, every value a Standard Schema (or one in arktype's optional or defaulted tuple). */
+export const isShape = (u: unknown): u is Record<string, ShapeEntry> => {
   if (!isObject(u) || isStandardSchema(u)) return false
   const keys = Object.keys(u)
-  return keys.length > 0 && keys.every((k) => isStandardSchema(u[k]))
+  return keys.length > 0 && keys.every((k) => isEntry(u[k]))
 }
+
+/** True for a Standard Schema, or for arktype's `[schema, '?']` and `[schema, '=', value]`. */
+const isEntry = (v: unknown): v is ShapeEntry =>
+  isStandardSchema(v) || (Array.isArray(v) && isStandardSchema(v[0]) && ((v.length === 2 && v[1] === '?') || (v.length === 3 && v[1] === '=')))
 
 /**
  * Why `u`, an object some of whose values carry `~standard`, is not a raw shape (naming the
@@ -109,14 +140,14 @@ export const isShape = (u: unknown): u is Record<string, StandardSchemaV1> => {
 export const mixedShape = (u: unknown): string | undefined => {
   if (!isObject(u) || isStandardSchema(u)) return undefined
   const keys = Object.keys(u)
-  if (!keys.some((k) => carries(u[k]))) return undefined
-  const odd = keys.find((k) => !isStandardSchema(u[k]))
+  if (!keys.some((k) => carries(u[k]) || isEntry(u[k]))) return undefined
+  const odd = keys.find((k) => !isEntry(u[k]))
   if (odd === undefined) return undefined
   const v = u[odd]
   const what = carries(v)
     ? 'carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function)'
-    : Array.isArray(v) && v[1] === '?' && isStandardSchema(v[0])
-      ? "is arktype's .optional() tuple, which only arktype's own type({ ... }) reads (there: 'key?'); in a shape, use a schema that accepts undefined, or pass type({ ... }) whole"
+    : Array.isArray(v) && isStandardSchema(v[0])
+      ? "is a tuple around a schema that is neither arktype's .optional() ([schema, '?']) nor its .default(value) ([schema, '=', value])"
       : 'is not a schema'
   return `property ${JSON.stringify(clip(odd, 64))} ${what}: a raw shape has a Standard Schema as every value ({ name: z.string(), count: z.number().optional() })`
 }
@@ -128,23 +159,28 @@ export const shapeVendor = 'emcp-shape'
 export const slotOf = (u: unknown): unknown => (isShape(u) ? shapeSchema(u) : u)
 
 /**
- * The Standard Schema of the object shape `shape` describes (see the header). Which properties
+ * The Standard Schema of the object shape `entries` describes (see the header). Which properties
  * are optional is asked of each schema once, here: one whose `validate(undefined)` answers at
- * once without issues may be left out (on the wire its output, a default, may still be present).
+ * once without issues may be left out (on the wire its output, a default, may still be present);
+ * so may arktype's optional and defaulted entries. A default given as a function (arktype's
+ * form for objects and arrays) is called for each call that leaves the key out.
  */
-export const shapeSchema = (shape: Record<string, StandardSchemaV1>): StandardSchemaV1 => {
-  const keys = Object.keys(shape)
-  const missing = new Map(keys.map((k) => [k, absentValue(shape[k]!)] as const))
+export const shapeSchema = (entries: Record<string, ShapeEntry>): StandardSchemaV1 => {
+  const keys = Object.keys(entries)
+  const shape: Record<string, StandardSchemaV1> = Object.fromEntries(keys.map((k) => [k, schemaOf(entries[k]!)]))
+  const missing = new Map(keys.map((k) => [k, absentOf(entries[k]!)] as const))
   const known = new Set(keys)
+  const absent = new Map(keys.map((k) => [k, whenAbsent(entries[k]!, missing.get(k))] as const))
   const validate = (value: unknown): Eventually<StandardResult<unknown>> => {
     if (!isObject(value)) return { issues: [{ message: `expected an object, received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`, path: [] }] }
     const extra: StandardIssue[] = []
     for (const k of Object.keys(value)) if (!known.has(k)) extra.push({ message: 'is not a known property', path: [k] })
     if (extra.length > 0) return { issues: extra }
-    const results = keys.map((k) => (Object.hasOwn(value, k) ? runOne(shape[k]!, value[k]) : (missing.get(k) ?? runOne(shape[k]!, undefined))))
+    const results = keys.map((k) => (Object.hasOwn(value, k) ? runOne(shape[k]!, value[k]) : absent.get(k)!()))
     return map(all(results), (rs) => merged(keys, rs))
   }
-  const json = (direction: 'input' | 'output') => (options: StandardJsonOptions) => shapeJson(shape, keys, missing, direction, options)
+  const defaults = new Map(keys.flatMap((k) => { const e = entries[k]!; return isDefaulted(e) ? [[k, defaultOf(e)] as const] : [] }))
+  const json = (direction: 'input' | 'output') => (options: StandardJsonOptions) => shapeJson(shape, keys, missing, direction, options, defaults)
   return {
     '~standard': {
       version: 1,
@@ -161,10 +197,39 @@ export const shapeSchema = (shape: Record<string, StandardSchemaV1>): StandardSc
 /** True for an object or function with a `~standard` key (an `in` test: no getter runs). */
 const carries = (v: unknown): boolean => (typeof v === 'object' || typeof v === 'function') && v !== null && '~standard' in v
 
-/** What validating `undefined` gives, when it answers at once (an async schema: undefined, asked per call). */
-const absentValue = (s: StandardSchemaV1): StandardResult<unknown> | undefined => {
+/** The schema of an entry. */
+const schemaOf = (e: ShapeEntry): StandardSchemaV1 => (isStandardSchema(e) ? e : e[0])
+
+/** True for arktype's `[schema, '=', value]`. */
+const isDefaulted = (e: ShapeEntry): e is readonly [StandardSchemaV1, '=', unknown] => !isStandardSchema(e) && e[1] === '='
+
+/** The (input) value of a defaulted entry: arktype takes a function for an object or array default, called for a fresh value each time. */
+const defaultOf = (e: readonly [StandardSchemaV1, '=', unknown]): unknown => (typeof e[2] === 'function' ? (e[2] as () => unknown)() : e[2])
+
+/**
+ * What an absent key is known to give when the contract is made, which says whether it may be
+ * left out: nothing for arktype's optional entry; the default for a defaulted one; otherwise
+ * what the schema makes of `undefined`.
+ */
+const absentOf = (e: ShapeEntry): StandardResult<unknown> | undefined => {
+  if (isStandardSchema(e)) return absentValue(e, undefined)
+  return e[1] === '?' ? { value: undefined } : { value: defaultOf(e as readonly [StandardSchemaV1, '=', unknown]) }
+}
+
+/**
+ * What an absent key gives at each call: a defaulted entry's default validated afresh (its
+ * morphs apply, as in arktype's own object, and no call shares another's object); otherwise
+ * what is known from when the contract was made, or (an async schema) asked again.
+ */
+const whenAbsent = (e: ShapeEntry, known: StandardResult<unknown> | undefined): (() => Eventually<StandardResult<unknown>>) => {
+  if (isDefaulted(e)) return () => runOne(e[0], defaultOf(e))
+  return known !== undefined ? () => known : () => runOne(schemaOf(e), undefined)
+}
+
+/** What validating `v` gives, when it answers at once (an async schema: undefined, asked per call). */
+const absentValue = (s: StandardSchemaV1, v: unknown): StandardResult<unknown> | undefined => {
   try {
-    const r = s['~standard'].validate(undefined)
+    const r = s['~standard'].validate(v)
     return isThenable(r) ? (Promise.resolve(r).catch(() => undefined), undefined) : r
   } catch {
     return undefined
@@ -193,6 +258,16 @@ const merged = (keys: ReadonlyArray<string>, rs: ReadonlyArray<StandardResult<un
   return issues.length > 0 ? { issues } : { value: out }
 }
 
+/** `v` as JSON would carry it, or undefined when it has no JSON form (a function, a bigint, a cycle). */
+const jsonValue = (v: unknown): unknown => {
+  try {
+    const text = JSON.stringify(v)
+    return text === undefined ? undefined : JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 /** The object's JSON Schema: each property's own in `direction`; required the properties that are always there in that direction. */
 const shapeJson = (
   shape: Record<string, StandardSchemaV1>,
@@ -200,6 +275,7 @@ const shapeJson = (
   missing: ReadonlyMap<string, StandardResult<unknown> | undefined>,
   direction: 'input' | 'output',
   options: StandardJsonOptions,
+  defaults: ReadonlyMap<string, unknown>,
 ): Record<string, unknown> => {
   const properties: Record<string, unknown> = {}
   const required: string[] = []
@@ -214,7 +290,9 @@ const shapeJson = (
       throw new TypeError(`property ${JSON.stringify(k)}: ${e instanceof Error ? e.message : String(e)}`)
     }
     const { $schema: _, ...rest } = isObject(own) ? own : {}
-    properties[k] = rest
+    // arktype's default lives in the entry, not in the schema: the input direction says it, as zod's `.default()` does
+    const given = direction === 'input' && defaults.has(k) && !('default' in rest) ? jsonValue(defaults.get(k)) : undefined
+    properties[k] = given === undefined ? rest : { ...rest, default: given }
     const absent = missing.get(k)
     const optional = absent !== undefined && !absent.issues && (direction === 'input' || absent.value === undefined)
     if (!optional) required.push(k)

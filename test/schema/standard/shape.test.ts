@@ -70,6 +70,66 @@ describe('raw shapes of Standard Schemas', () => {
     expect(bad).toContain('/b:')
   })
 
+  it("takes arktype's .optional() and .default() entries: optional for callers, the default applied afresh, listed as such", async () => {
+    const tagged = emcp({
+      name: 'tagged',
+      input: { label: type('string'), colour: type('string').optional(), weight: type('number').default(1), tags: type('string[]').default(() => []) },
+      output: { text: type('string'), note: type('string').optional() },
+    })
+    const s = mcpServer([tagged], { name: 's', version: '1' }).implement({
+      tagged: ({ label, colour, weight, tags }) => {
+        tags.push('seen') // a default shared between calls would show here
+        return { text: `${label}/${colour ?? '-'}/${weight}/${tags.join(',')}` }
+      },
+    })
+    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+      const c = inMemoryClient(s, { protocolVersion: era })
+      const [listed] = await c.list()
+      expect(listed?.inputSchema).toEqual({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { label: { type: 'string' }, colour: { type: 'string' }, weight: { type: 'number', default: 1 }, tags: { type: 'array', items: { type: 'string' }, default: [] } },
+        required: ['label'],
+        additionalProperties: false,
+      })
+      expect(listed?.outputSchema).toMatchObject({ properties: { text: { type: 'string' }, note: { type: 'string' } }, required: ['text'] })
+      await expect(c.call('tagged', { label: 'a' })).resolves.toEqual({ text: 'a/-/1/seen' })
+      await expect(c.call('tagged', { label: 'a' })).resolves.toEqual({ text: 'a/-/1/seen' })
+      await expect(c.call('tagged', { label: 'a', colour: 'red', weight: 2, tags: ['x'] })).resolves.toEqual({ text: 'a/red/2/x,seen' })
+      const bad = await c.callResult('tagged', { label: 'a', colour: 3, weight: 'heavy' } as never)
+      expect(bad.isError).toBe(true)
+      expect(JSON.stringify(bad.content)).toMatch(/\/colour: .*string.*\/weight: .*number/)
+    }
+  })
+
+  it("takes arktype's entries in a ctx.elicit form: optional in the form, the default applied to the answer", async () => {
+    const ask = emcp({ name: 'ask', input: { type: 'object' } })
+    const s = mcpServer([ask], { name: 's', version: '1' }).implement({
+      ask: async (_args, ctx) => {
+        const r = await ctx.elicit({ message: 'Who?', requestedSchema: { name: type('string'), nick: type('string').optional(), seats: type('number').default(1) } })
+        return r.action === 'accept' ? `${r.content.name}/${r.content.nick ?? '-'}/${r.content.seats.toFixed(0)}` : r.action
+      },
+    })
+    const asked: unknown[] = []
+    let content: Record<string, unknown> = { name: 'Ada' }
+    const c = inMemoryClient(s, { protocolVersion: '2026-07-28', capabilities: { elicitation: { form: {} } }, answer: (request) => (asked.push(request.params), { action: 'accept', content }) })
+    const said = async (): Promise<string> => JSON.stringify((await c.callResult('ask', {})).content)
+    expect(await said()).toContain('"Ada/-/1"')
+    expect((asked[0] as { requestedSchema: unknown }).requestedSchema).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, nick: { type: 'string' }, seats: { type: 'number', default: 1 } },
+      required: ['name'],
+    })
+    content = { name: 'Lin', nick: 'L', seats: 3 }
+    expect(await said()).toContain('"Lin/L/3"')
+    content = { name: 'Lin', seats: 'many' }
+    expect(await said()).toMatch(/\/seats: /)
+  })
+
+  it('refuses a tuple around a schema that is neither of arktype\'s, naming the property', () => {
+    expect(() => emcp({ name: 't', input: { a: type('string'), b: [type('string'), '!'] } as never })).toThrow(/tool t: the input schema is not a JSON Schema literal: its property "b" is a tuple around a schema that is neither arktype's \.optional\(\) \(\[schema, '\?'\]\) nor its \.default\(value\)/)
+  })
+
   it('refuses a value that is neither a shape nor a literal, and a property without a JSON Schema form, when the contract is made', () => {
     expect(() => emcp({ name: 'x', input: { type: 'object', title: z.string() } as never })).toThrow(/is not a JSON Schema literal: its property "title" is a schema of its own: a shape .* has a Standard Schema as every value/)
     expect(() => emcp({ name: 'y', input: { a: z.string().transform((s) => s.length) }, output: { b: z.string().transform((s) => s.length) } })).toThrow(/tool y: the output shape cannot be written as JSON Schema: property "b": Transforms cannot be represented/)
