@@ -40,7 +40,7 @@ if (files[serverId] === undefined || !(bursts >= 1) || !(burstSize >= 1)) {
 
 rmSync(outDir, { recursive: true, force: true })
 mkdirSync(outDir, { recursive: true })
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${outDir}`, ...files[serverId]], {
+const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${outDir}`, `--cpu-prof-interval=${flag('--interval', 1000)}`, ...files[serverId]], {
   cwd: root,
   env: { ...process.env, TOOLS: String(tools) },
   stdio: ['pipe', 'pipe', 'inherit'],
