@@ -15,7 +15,7 @@
  */
 import { isObject } from '../util/json-object.js'
 import type { JsonSchema } from './schema.js'
-import { codePoints, copyOf, equal, typesOf, typeTests } from './plain-values.js'
+import { codePoints, copyOf, equal, patternOf, typesOf, typeTests } from './plain-values.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -114,7 +114,7 @@ const numberTests = (s: JsonSchema): Predicate | undefined => {
 const stringTests = (s: JsonSchema): Predicate | undefined => {
   const max = s.maxLength as number | undefined
   const min = s.minLength as number | undefined
-  const re = s.pattern === undefined ? undefined : new RegExp(s.pattern as string, 'u')
+  const re = s.pattern === undefined ? undefined : patternOf(s.pattern as string)
   if (max === undefined && min === undefined && re === undefined) return undefined
   return (d) => {
     const text = d as string

@@ -19,7 +19,7 @@ import { isObject } from '../util/json-object.js'
 import { escapeToken } from '../util/json-pointer.js'
 import type { Issue, JsonSchema } from './schema.js'
 import { plainPredicate } from './plain-predicate.js'
-import { codePoints, copyOf, equal, groupKeywords, typeTests, typesOf, type Group } from './plain-values.js'
+import { codePoints, copyOf, equal, groupKeywords, patternOf, typeTests, typesOf, type Group } from './plain-values.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -97,7 +97,7 @@ const isSafeKey = (key: string): boolean => !(key in Object.prototype)
 
 const compilesAsUnicode = (pattern: string): boolean => {
   try {
-    new RegExp(pattern, 'u')
+    patternOf(pattern)
     return true
   } catch {
     return false
@@ -273,7 +273,7 @@ const numberSteps = (s: JsonSchema): Step[] => {
 const stringSteps = (s: JsonSchema): Step[] => {
   const steps = [...countStep(s, 'maxLength', 'characters', codePoints), ...countStep(s, 'minLength', 'characters', codePoints)]
   if (s.pattern !== undefined) {
-    const re = new RegExp(s.pattern as string, 'u')
+    const re = patternOf(s.pattern as string)
     const text = `must match pattern "${s.pattern as string}"`
     steps.push((d, run) => {
       if (!re.test(d as string)) report(run, text)

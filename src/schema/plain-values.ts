@@ -71,3 +71,6 @@ export const codePoints = (s: string): number => {
 
 /** A fresh copy of a default for each value it fills (JSON data only: it came from a schema). */
 export const copyOf = (v: unknown): unknown => (typeof v === 'object' && v !== null ? JSON.parse(JSON.stringify(v)) : v)
+
+/** A schema's `pattern` as the general engine compiles it (Unicode mode); throws when it is none. */
+export const patternOf = (pattern: string): RegExp => new RegExp(pattern, 'u')
