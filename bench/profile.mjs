@@ -7,6 +7,7 @@
  *   npm run build && node bench/profile.mjs                 # emcp, 20 bursts of 20,000 calls
  *   node bench/profile.mjs --server raw --bursts 10 --top 30
  *   node bench/profile.mjs --tools 2000                     # with 2000 filler tools
+ *   node bench/profile.mjs --interval 50                    # sample every 50 µs (default 1000)
  *
  * The profile is written to bench/.work/profile/ (git-ignored); open it in Chrome DevTools.
  */
@@ -34,7 +35,7 @@ const files = {
   raw: ['bench/servers/raw-stdio.mjs'],
 }
 if (files[serverId] === undefined || !(bursts >= 1) || !(burstSize >= 1)) {
-  console.error('usage: node bench/profile.mjs [--server emcp|sdk1|sdk2|raw] [--bursts N] [--size N] [--tools N] [--top N]')
+  console.error('usage: node bench/profile.mjs [--server emcp|sdk1|sdk2|raw] [--bursts N] [--size N] [--tools N] [--top N] [--interval µs]')
   process.exit(2)
 }
 
