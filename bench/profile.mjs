@@ -7,6 +7,7 @@
  *   npm run build && node bench/profile.mjs                 # emcp, 20 bursts of 20,000 calls
  *   node bench/profile.mjs --server raw --bursts 10 --top 30
  *   node bench/profile.mjs --tools 2000                     # with 2000 filler tools
+ *   node bench/profile.mjs --interval 50                    # sample every 50 µs (default 1000)
  *
  * The profile is written to bench/.work/profile/ (git-ignored); open it in Chrome DevTools.
  */
@@ -34,13 +35,13 @@ const files = {
   raw: ['bench/servers/raw-stdio.mjs'],
 }
 if (files[serverId] === undefined || !(bursts >= 1) || !(burstSize >= 1)) {
-  console.error('usage: node bench/profile.mjs [--server emcp|sdk1|sdk2|raw] [--bursts N] [--size N] [--tools N] [--top N]')
+  console.error('usage: node bench/profile.mjs [--server emcp|sdk1|sdk2|raw] [--bursts N] [--size N] [--tools N] [--top N] [--interval µs]')
   process.exit(2)
 }
 
 rmSync(outDir, { recursive: true, force: true })
 mkdirSync(outDir, { recursive: true })
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${outDir}`, ...files[serverId]], {
+const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${outDir}`, `--cpu-prof-interval=${flag('--interval', 1000)}`, ...files[serverId]], {
   cwd: root,
   env: { ...process.env, TOOLS: String(tools) },
   stdio: ['pipe', 'pipe', 'inherit'],

@@ -137,6 +137,42 @@ export class RawJson<A = unknown> {
   }
 }
 
+/**
+ * A tool result whose one text block is the JSON text of its structured content, as a tool
+ * with an output schema answers (MCP asks for both): `encode` writes that text in the
+ * structured content's place rather than serialising the value a second time (the whole
+ * result's `JSON.stringify` was the largest single cost of a call). It reads as any result
+ * does; one changed after it was made (a member added, another block, other structured
+ * content) is serialised as usual. Middleware is handed a plain copy (middleware.ts), so a
+ * value it edits in place is never spliced from the text made before.
+ */
+export class StructuredResult {
+  readonly content: ReadonlyArray<{ readonly type: 'text'; readonly text: string }>
+  readonly structuredContent: unknown
+  readonly #text: string
+  readonly #value: unknown
+  /** `text` must be `JSON.stringify(value)`. */
+  constructor(text: string, value: unknown) {
+    this.content = [{ type: 'text', text }]
+    this.structuredContent = value
+    this.#text = text
+    this.#value = value
+  }
+  /** The JSON text of this result when it is still as it was made, else undefined. */
+  json(): string | undefined {
+    const block = this.content.length === 1 ? this.content[0] : undefined
+    if (block === undefined || block.type !== 'text' || block.text !== this.#text || this.structuredContent !== this.#value || typeof this.#text !== 'string') return undefined
+    if (!onlyKeys(this, 'content', 'structuredContent') || !onlyKeys(block, 'type', 'text')) return undefined
+    return `{"content":[{"type":"text","text":${JSON.stringify(this.#text)}}],"structuredContent":${this.#text}}`
+  }
+}
+
+/** True when `o` has no enumerable key but `a` and `b` (without allocating a key array). */
+const onlyKeys = (o: object, a: string, b: string): boolean => {
+  for (const key in o) if (key !== a && key !== b) return false
+  return true
+}
+
 // ---------------------------------------------------------------------------------------
 // constructors
 
@@ -255,10 +291,12 @@ export const encode = (m: Reply): string => (isBatch(m) ? `[${m.map(encodeOne).j
 
 const isBatch = (m: Reply): m is ReadonlyArray<Outgoing> => Array.isArray(m)
 
-const encodeOne = (m: Outgoing): string =>
-  'result' in m && m.result instanceof RawJson
-    ? `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${m.result.text}}`
-    : JSON.stringify(m)
+const encodeOne = (m: Outgoing): string => {
+  const result = 'result' in m ? m.result : undefined
+  if (result instanceof RawJson) return `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${result.text}}`
+  const json = result instanceof StructuredResult ? result.json() : undefined
+  return json === undefined ? JSON.stringify(m) : `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${json}}`
+}
 
 /** The plain value of a response, with any `RawJson` result unwrapped (for in-process use). */
 export const unwrap = (m: Outgoing): Outgoing =>

@@ -6,6 +6,8 @@
  * schema.ts). A schema that uses anything else, or a keyword with an odd value, is not
  * plain: `plainValidator` returns undefined and the general engine takes it. Why: the general
  * engine costs about 80 ms and 14 MB of memory to load and compile, on a server's first call.
+ * A value is first judged by the schema's predicate (plain-predicate.ts), which keeps no
+ * issues or paths; only a value it refuses is walked here for its issues.
  * Internal: the public face is `validatorOf` in schema.ts.
  *
  * @example
@@ -16,6 +18,8 @@
 import { isObject } from '../util/json-object.js'
 import { escapeToken } from '../util/json-pointer.js'
 import type { Issue, JsonSchema } from './schema.js'
+import { plainPredicate } from './plain-predicate.js'
+import { codePoints, copyOf, equal, groupKeywords, patternOf, typeTests, typesOf, type Group } from './plain-values.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -31,12 +35,13 @@ export type CheckMode = 'input' | 'output'
 
 /** The check of a plain schema, or undefined when the schema is not plain. */
 export const plainValidator = (schema: JsonSchema, mode: CheckMode): PlainCheck | undefined => {
-  const root = isPlain(schema, 0) ? build(schema, mode === 'input') : undefined
-  if (root === undefined) return undefined
+  if (!isPlain(schema, 0)) return undefined
+  const fill = mode === 'input'
+  const root = build(schema, fill)
   // one run is reused from check to check (a check is synchronous): no state allocated per
   // value; a check entered again while one runs (a result's getter that checks) gets its own
   let spare: Run | undefined = { issues: undefined, path: [] }
-  return (u) => {
+  const issues: PlainCheck = (u) => {
     const run = spare ?? { issues: undefined, path: [] }
     spare = undefined
     try {
@@ -48,6 +53,9 @@ export const plainValidator = (schema: JsonSchema, mode: CheckMode): PlainCheck 
       spare = run
     }
   }
+  // a valid value (nearly every one) is known by the predicate alone; a refused one is walked again for its issues
+  const valid = plainPredicate(schema, fill)
+  return valid === undefined ? issues : (u) => (valid(u) ? undefined : issues(u))
 }
 
 /**
@@ -69,27 +77,6 @@ type Step = (data: unknown, run: Run) => void
 
 const annotations = new Set(['title', 'description', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'default', '$schema'])
 
-/** The general engine's type tests; numbers must be finite (NaN and ±Infinity are not JSON). */
-const typeTests: { readonly [type: string]: (u: unknown) => boolean } = {
-  string: (u) => typeof u === 'string',
-  number: (u) => typeof u === 'number' && Number.isFinite(u),
-  integer: (u) => typeof u === 'number' && Number.isFinite(u) && u % 1 === 0,
-  boolean: (u) => typeof u === 'boolean',
-  null: (u) => u === null,
-  object: isObject,
-  array: Array.isArray,
-}
-
-type Group = 'number' | 'string' | 'array' | 'object'
-
-/** The plain keywords of each type group: a schema that uses any of them uses the group. */
-const groupKeywords: { readonly [G in Group]: ReadonlyArray<string> } = {
-  number: ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'],
-  string: ['maxLength', 'minLength', 'pattern'],
-  array: ['maxItems', 'minItems', 'items'],
-  object: ['maxProperties', 'minProperties', 'required', 'additionalProperties', 'properties'],
-}
-
 /** Every keyword a plain schema may use beside annotations: the untyped ones, then each group's. */
 const keywords: ReadonlySet<string> = new Set(['type', 'enum', 'const', ...Object.values(groupKeywords).flat()])
 
@@ -110,7 +97,7 @@ const isSafeKey = (key: string): boolean => !(key in Object.prototype)
 
 const compilesAsUnicode = (pattern: string): boolean => {
   try {
-    new RegExp(pattern, 'u')
+    patternOf(pattern)
     return true
   } catch {
     return false
@@ -178,43 +165,13 @@ const report = (run: Run, message: string, child?: string): void => {
   ;(run.issues ??= []).push({ path: child === undefined ? path : `${path}/${child}`, message })
 }
 
-/** JSON equality as the general engine judges `enum` and `const`. */
-const equal = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false
-    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false
-    return true
-  }
-  if (Array.isArray(b) || (a as object).constructor !== (b as object).constructor) return false
-  const ka = Object.keys(a)
-  if (ka.length !== Object.keys(b).length) return false
-  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || !equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false
-  return true
-}
-
-/** Code points, not UTF-16 units, as the general engine counts string lengths. */
-const codePoints = (s: string): number => {
-  let n = 0
-  for (let i = 0; i < s.length; i++) {
-    n++
-    const c = s.charCodeAt(i)
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
-  }
-  return n
-}
-
-/** A fresh copy of a default for each value it fills (JSON data only: it came from a schema). */
-const copyOf = (v: unknown): unknown => (typeof v === 'object' && v !== null ? JSON.parse(JSON.stringify(v)) : v)
-
 /**
  * The steps of one schema in the general engine's order: the type test (up front, unless
  * the schema has one type whose own keywords it uses: then where that group stands), const,
  * enum, then the number, string, array and object groups, each only for data of its type.
  */
 const build = (s: JsonSchema, fill: boolean): Step => {
-  const types: ReadonlyArray<string> = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]
+  const types = typesOf(s)
   const groups: { readonly [G in Group]: ReadonlyArray<Step> } = {
     number: numberSteps(s),
     string: stringSteps(s),
@@ -316,7 +273,7 @@ const numberSteps = (s: JsonSchema): Step[] => {
 const stringSteps = (s: JsonSchema): Step[] => {
   const steps = [...countStep(s, 'maxLength', 'characters', codePoints), ...countStep(s, 'minLength', 'characters', codePoints)]
   if (s.pattern !== undefined) {
-    const re = new RegExp(s.pattern as string, 'u')
+    const re = patternOf(s.pattern as string)
     const text = `must match pattern "${s.pattern as string}"`
     steps.push((d, run) => {
       if (!re.test(d as string)) report(run, text)

@@ -24,6 +24,7 @@ import type { ToolContext } from './context.js'
 import type { AnyTool, HandlerOf, Tool } from '../contract/emcp.js'
 import { isThenable, map, type Eventually } from '../util/eventually.js'
 import { MissingClientCapability } from '../protocol/2026-07-28/input-required.js'
+import { StructuredResult } from '../protocol/jsonrpc.js'
 import { formatIssues, validatorOf, type Issue, type JsonSchema, type SchemaSpec } from '../schema/schema.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
 import { standardValidator, type SlotValidator } from '../schema/standard/validator.js'
@@ -223,7 +224,7 @@ const mismatch = (c: Callable, issues: ReadonlyArray<Issue>): CallToolResult =>
   errorMessage(`Tool ${c.tool.name} returned a result that does not match its output schema: ${formatIssues(issues)}`)
 
 /** The result of a structured value, with its JSON as the text block (throws when JSON cannot carry it). */
-const structuredValue = (structured: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured })
+const structuredValue = (structured: unknown): CallToolResult => new StructuredResult(JSON.stringify(structured), structured)
 
 const contentResult = (name: string, value: unknown): CallToolResult => {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }

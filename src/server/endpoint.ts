@@ -47,7 +47,7 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
    * The dispatcher proper; synchronous unless a handler is asynchronous. Internally an
    * answer is the response or `undefined` (no Option per message); Option is the edge's.
    */
-  const respond = (message: unknown, session: Session): Eventually<Outgoing | undefined> => {
+  const respond = (message: unknown, session: Session, shallow: boolean): Eventually<Outgoing | undefined> => {
     const m = decodeMessage(message)
     if (isUndecodable(m)) return m.answer ? failure(m.id, m.error) : undefined
     if (m.kind === 'notification') {
@@ -61,7 +61,7 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
       session.outbound?.settle(m)
       return undefined
     }
-    if (deeperThan(m.params, maxDepth))
+    if (!shallow && deeperThan(m.params, maxDepth))
       return failure(m.id, rpcError('InvalidParams', `Invalid params: nested deeper than ${maxDepth} levels (maxDepth)`))
     // the answer keeps the request's id, not the request: a subscription runs for hours, and its params may be megabytes
     const id = m.id
@@ -81,11 +81,11 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
   }
 
   /** A batch (2025-03-26 and earlier): every member answered, the answers in one array. */
-  const respondBatch = (batch: ReadonlyArray<unknown>, session: Session): Eventually<Reply | undefined> => {
+  const respondBatch = (batch: ReadonlyArray<unknown>, session: Session, shallow: boolean): Eventually<Reply | undefined> => {
     const answers = batch.map((m) =>
       isObject(m) && m.method === 'initialize' && 'id' in m
         ? failure(isRequestId(m.id) ? m.id : null, rpcError('InvalidRequest', 'Invalid Request: initialize must not be part of a batch'))
-        : respond(m, session),
+        : respond(m, session, shallow),
     )
     const collect = (settled: ReadonlyArray<Outgoing | undefined>): Reply | undefined => {
       const replies = settled.filter((o): o is Outgoing => o !== undefined)
@@ -94,8 +94,14 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
     return answers.some(isThenable) ? Promise.all(answers).then(collect) : collect(answers as ReadonlyArray<Outgoing | undefined>)
   }
 
-  const respondAny = (message: unknown, session: Session): Eventually<Reply | undefined> =>
-    Array.isArray(message) && message.length > 0 && batchesAllowed(session.protocolVersion) ? respondBatch(message, session) : respond(message, session)
+  /** `shallow`: the message is known to nest less deeply than `maxDepth` (its text is too short to), so nothing walks it to find out. */
+  const respondAny = (message: unknown, session: Session, shallow: boolean): Eventually<Reply | undefined> =>
+    Array.isArray(message) && message.length > 0 && batchesAllowed(session.protocolVersion)
+      ? respondBatch(message, session, shallow)
+      : respond(message, session, shallow)
+  // params nested deeper than maxDepth take an opening and a closing bracket per level, and
+  // the message's own braces: a shorter text cannot hold them (most lines are far shorter)
+  const shallowBelow = 2 * maxDepth + 4
 
   // a promise only when a handler on the way is asynchronous: no allocation or microtask hop otherwise
   const answerLine = (text: string, session: Session): Eventually<string | undefined> => {
@@ -105,13 +111,13 @@ export const endpoint = ({ route, maxDepth, notified }: EndpointConfig): Endpoin
     } catch (e) {
       return encode(failure(null, parseError(e)))
     }
-    const out = respondAny(message, session)
+    const out = respondAny(message, session, text.length < shallowBelow)
     return isThenable(out) ? (out as Promise<Reply | undefined>).then(encodeReply) : encodeReply(out as Reply | undefined)
   }
   const answerText = (text: string, session: Session): Eventually<O.Option<string>> => map(answerLine(text, session), O.fromNullable)
 
   return {
-    dispatch: (message, session) => () => toPromise(map(respondAny(message, session), O.fromNullable)),
+    dispatch: (message, session) => () => toPromise(map(respondAny(message, session, false), O.fromNullable)),
     dispatchText: (text, session) => () => toPromise(answerText(text, session)),
     answerText,
     answerLine,

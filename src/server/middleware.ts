@@ -21,8 +21,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { CallToolResult } from '../contract/content.js'
 import type { AnyTool } from '../contract/emcp.js'
-import { isThenable, type Eventually } from '../util/eventually.js'
-import { rpcError, type Params, type Request, type RequestId, type RpcError } from '../protocol/jsonrpc.js'
+import { isThenable, map, type Eventually } from '../util/eventually.js'
+import { rpcError, StructuredResult, type Params, type Request, type RequestId, type RpcError } from '../protocol/jsonrpc.js'
 import type { Session } from './session.js'
 
 // ---------------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ export const runRequest = (steps: ReadonlyArray<RequestStep>, req: Request, sess
   const info: RequestInfo = { id: req.id, method: req.method, params: req.params, session }
   const at = (i: number): Eventually<Outcome> => {
     const step = steps[i]
-    return step === undefined ? last() : step(info, once(`request step ${i + 1}`, () => at(i + 1)))
+    return step === undefined ? map(last(), plainResult) : step(info, once(`request step ${i + 1}`, () => at(i + 1)))
   }
   return at(0)
 }
@@ -131,7 +131,7 @@ export const runToolCall = (
 ): Eventually<ToolOutcome> => {
   const at = (i: number, info: ToolCallInfo): Eventually<ToolOutcome> => {
     const step = steps[i]
-    if (step === undefined) return run(info.arguments)
+    if (step === undefined) return map(run(info.arguments), plainResult)
     return step(
       info,
       once(`toolCall step ${i + 1}`, (args?: { readonly [key: string]: unknown }) => at(i + 1, args === undefined ? info : { ...info, arguments: args })),
@@ -142,6 +142,12 @@ export const runToolCall = (
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/**
+ * A result as middleware sees it: a plain object, never a `StructuredResult` (whose text the
+ * encoder would write in place of a structured value the middleware edited in place).
+ */
+const plainResult = <O extends Outcome>(o: O): O => (E.isRight(o) && o.right instanceof StructuredResult ? (E.right({ ...o.right }) as O) : o)
 
 /**
  * `next` as a middleware gets it: always a promise (so `await next()` reads the same for a

@@ -82,6 +82,24 @@ describe('maxDepth', () => {
     expect(await s.dispatch(call(512), newSession(V))()).toMatchObject({ value: { error: { code: -32602 } } })
   })
 
+  it('JSON text is bounded as parsed messages are: at every limit, the deepest params a text can hold at its length', async () => {
+    // params of arrays only (the fewest characters per level), then the same depth in objects:
+    // a text too short to nest past the limit skips the walk, and must answer as the walk would
+    const arrays = (n: number): string => (n === 1 ? '{}' : `{"":${'['.repeat(n - 1)}${']'.repeat(n - 1)}}`)
+    const objects = (n: number): string => '{"a":'.repeat(n - 1) + '{}' + '}'.repeat(n - 1)
+    for (const maxDepth of [1, 2, 3, 8, 31, 64, 200])
+      for (const params of [arrays, objects])
+        for (const depth of [1, maxDepth >> 1, maxDepth - 1, maxDepth, maxDepth + 1, maxDepth + 2].filter((d) => d >= 1)) {
+          const text = `{"jsonrpc":"2.0","id":1,"method":"ping","params":${params(depth)}}`
+          const s = server(maxDepth)
+          const viaText = await s.answerText(text, newSession('2025-11-25'))
+          const viaMessage = await s.dispatch(JSON.parse(text), newSession('2025-11-25'))()
+          const answer = depth > maxDepth ? { error: { code: -32602 } } : { result: {} }
+          expect(viaText._tag === 'Some' ? JSON.parse(viaText.value) : undefined, `${maxDepth} ${depth} ${text}`).toMatchObject(answer)
+          expect(viaMessage, text).toMatchObject({ value: answer })
+        }
+  })
+
   it('must be a positive integer', () => {
     expect(() => server(0)).toThrow(/maxDepth must be a positive integer/)
   })

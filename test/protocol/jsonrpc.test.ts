@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { decode, emcp, encode, errorCodes, mcpServer, newSession, parse, type Outgoing } from '../../src/index.js'
+import * as fc from 'fast-check'
+import { decode, emcp, encode, errorCodes, mcpServer, newSession, parse, type Middleware, type Outgoing } from '../../src/index.js'
+import { StructuredResult } from '../../src/protocol/jsonrpc.js'
 
 const ping = emcp({ name: 'noop', description: 'Does nothing.', input: { type: 'object' } })
 const server = mcpServer([ping], { name: 'rpc', version: '1' }).implement({ noop: () => 'ok' })
@@ -242,5 +244,76 @@ describe('jsonrpc: encode', () => {
     const out = O.toUndefined(await answer({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as { result: { value: unknown } }
     const nested: Outgoing = { jsonrpc: '2.0', id: 1, result: { page: out.result } }
     expect(JSON.parse(encode(nested))).toEqual({ jsonrpc: '2.0', id: 1, result: { page: out.result.value } })
+  })
+})
+
+describe('jsonrpc: encode of a structured tool result', () => {
+  const plain = (text: string, value: unknown) => ({ content: [{ type: 'text', text }], structuredContent: value })
+
+  it('writes the text block’s JSON in the structured content’s place: the same text as serialising it again', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.oneof(fc.integer(), fc.string()), (value, id) => {
+        const text = JSON.stringify(value)
+        const spliced = encode({ jsonrpc: '2.0', id, result: new StructuredResult(text, value) })
+        expect(spliced).toBe(JSON.stringify({ jsonrpc: '2.0', id, result: plain(text, value) }))
+      }),
+      { numRuns: 500, seed: 20261205 },
+    )
+    const tricky = { q: 'a"b\\c\n', u: '\u2028 😀 \ud800', n: [-0, 1e21, 0.1], e: {} }
+    const text = JSON.stringify(tricky)
+    expect(encode({ jsonrpc: '2.0', id: 'x"y', result: new StructuredResult(text, tricky) })).toBe(JSON.stringify({ jsonrpc: '2.0', id: 'x"y', result: plain(text, tricky) }))
+  })
+
+  it('serialises a result changed after it was made as it now is', () => {
+    type Loose = { content: Array<Record<string, unknown>>; structuredContent: unknown; [key: string]: unknown }
+    const changes: ReadonlyArray<(r: Loose) => void> = [
+      (r) => void (r.isError = true),
+      (r) => void (r._meta = { a: 1 }),
+      (r) => void r.content.push({ type: 'text', text: 'more' }),
+      (r) => void ((r.content[0] as Record<string, unknown>).text = 'edited'),
+      (r) => void ((r.content[0] as Record<string, unknown>).annotations = { priority: 1 }),
+      (r) => void (r.content[0] = { type: 'text', text: 'other block' }),
+      (r) => void (r.structuredContent = { sum: 4 }),
+      (r) => void (r.content = []),
+    ]
+    for (const change of changes) {
+      const r = new StructuredResult('{"sum":3}', { sum: 3 }) as unknown as Loose
+      change(r)
+      const m = { jsonrpc: '2.0', id: 1, result: r } as Outgoing
+      expect(encode(m), String(change)).toBe(JSON.stringify(m))
+    }
+  })
+
+  it('never splices a value that JSON cannot carry (no text to splice)', () => {
+    const r = new StructuredResult(JSON.stringify(undefined) as unknown as string, undefined)
+    expect(encode({ jsonrpc: '2.0', id: 1, result: r })).toBe(JSON.stringify({ jsonrpc: '2.0', id: 1, result: r }))
+  })
+
+  it('is what a tool with an output schema answers, and middleware that edits its result in place sends the edit', async () => {
+    const add = emcp({
+      name: 'add',
+      description: 'Adds.',
+      input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+    } as const)
+    const call = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}'
+    const plainServer = mcpServer([add], { name: 'p', version: '1' }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
+    const out = await plainServer.dispatchText(call, newSession('2025-11-25'))()
+    expect(O.toUndefined(out)).toBe('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"sum\\":3}"}],"structuredContent":{"sum":3}}}')
+    // in place, after the handler: the structured content on the wire is the edited one
+    const edit = (o: unknown) => {
+      const r = (o as { right?: { structuredContent?: { sum: number } } }).right
+      if (r?.structuredContent !== undefined) r.structuredContent.sum = 40
+      return o
+    }
+    const middlewares: ReadonlyArray<Middleware> = [
+      { toolCall: async (_call, next) => edit(await next()) as Awaited<ReturnType<typeof next>> },
+      { request: async (_req, next) => edit(await next()) as Awaited<ReturnType<typeof next>> },
+    ]
+    for (const middleware of middlewares) {
+      const edited = mcpServer([add], { name: 'm', version: '1' }, { middleware: [middleware] }).implement({ add: ({ a, b }) => ({ sum: a + b }) })
+      const answer = JSON.parse(O.toUndefined(await edited.dispatchText(call, newSession('2025-11-25'))()) as string)
+      expect(answer.result.structuredContent).toEqual({ sum: 40 })
+    }
   })
 })

@@ -4,6 +4,7 @@ import * as fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Ajv as AjvInstance, ErrorObject } from 'ajv'
 import { plainValidator } from '../../src/schema/plain-validator.js'
+import { plainPredicate } from '../../src/schema/plain-predicate.js'
 import { validatorOf, type JsonSchema } from '../../src/index.js'
 
 // The judge: ajv itself, with the options schema.ts gives it, its errors turned into issues
@@ -149,6 +150,9 @@ describe('plain validator: the same verdicts as the general engine', () => {
       [{ type: 'object', required: ['x~y'] }, {}],
       [{ type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region', minLength: 2 } } }, { region: 'a' }],
       [{ type: 'array', items: { type: 'object', properties: { a: { type: 'integer', default: 1 } } } }, [{}, { a: 2 }, 'no']],
+      // a const above a default, refused further on: the const is judged before the default is filled
+      [{ type: 'object', properties: { n: { type: 'object', const: {}, properties: { x: { default: 1 } } }, m: { type: 'string' } } }, { n: {}, m: 5 }],
+      [{ type: 'object', properties: { n: { enum: [{}], properties: { x: { default: 1 } } } }, required: ['m'] }, { n: {} }],
     ]
     for (const [s, value] of cases)
       for (const mode of ['input', 'output'] as const) {
@@ -178,6 +182,45 @@ describe('plain validator: the same verdicts as the general engine', () => {
     const value = {}
     expect(plainValidator({ type: 'object', properties: { a: { default: 1 } } }, 'output')?.(value)).toBeUndefined()
     expect(value).toEqual({})
+  })
+})
+
+describe('plain predicate: the yes-or-no check asked first', () => {
+  it('says valid exactly when ajv does, and fills in the same defaults when it says so', () => {
+    fc.assert(
+      fc.property(case_, ([s, value, mode]) => {
+        const valid = plainPredicate(s, mode === 'input')
+        if (valid === undefined) return
+        const expected = judge(s, mode, value)
+        const copy = structuredClone(value)
+        expect(valid(copy)).toBe(expected.issues === undefined)
+        if (expected.issues === undefined) expect(copy).toEqual(expected.after)
+      }),
+      { numRuns: 3000, seed: 20261205 },
+    )
+  })
+
+  it('stands aside where a refused value walked again would differ: defaults filled below a const or an enum', () => {
+    const s = { type: 'object', properties: { n: { type: 'object', const: {}, properties: { x: { default: 1 } } } } }
+    expect(plainPredicate(s, true)).toBeUndefined()
+    // results are never filled: the predicate stands for them
+    expect(plainPredicate(s, false)?.({ n: {} })).toBe(true)
+    expect(plainPredicate({ type: 'object', properties: { x: { default: 1 } }, required: ['x'] }, true)).toBeDefined()
+  })
+
+  it('is asked first: a valid value is not walked for issues, and an invalid one still gets every issue', () => {
+    const s = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'string', minLength: 2 } }, required: ['a'], additionalProperties: false }
+    const check = plainValidator(s, 'input')
+    const reads: string[] = []
+    // a value that records what is read: the predicate reads each key once, the reporting walk again
+    const watched = (o: Record<string, unknown>) => new Proxy(o, { get: (t, k) => (reads.push(String(k)), t[k as string]) })
+    expect(check?.(watched({ a: 1, b: 'xy' }))).toBeUndefined()
+    expect(reads).toEqual(['a', 'a', 'b'])
+    expect(check?.({ b: 'x', c: true })).toEqual([
+      { path: '/a', message: 'is required' },
+      { path: '/c', message: 'is not allowed' },
+      { path: '/b', message: 'must NOT have fewer than 2 characters' },
+    ])
   })
 })
 

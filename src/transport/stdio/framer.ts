@@ -63,14 +63,39 @@ export const lineFramer = (maxLineBytes: number, sink: FrameSink): LineFramer =>
     if (pending.length > 0) clearPending()
   }
 
+  /** Lines known to be within the limit, decoded together: each is cut from the text, not decoded alone. */
+  const wholeLines = (text: string): void => {
+    let from = 0
+    for (let nl = text.indexOf('\n'); ; nl = text.indexOf('\n', from)) {
+      sink.line(stripCR(text.slice(from, nl === -1 ? text.length : nl)))
+      if (nl === -1) return
+      from = nl + 1
+    }
+  }
+
   const push = (buf: Buffer): void => {
-    // lines are read by offset: the common line (whole in one chunk) makes no Buffer view
     let start = 0
     let nl = buf.indexOf(10)
-    while (nl !== -1) {
-      endLine(buf, start, nl)
+    // a line begun in an earlier chunk (kept, or being skipped) ends first, counted in bytes
+    if (nl !== -1 && (pendingBytes > 0 || overflow !== undefined)) {
+      endLine(buf, 0, nl)
       start = nl + 1
       nl = buf.indexOf(10, start)
+    }
+    if (nl !== -1) {
+      const last = buf.lastIndexOf(10)
+      // no line up to the last newline can pass the limit when they all fit in it: one decode
+      // for all of them (a newline byte is never inside a UTF-8 character, so each line's
+      // text is what decoding it alone gives); otherwise each is measured and decoded alone
+      if (last - start <= maxLineBytes) {
+        wholeLines(buf.toString('utf8', start, last))
+        start = last + 1
+      } else
+        while (nl !== -1) {
+          endLine(buf, start, nl)
+          start = nl + 1
+          nl = buf.indexOf(10, start)
+        }
     }
     if (start === buf.length) return
     const rest = start === 0 ? buf : buf.subarray(start)

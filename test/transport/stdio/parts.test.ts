@@ -5,6 +5,7 @@
  */
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import * as fc from 'fast-check'
 import type { RequestId } from '../../../src/protocol/jsonrpc.js'
 import { lineFramer } from '../../../src/transport/stdio/framer.js'
 import { outputQueue } from '../../../src/transport/stdio/output-queue.js'
@@ -49,6 +50,36 @@ describe('lineFramer', () => {
     atEnd.push(`{"id":9,"pad":"${'w'.repeat(100)}`)
     atEnd.end()
     expect([tail.seen, nested.seen, atEnd.seen]).toEqual([[{ oversized: 'last' }], [{ oversized: null }], [{ oversized: 9 }]])
+  })
+
+  it('gives the same lines and reports however the input is cut, whatever its bytes (invalid UTF-8, CR, empty lines)', () => {
+    // lines wholly inside one chunk are decoded together; those across chunks, or in a chunk
+    // whose lines may pass the limit, one by one: every cut must give what one chunk gives
+    const byte = fc.constantFrom(0x0a, 0x0a, 0x0d, 0x61, 0x7b, 0x22, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xc3, 0xa9, 0xff, 0xed, 0xa0)
+    const run = (limit: number, chunks: ReadonlyArray<Buffer>) => {
+      const seen: Array<{ line: string } | { oversized: RequestId | null }> = []
+      const f = lineFramer(limit, { line: (line) => seen.push({ line }), oversized: (id) => seen.push({ oversized: id }) })
+      for (const c of chunks) f.push(c)
+      f.end()
+      return seen
+    }
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 300 }), fc.constantFrom(3, 8, 40, 1024), fc.array(fc.nat(300), { maxLength: 6 }), (bytes, limit, at) => {
+        const input = Buffer.from(bytes)
+        const cuts = [...new Set(at.map((n) => n % (input.length + 1)))].sort((a, b) => a - b)
+        const pieces = [0, ...cuts].map((from, i) => input.subarray(from, [...cuts, input.length][i]))
+        const whole = run(limit, [input])
+        expect(run(limit, pieces)).toEqual(whole)
+        expect(run(limit, [...input].map((b) => Buffer.from([b])))).toEqual(whole)
+        // within the limit, each line is the bytes between newlines decoded alone
+        if (limit === 1024) {
+          const raw = input.toString('latin1').split('\n')
+          if (raw.at(-1) === '') raw.pop()
+          expect(whole).toEqual(raw.map((l) => ({ line: Buffer.from(l, 'latin1').toString('utf8').replace(/\r$/, '') })))
+        }
+      }),
+      { numRuns: 2000, seed: 20261205 },
+    )
   })
 
   it('accepts a line of exactly the limit, in one chunk or several', () => {
