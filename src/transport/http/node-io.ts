@@ -74,7 +74,8 @@ export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPac
       if (read instanceof Error) reject(read)
       else resolve(read)
     }
-    const watch = pace === undefined ? undefined : paceWatch(pace, declared, () => finish('too-slow'))
+    // a body already here whole (it came with its head, as small ones do) has no pace to keep: no timer for it
+    const watch = pace === undefined || req.complete ? undefined : paceWatch(pace, declared, () => finish('too-slow'))
     const onClose = (): void => {
       if (!req.complete) finish(new Error('the client went away before its body was read'))
     }
