@@ -28,11 +28,11 @@ export interface Alarm {
 /**
  * A setter of alarms that ring `ms` milliseconds after they are set (at the earliest; a busy
  * event loop rings them late, as it would a timer). While one is pending, its timer keeps the
- * process alive, as a timer of its own would.
+ * process alive, as a timer of its own would, unless `keepAlive` is false.
  */
-export const alarms = (ms: number): ((ring: () => void) => Alarm) => {
-  const line = new Line(ms)
-  return (ring) => ((sharedTimers ??= timersAreShared()) ? line.add(ring) : new OwnTimer(setTimeout(ring, ms)))
+export const alarms = (ms: number, keepAlive = true): ((ring: () => void) => Alarm) => {
+  const line = new Line(ms, keepAlive)
+  return (ring) => ((sharedTimers ??= timersAreShared()) ? line.add(ring) : new OwnTimer(unrefUnless(keepAlive, setTimeout(ring, ms))))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -50,6 +50,12 @@ const timersAreShared = (): boolean => {
 }
 let sharedTimers: boolean | undefined
 
+/** `timer`, unref'd when it must not keep the process alive (runtimes whose timers are numbers have nothing to unref). */
+const unrefUnless = (keepAlive: boolean, timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> => {
+  if (!keepAlive) (timer as { unref?: () => void }).unref?.()
+  return timer
+}
+
 /** An alarm on a timer of its own. */
 class OwnTimer implements Alarm {
   constructor(readonly timer: ReturnType<typeof setTimeout>) {}
@@ -65,7 +71,10 @@ class Line {
   // set for the first alarm's time; when that one is cancelled it rings nothing and is set again
   timer: ReturnType<typeof setTimeout> | undefined = undefined
 
-  constructor(readonly ms: number) {}
+  constructor(
+    readonly ms: number,
+    readonly keepAlive: boolean,
+  ) {}
 
   add(ring: () => void): Entry {
     const e = new Entry(this, performance.now() + this.ms, ring)
@@ -95,7 +104,7 @@ class Line {
   arm(): void {
     const first = this.head
     if (first === undefined) return
-    this.timer = setTimeout(() => this.fire(), Math.max(1, Math.ceil(first.due - performance.now())))
+    this.timer = unrefUnless(this.keepAlive, setTimeout(() => this.fire(), Math.max(1, Math.ceil(first.due - performance.now()))))
   }
 
   fire(): void {

@@ -49,4 +49,12 @@ describe('alarms', () => {
     for (const a of pending) a.cancel()
     expect(timers()).toBe(before)
   })
+
+  it('keeps no process alive with keepAlive false, and still rings', async () => {
+    const before = timers()
+    const after = alarms(5, false)
+    const rung = new Promise<string>((resolve) => after(() => resolve('rung')))
+    expect(timers()).toBe(before)
+    expect(await rung).toBe('rung')
+  })
 })
