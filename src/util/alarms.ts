@@ -4,7 +4,9 @@
  * (a Timeout object, an async resource, a read of the loop's clock, a list insert and
  * removal) is work and memory spent per call for nothing. Alarms of one length fall due in
  * the order they were set: they wait in a doubly linked list (set: append; cancel: unlink,
- * both O(1), nothing left behind), and one timer waits for the first of them. Where timers are
+ * both O(1), nothing left behind), and one timer waits for the first of them; it outlives the
+ * alarms it waited for (without keeping the process alive), so that a line that empties after
+ * every call does not cost a timer per call. Where timers are
  * plain numbers (workerd, Deno), a runtime may tie a timer to the request that set it, so
  * there each alarm keeps a timer of its own.
  *
@@ -70,6 +72,8 @@ class Line {
   tail: Entry | undefined = undefined
   // set for the first alarm's time; when that one is cancelled it rings nothing and is set again
   timer: ReturnType<typeof setTimeout> | undefined = undefined
+  // whether the timer keeps the process alive now (only while an alarm is pending, on a keepAlive line)
+  holding = false
 
   constructor(
     readonly ms: number,
@@ -85,6 +89,10 @@ class Line {
     }
     this.tail = e
     if (this.timer === undefined) this.arm()
+    else if (this.keepAlive && !this.holding) {
+      this.holding = true
+      ;(this.timer as { ref?: () => void }).ref?.()
+    }
     return e
   }
 
@@ -94,10 +102,11 @@ class Line {
     if (e.next === undefined) this.tail = e.prev
     else e.next.prev = e.prev
     e.prev = e.next = undefined
-    // nothing left: the timer must not keep the process alive for nothing
-    if (this.head === undefined && this.timer !== undefined) {
-      clearTimeout(this.timer)
-      this.timer = undefined
+    // nothing left: the timer stays, for the next alarm (a line that empties after each call would
+    // otherwise make a timer per call), but no longer keeps the process alive; ringing nothing, it ends
+    if (this.head === undefined && this.timer !== undefined && this.holding) {
+      this.holding = false
+      ;(this.timer as { unref?: () => void }).unref?.()
     }
   }
 
@@ -105,10 +114,12 @@ class Line {
     const first = this.head
     if (first === undefined) return
     this.timer = unrefUnless(this.keepAlive, setTimeout(() => this.fire(), Math.max(1, Math.ceil(first.due - performance.now()))))
+    this.holding = this.keepAlive
   }
 
   fire(): void {
     this.timer = undefined
+    this.holding = false
     const now = performance.now()
     // rung in order; one that rings may cancel or set others meanwhile
     for (let e = this.head; e !== undefined && e.due <= now; e = this.head) {

@@ -3,7 +3,7 @@
  * their length, a cancelled one never rings, a line with none pending holds no timer, and
  * however many are pending, one Node timer waits for them.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { alarms } from '../../src/util/alarms.js'
 
 /** Node's active timers now. */
@@ -48,6 +48,24 @@ describe('alarms', () => {
     expect(timers()).toBe(before + 1)
     for (const a of pending) a.cancel()
     expect(timers()).toBe(before)
+  })
+
+  it('keeps its timer for the next alarm when it empties, without keeping the process alive: no timer per alarm set and cancelled', () => {
+    const before = timers()
+    const after = alarms(60_000)
+    const made = vi.spyOn(globalThis, 'setTimeout')
+    try {
+      for (let i = 0; i < 100; i++) {
+        const a = after(() => expect.fail('a cancelled alarm rang'))
+        expect(timers()).toBe(before + 1)
+        a.cancel()
+        expect(timers()).toBe(before)
+      }
+      // one timer for the line (and one probe of the runtime's timers, when this is the first line used)
+      expect(made.mock.calls.length).toBeLessThanOrEqual(2)
+    } finally {
+      made.mockRestore()
+    }
   })
 
   it('keeps no process alive with keepAlive false, and still rings', async () => {
