@@ -10,7 +10,7 @@
  * of a previous build's server (a folder holding its package.json, dist/ and bench/servers/).
  *
  *   npm run build && EMCP_TEST_DATABASE_URL=postgres://… node bench/http-cpu.mjs   # emcp-pg beside raw-pg
- *   node bench/http-cpu.mjs --rounds 7 --calls 20000
+ *   node bench/http-cpu.mjs --rounds 7 --calls 20000 --warmup 5000
  *   node bench/http-cpu.mjs --servers old=bench/.work/old/bench/servers/emcp-pg.mjs,new=bench/servers/emcp-pg.mjs
  *   node bench/http-cpu.mjs --servers emcp=dist/examples/bench.js,raw=bench/servers/raw-http.mjs   # no database
  *   node bench/http-cpu.mjs --rounds 1 --servers emcp=bench/servers/emcp-pg.mjs --node-flags '--cpu-prof --cpu-prof-dir=bench/.work/prof'
@@ -44,7 +44,7 @@ const servers = Object.fromEntries(
     .map((s) => s.split('=')),
 )
 if (!(rounds >= 1 && calls >= 1 && concurrency >= 1) || Object.values(servers).some((f) => f === undefined)) {
-  console.error('usage: node bench/http-cpu.mjs [--rounds N] [--calls N] [--concurrency N] [--servers name=file,...]')
+  console.error('usage: node bench/http-cpu.mjs [--rounds N] [--calls N] [--warmup N] [--concurrency N] [--accept TYPES] [--servers name=file,...] [--node-flags FLAGS] [--exec COMMAND]')
   process.exit(2)
 }
 const url = process.env.EMCP_TEST_DATABASE_URL ?? ''
@@ -148,7 +148,7 @@ const sample = async (file) => {
         await new Promise((r) => setTimeout(r, 10))
       }
     }
-    await load(agent, port, 1, Math.max(2000, calls / 2))
+    await load(agent, port, 1, Number(flag('--warmup', Math.max(2000, calls / 2))))
     const c0 = onCpu(child.pid)
     const g0 = { ...gc }
     const t0 = performance.now()

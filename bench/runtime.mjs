@@ -1233,6 +1233,9 @@ const renderPage = (result) => {
     out.push('')
   }
   if (result.postgres !== undefined) out.push(postgresPage(result.postgres, mdTable, fmtRatio))
+  // the analysis of the PostgreSQL HTTP per-call cost is written by hand (from bench/http-cpu.mjs): kept as it is
+  const pgAnalysis = handWritten('### Per-call cost of a PostgreSQL tool over HTTP: where the time goes')
+  if (pgAnalysis !== undefined) out.push(pgAnalysis)
   if (result.scaling !== undefined) out.push(scalingPage(result.scaling, mdTable, fmtRatio))
   if (result.meos !== undefined) out.push(meosPage(result.meos, mdTable, fmtRatio))
   if (result.runtimes !== undefined) out.push(runtimesPage(result.runtimes, mdTable, fmtRatio))
