@@ -1268,6 +1268,10 @@ const renderPage = (result) => {
     if (section === undefined) continue
     const text = page(section, mdTable, fmtRatio)
     out.push(section.keptFrom === undefined ? text : text.trimEnd() + '\n\n' + keptNote(name, section.keptFrom) + '\n')
+    if (name !== 'postgres') continue
+    // the analysis of the PostgreSQL HTTP per-call cost is written by hand (from bench/http-cpu.mjs): kept as it is
+    const pgAnalysis = handWritten('### Per-call cost of a PostgreSQL tool over HTTP: where the time goes')
+    if (pgAnalysis !== undefined) out.push(pgAnalysis)
   }
   out.push('## Type-checking: emcp beside the official SDK')
   out.push('')
@@ -1284,6 +1288,7 @@ const renderPage = (result) => {
   out.push('node bench/profile.mjs     # a CPU profile of the emcp server under the pipelined stdio load (after a build)')
   out.push('node bench/stdio-profile.mjs # instructions per stdio call and to the first answer, under callgrind')
   out.push('node bench/stdio-cpu.mjs     # the server\'s own CPU time per stdio call, builds or servers interleaved')
+  out.push('node bench/http-cpu.mjs      # the server\'s own CPU time and allocation per HTTP call (PostgreSQL tool), builds or servers interleaved')
   out.push('```')
   out.push('')
   out.push('All samples, versions and the machine are in `bench/results/runtime.json`.')

@@ -107,9 +107,20 @@ const runHandler = (c: Callable, args: unknown, ctx: ToolContext): Eventually<Ca
   } catch (thrown) {
     return failureResult(thrown)
   }
+  // a promise is followed as it is (an async wrapper around it would cost two promises and two jobs more)
+  if (typeof returned !== 'function') return Promise.resolve(returned).then((value) => settled(c, value), failureResult)
   return later(returned)
     .then((value) => complete(c, value))
     .catch(failureResult)
+}
+
+/** `complete`, with what it throws turned into an `isError` result too. */
+const settled = (c: Callable, value: unknown): Eventually<CallToolResult> => {
+  try {
+    return complete(c, value)
+  } catch (e) {
+    return failureResult(e)
+  }
 }
 
 /** The `isError` result for anything a handler failed with, whatever was thrown (a Proxy, a throwing toString); it throws only to pass a missing client capability on. */
@@ -163,8 +174,8 @@ const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
   u !== null &&
   (((u as E.Left<unknown>)._tag === 'Left' && 'left' in u) || ((u as E.Right<unknown>)._tag === 'Right' && 'right' in u))
 
-/** Awaits a Promise, or runs a TaskEither (or Task) thunk and awaits what it gives. */
-const later = async (r: unknown): Promise<unknown> => (typeof r === 'function' ? (r as () => unknown)() : r)
+/** Runs a TaskEither (or Task) thunk and awaits what it gives. */
+const later = async (r: unknown): Promise<unknown> => (r as () => unknown)()
 
 /** Turns whatever the handler finally produced (value, Either, tool error) into a result. */
 const complete = (c: Callable, value: unknown): Eventually<CallToolResult> => {

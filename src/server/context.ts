@@ -239,6 +239,12 @@ class CallContext implements ToolContext {
     this.ended = true
   }
 
+  /** Marks an asynchronous call answered and no longer cancellable. */
+  finish(): void {
+    this.ended = true
+    this.session.inFlight.delete(this.requestId)
+  }
+
   private async ask(capability: string, method: string, params: { readonly [key: string]: unknown }, options?: RequestOptions): Promise<unknown> {
     return (this.session.ask ?? outboundAsker).ask({ capability, method, params }, options, this.session, this)
   }
@@ -272,10 +278,14 @@ export const runWith = <A, X, Y>(req: Request, session: Session, f: (x: X, y: Y,
   // 2026-07-28: an attempt that needs the client's input ends before the handler does
   const ended = session.ask?.ended()
   const raced = ended === undefined ? (out as Promise<A>) : Promise.race([out as Promise<A>, ended])
-  return raced.finally(() => {
-    ctx.end()
-    session.inFlight.delete(req.id)
-  })
+  // then, not finally: finally makes two more promises and a job per call
+  return raced.then(
+    (v) => (ctx.finish(), v),
+    (e: unknown) => {
+      ctx.finish()
+      throw e
+    },
+  )
 }
 
 const applyTo = <A>(f: (ctx: ToolContext) => Eventually<A>, _: undefined, ctx: ToolContext): Eventually<A> => f(ctx)

@@ -10,6 +10,7 @@
  * // settle(running, request, session): the first of the answer, the timeout, the cancellation
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { alarms } from '../util/alarms.js'
 import { clip } from '../util/clip.js'
 import { errorMessage } from '../contract/content.js'
 import { rpcError, type Request, type RpcError } from '../protocol/jsonrpc.js'
@@ -19,9 +20,10 @@ import type { Session } from './session.js'
 export const defaultCallTimeoutMs = 300_000
 
 /** Races a running request against its deadline and its cancellation; 0 ms: no deadline. */
-export const deadline =
-  (callTimeoutMs: number) =>
-  (running: Promise<E.Either<RpcError, unknown>>, req: Request, session: Session): Promise<E.Either<RpcError, unknown>> =>
+export const deadline = (callTimeoutMs: number) => {
+  // one timer for all the server's deadlines, not one per call (alarms.ts says why)
+  const after = callTimeoutMs > 0 ? alarms(callTimeoutMs) : undefined
+  return (running: Promise<E.Either<RpcError, unknown>>, req: Request, session: Session): Promise<E.Either<RpcError, unknown>> =>
     new Promise((resolve, reject) => {
       const abort = session.inFlight.get(req.id)
       if (abort !== undefined)
@@ -29,12 +31,13 @@ export const deadline =
           abort(reason)
           resolve(E.left(rpcError('InternalError', 'cancelled')))
         })
-      const timer = callTimeoutMs > 0 ? setTimeout(() => resolve(timedOut(req, session, abort, callTimeoutMs)), callTimeoutMs) : undefined
+      const alarm = after?.(() => resolve(timedOut(req, session, abort, callTimeoutMs)))
       running.then(
-        (v) => (clearTimeout(timer), resolve(v)),
-        (e: unknown) => (clearTimeout(timer), reject(e)),
+        (v) => (alarm?.cancel(), resolve(v)),
+        (e: unknown) => (alarm?.cancel(), reject(e)),
       )
     })
+}
 
 /** Aborts the request's work, and says why in the shape its method answers in. */
 const timedOut = (req: Request, session: Session, abort: ((reason?: unknown) => void) | undefined, ms: number): E.Either<RpcError, unknown> => {

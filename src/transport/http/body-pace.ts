@@ -16,7 +16,11 @@
  * watch.stop()
  */
 import type { BodyPace, BodyRead } from './model.js'
+import { alarms, type Alarm } from '../../util/alarms.js'
 import { joinUtf8 } from '../../util/bytes.js'
+
+/** The first pace check of every body, a second after its read began, on one shared timer (no process kept alive for it). */
+const firstSecond = alarms(1000, false)
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -53,6 +57,7 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
   const active = (): number => Date.now() - started - waited
   const check = (): void => {
     timer = undefined
+    first = undefined
     if (waitingSince === undefined) {
       const ms = active()
       // counted in whole seconds after the first: a check that fires a moment late owes nothing more for it
@@ -85,7 +90,9 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
     // a pending check must not keep a process alive; runtimes whose timers are numbers have nothing to unref
     ;(timer as { unref?: () => void }).unref?.()
   }
-  schedule()
+  // the first check, a second in, on the alarms all bodies share: most bodies are read long before it
+  let first: Alarm | undefined = pace.minBytesPerSecond > 0 && (pace.timeoutMs <= 0 || pace.timeoutMs > 1000) ? firstSecond(check) : undefined
+  if (first === undefined) schedule()
   return {
     received: (total) => {
       got = total
@@ -101,7 +108,10 @@ export const paceWatch = (pace: BodyPace, expected: number | undefined, onSlow: 
         last = { got, ms: active() }
       }
     },
-    stop: () => clearTimeout(timer),
+    stop: () => {
+      first?.cancel()
+      clearTimeout(timer)
+    },
   }
 }
 

@@ -36,7 +36,7 @@ export const body = (options: HttpOptions): HttpMiddleware => {
     let read
     let heldUp = false
     try {
-      await shares.first
+      if (shares.first !== undefined) await shares.first
       // while others wait for the budget in all, a body that would not finish soon gives its share up (408)
       read = await req.readBody(maxBodyBytes, { timeoutMs, minBytesPerSecond, reserve: shares.reserve, pressed: budget.pressed, limit: maxBodyBytes, onHeldUp: () => (heldUp = true) })
       if (typeof read === 'object') read = parse(read.text)
@@ -93,8 +93,11 @@ const reservations = (budget: ByteBudget, client: string | undefined, req: HttpR
     reserved += more
     return take(more, holding)
   }
+  // granted at once when it fits and nobody waits: no promise to wait for
+  const now = budget.takeNow(client, reserved)
+  if (now !== undefined) given.push(now)
   return {
-    first: take(reserved, 0),
+    first: now === undefined ? take(reserved, 0) : undefined,
     reserve,
     release: (): void => {
       done = true

@@ -34,6 +34,8 @@ export interface ByteBudget {
    * `holding`: the bytes the same request already holds (it grows its share, and goes ahead of newcomers).
    */
   readonly take: (client: string | undefined, bytes: number, signalOf?: () => AbortSignal | undefined, holding?: number) => Promise<() => void>
+  /** `take` without waiting: the function that gives the bytes back when they fit now and nobody waits, else undefined (then `take`). */
+  readonly takeNow: (client: string | undefined, bytes: number) => (() => void) | undefined
   /** Bytes held now, and requests waiting. */
   readonly state: () => { readonly held: number; readonly waiting: number }
   /** True while a request waits for the budget in all (not only for its own client's share): what holds the budget holds it up. */
@@ -127,6 +129,12 @@ export const byteBudget = (limits: { readonly total: number; readonly perClient:
         if (signal?.aborted === true) leave()
         else signal?.addEventListener('abort', leave, { once: true })
       })
+    },
+    // no promise for a request that fits at once, the common case: nobody waits, so none is passed
+    takeNow: (client, bytes) => {
+      if (bytes <= 0) return noop
+      const w: Waiter = { client, bytes, holding: 0, resolve: noop }
+      return waiting.length === 0 && fitsAll(w) && fitsClient(w) ? grant(client, bytes) : undefined
     },
     state: () => ({ held, waiting: waiting.length }),
     pressed: () => waiting.some((w) => fitsClient(w) && !fitsAll(w)),

@@ -58,6 +58,11 @@ export const readNodeBody = (req: IncomingMessage, limit: number, pace?: BodyPac
       reject(new Error('the client went away before its body was read'))
       return
     }
+    // a body already here whole (it came with its head, as small ones do) is taken at once: no listeners, no timer
+    if (req.complete) {
+      resolve(bufferedBody(req, limit, pace))
+      return
+    }
     const chunks: Buffer[] = []
     let size = 0
     let over = false
@@ -132,6 +137,21 @@ export const linger = (req: IncomingMessage, bounds: { readonly ms: number; read
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/**
+ * The body of a request whose bytes have all arrived, read from its buffer in one piece; its
+ * bytes still count against the budget (a share that must grow waits for it, as it would
+ * while reading).
+ */
+const bufferedBody = (req: IncomingMessage, limit: number, pace: BodyPace | undefined): BodyRead | Promise<BodyRead> => {
+  // read() with no size returns everything buffered, null when there is nothing
+  const bytes = req.read() as Buffer | null
+  const size = bytes === null ? 0 : bytes.length
+  if (size > limit) return 'too-large'
+  const read: BodyRead = { text: bytes === null ? '' : bytes.toString('utf8') }
+  const reservation = size === 0 ? undefined : pace?.reserve?.(size)
+  return reservation === undefined ? read : reservation.then(() => read)
+}
 
 /** Resolves true once `res` can take more, false if it closed first. */
 const drained = (res: ServerResponse): Promise<boolean> =>

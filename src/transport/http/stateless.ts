@@ -40,15 +40,9 @@ export const stateless = (server: Server, streaming?: InFlight): HttpHandler & {
   // the sessions with a call running
   const running = new Set<Session>()
   const handle: HttpHandler = async (req) => {
-    const version = req.header('mcp-protocol-version')
-    const fresh = (channel?: Outbound): Session => {
-      const s = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion, channel, req.waitUntil === undefined ? http : { ...http, waitUntil: req.waitUntil })
-      s.identity = req.identity
-      return s
-    }
     const m = req.message
-    if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && /text\/event-stream/i.test(req.header('accept') ?? '')) return relayed(server, req, m.id, fresh, running, streaming)
-    const session = fresh()
+    if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && acceptsSse(req.header('accept'))) return relayed(server, req, m.id, running, streaming)
+    const session = fresh(req)
     if (isObject(m) && isRequestId(m.id) && (m.method === 'initialize' || m.method === 'resources/subscribe')) return withoutChannel(server, req, session)
     running.add(session)
     try {
@@ -66,12 +60,28 @@ export const stateless = (server: Server, streaming?: InFlight): HttpHandler & {
 // ---------------------------------------------------------------------------------------
 // internals
 
+/** A stateless request's own session, at the revision its header names (a function, not a closure per request). */
+const fresh = (req: HttpRequest, channel?: Outbound): Session => {
+  const version = req.header('mcp-protocol-version')
+  const s = newSession(version !== undefined && isSupportedVersion(version) ? version : assumedHttpVersion, channel, req.waitUntil === undefined ? http : { ...http, waitUntil: req.waitUntil })
+  s.identity = req.identity
+  return s
+}
+
+/** True when an Accept header admits SSE; a client sends the same Accept on every request, so the last answer is kept. */
+const acceptsSse = (accept: string | undefined): boolean => {
+  if (accept === undefined) return false
+  if (accept !== lastAccept.accept) lastAccept = { accept, sse: /text\/event-stream/i.test(accept) }
+  return lastAccept.sse
+}
+let lastAccept: { readonly accept: string | undefined; readonly sse: boolean } = { accept: undefined, sse: false }
+
 /**
  * A tool call whose notifications about itself go on its own answer, an SSE stream opened by
  * the first of them; anything else the server would send (a question to the client, a
  * notification of no request) has no way back and is not sent.
  */
-const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channel: Outbound) => Session, running: Set<Session>, streaming: InFlight | undefined): Promise<HttpReply> =>
+const relayed = (server: Server, req: HttpRequest, id: RequestId, running: Set<Session>, streaming: InFlight | undefined): Promise<HttpReply> =>
   new Promise((resolve) => {
     let stream: SseStream | undefined
     let left = false
@@ -99,7 +109,7 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, fresh: (channe
       pending: () => 0,
       asks: false,
     }
-    const session = fresh(channel)
+    const session = fresh(req, channel)
     // the reader gone: the call is cancelled, as on a session's stream
     const gone = (): void => {
       if (left) return

@@ -18,6 +18,28 @@ const settled = async (p: Promise<unknown>): Promise<boolean> => {
 }
 
 describe('byteBudget', () => {
+  it('takeNow grants bytes that fit while nobody waits, and otherwise leaves the request to take (no cutting in line)', async () => {
+    const b = byteBudget({ total: 100, perClient: 60 })
+    const a = b.takeNow('a', 50)
+    expect(a).toBeTypeOf('function')
+    expect(b.state()).toEqual({ held: 50, waiting: 0 })
+    // over the client's share, over the total: not now
+    expect(b.takeNow('a', 20)).toBeUndefined()
+    expect(b.takeNow('b', 60)).toBeUndefined()
+    expect(b.state()).toEqual({ held: 50, waiting: 0 })
+    // someone waits: a newcomer that would fit does not pass them
+    const waiter = b.take('b', 60)
+    expect(b.takeNow('c', 10)).toBeUndefined()
+    a?.()
+    ;(await waiter)()
+    expect(b.takeNow('c', 0)).toBeTypeOf('function')
+    const c = b.takeNow('c', 10)
+    expect(b.state()).toEqual({ held: 10, waiting: 0 })
+    c?.()
+    c?.()
+    expect(b.state()).toEqual({ held: 0, waiting: 0 })
+  })
+
   it('lets a waiter whose client went away leave the line holding nothing, and serves the next', async () => {
     const b = byteBudget({ total: 100, perClient: 0 })
     const first = await b.take('a', 100)
