@@ -56,9 +56,33 @@ const esModules = {
   },
 }
 
+/**
+ * The entries that also load the core (the `emcp` barrel) first. Why: esbuild puts each module
+ * in the chunk of the set of entries that reach it, so a core reached by two dozen entries in
+ * varied subsets was cut into about thirty chunks, and the barrel loaded twenty-five of them;
+ * Node's module loader costs per file (resolve, read, compile, link), about 50M instructions
+ * of the bench server's startup more than one file of the same code. An entry here reaches
+ * the whole core, so the core is one chunk. Every user of these imports `emcp` anyway (a
+ * server is made with it); left out: the client, a worker process and the loader hooks.
+ */
+const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'client', 'meos-worker', 'cli-dev-hooks'].includes(name)))
+
+/** Each core-linked entry as a module that imports the barrel, then re-exports the entry. */
+const linkCore = {
+  name: 'link-core',
+  setup(b) {
+    b.onResolve({ filter: /^emcp-entry:/ }, (args) => ({ path: args.path.slice('emcp-entry:'.length), namespace: 'emcp-entry' }))
+    b.onLoad({ filter: /.*/, namespace: 'emcp-entry' }, (args) => ({
+      contents: `import ${JSON.stringify(`./${entries.index}`)}\nexport * from ${JSON.stringify(`./${args.path}`)}\n`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }))
+  },
+}
+
 rmSync('dist/bundle', { recursive: true, force: true })
 await build({
-  entryPoints: entries,
+  entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, coreLinked.has(name) ? `emcp-entry:${file}` : file])),
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,
@@ -67,7 +91,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi', '@readme/openapi-parser'],
-  plugins: [esModules],
+  plugins: [esModules, linkCore],
   logLevel: 'warning',
 })
 

@@ -1,13 +1,14 @@
 /**
  * The raw ceiling's dispatcher: a switch on the method, no validation beyond what is needed
- * to answer, the tool list serialized once and spliced into each answer. Answers are JSON
- * text. Shared by raw-stdio.mjs and raw-http.mjs.
+ * to answer, the tool list serialized once (on the first tools/list) and spliced into each
+ * answer. Answers are JSON text. Shared by raw-stdio.mjs and raw-http.mjs.
  */
 import { add, addResult, fillerResult, fillers, toolCount } from './contract.mjs'
 
 const tools = [add, ...fillers(toolCount())]
 const names = new Set(tools.map((t) => t.name))
-const listText = JSON.stringify({ tools })
+// serialised on the first tools/list, as emcp serialises its pages: neither startup pays for it
+let listText
 const initResult = {
   protocolVersion: '2025-11-25',
   capabilities: { tools: { listChanged: false } },
@@ -32,7 +33,7 @@ export const dispatch = (msg) => {
     case 'ping':
       return ok(id, {})
     case 'tools/list':
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${listText}}`
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${(listText ??= JSON.stringify({ tools }))}}`
     case 'initialize':
       return ok(id, initResult)
     default:

@@ -14,6 +14,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { fromBase64, fromUtf8 } from '../util/bytes.js'
 import { isObject } from '../util/json-object.js'
 import type { JsonSchema } from '../schema/schema.js'
+import { checkedWithoutHeaderMirrors } from '../schema/schema-check.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -36,6 +37,8 @@ export interface MirroredParam {
  * string, integer or boolean, or an annotation not reachable through `properties` alone.
  */
 export const mirroredParams = (schema: JsonSchema): E.Either<ReadonlyArray<string>, ReadonlyArray<MirroredParam>> => {
+  // a contract's schema was walked when it was made: without an annotation there is nothing to find
+  if (checkedWithoutHeaderMirrors(schema)) return none
   const found: MirroredParam[] = []
   const problems: string[] = []
   const seen = new Set<string>()
@@ -121,6 +124,9 @@ export const sameValue = (header: string, body: unknown, type: MirroredParam['ty
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** The answer for a schema without annotations (shared: it is never changed). */
+const none: E.Either<ReadonlyArray<string>, ReadonlyArray<MirroredParam>> = E.right([])
 
 /** RFC 9110 token characters. */
 const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/

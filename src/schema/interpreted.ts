@@ -12,7 +12,7 @@
  * const check = interpretedCheck({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, '2020-12', 'input')
  * check(1.5) // [{ path: '', message: 'must match a schema in anyOf' }, ...]
  */
-import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema'
+import type { OutputUnit, Schema, SchemaDraft, Validator } from '@cfworker/json-schema'
 import { isObject } from '../util/json-object.js'
 import { escapeToken } from '../util/json-pointer.js'
 import type { CheckMode, PlainCheck } from './plain-validator.js'
@@ -37,11 +37,23 @@ const probe = (): boolean => {
   }
 }
 
+/** The walker's class, as `@cfworker/json-schema` exports it. */
+export type WalkerClass = typeof Validator
+
+/**
+ * Hands the walker's class over where it was imported statically: the entries for runtimes
+ * without `require` (`emcp/fetch`, `emcp/workers`) do, so that their first check needs no wait.
+ */
+export const provideWalker = (walker: WalkerClass): void => {
+  provided ??= walker
+}
+
 /** The check of any schema of `dialect`, by walking it; `input` fills in `default`s as Ajv's `useDefaults` does. */
 export const interpretedCheck = (schema: JsonSchema, dialect: '2020-12' | '2019-09' | 'draft-07', mode: CheckMode): PlainCheck => {
+  const Walker = walkerClass()
   // the walker writes resolved-reference marks into the schema it is given: a copy keeps the
   // tool's own schema (the one tools/list sends) as it was
-  const validator = new Validator(structuredClone(schema) as Schema, drafts[dialect], false)
+  const validator = new Walker(structuredClone(schema) as Schema, drafts[dialect], false)
   return (u) => {
     if (mode === 'input') fillDefaults(schema, u, 0)
     const result = validator.validate(u)
@@ -51,6 +63,36 @@ export const interpretedCheck = (schema: JsonSchema, dialect: '2020-12' | '2019-
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/**
+ * The walker is loaded on the first schema that needs it, not with emcp: in Node (where Ajv
+ * checks every schema the plain fast path cannot) nearly no process ever needs it, and its ten
+ * modules cost about 20M instructions of every startup (measured on the bench server). In Node,
+ * Bun and Deno it comes synchronously through `require`; elsewhere it is the one the entry
+ * provided, or, on an entry that did not, a literal `import()` (which a bundler follows) has
+ * started and this check fails with a message saying so.
+ */
+const walkerClass = (): WalkerClass => {
+  const walker = (provided ??= requireWalker())
+  if (walker !== undefined) return walker
+  loading ??= import('@cfworker/json-schema').then((m) => provideWalker(m.Validator)).catch(() => undefined)
+  throw new Error('the JSON Schema walker (@cfworker/json-schema) is still loading: import emcp from emcp/fetch on runtimes without require, or check again')
+}
+
+let provided: WalkerClass | undefined
+let loading: Promise<void> | undefined
+
+/** The walker through `require` where the runtime has one (Node 20.16+, Bun, Deno); undefined elsewhere, or where it cannot be resolved. */
+const requireWalker = (): WalkerClass | undefined => {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+  if (typeof proc?.getBuiltinModule !== 'function') return undefined
+  try {
+    const node = proc.getBuiltinModule('node:module') as { createRequire: (from: string) => (id: string) => unknown }
+    return (node.createRequire(import.meta.url)('@cfworker/json-schema') as { Validator: WalkerClass }).Validator
+  } catch {
+    return undefined
+  }
+}
 
 const drafts: { readonly [D in '2020-12' | '2019-09' | 'draft-07']: SchemaDraft } = { '2020-12': '2020-12', '2019-09': '2019-09', 'draft-07': '7' }
 

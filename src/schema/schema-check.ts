@@ -32,6 +32,9 @@ const dataKeywords = new Set(['const', 'enum', 'default', 'examples'])
 const anchorKeys = ['$anchor', '$dynamicAnchor'] as const
 const refKeys = ['$ref', '$dynamicRef'] as const
 
+/** The annotation that mirrors a parameter into an HTTP header (2026-07-28). */
+const mirrorKey = 'x-mcp-header'
+
 /** Keywords whose values map names to subschemas. */
 const nameMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'])
 
@@ -45,9 +48,22 @@ export interface SchemaProblem {
 export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> =>
   locatedSchemaProblems(schema).map((p) => (p.path === '' ? p.message : `${p.message} (at ${p.path})`))
 
+/**
+ * True when `schema` was checked here whole and no object in it (subschema or map of them,
+ * outside data keywords) has an `x-mcp-header` key: its header mirrors need no walk of their
+ * own (protocol/headers.ts). Why here: this walk runs for every tool a contract is made for,
+ * and a second walk for an annotation nearly no schema carries cost about a tenth of building
+ * a 2000-tool server. Like every check made when a contract is made, it holds for the schema
+ * as it was then.
+ */
+export const checkedWithoutHeaderMirrors = (schema: object): boolean => unmirrored.has(schema)
+
+const unmirrored = new WeakSet<object>()
+
 /** Every reason a schema cannot be served as it is, each with the pointer of the keyword at fault. */
 export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaProblem> => {
   const problems: SchemaProblem[] = []
+  let mirrors = false
   const ids = new Set<string>()
   const anchors = new Set<string>()
   // the node holding each $ref: its pointer is only worked out for one that fails
@@ -68,15 +84,19 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
     if (typeof id === 'string') ids.add(id.replace(/#$/, ''))
     for (const k of anchorKeys) if (typeof node[k] === 'string') anchors.add(node[k] as string)
     for (const k of refKeys) if (typeof node[k] === 'string') refs.push({ ref: node[k] as string, scoped: inner, node, key: k })
+    if (mirrorKey in node) mirrors = true
     // for-in and no visit of scalars: this runs for every tool a server defines
     for (const key in node) {
       const value = node[key]
       if (typeof value !== 'object' || value === null || dataKeywords.has(key)) continue
-      if (nameMaps.has(key) && isObject(value)) for (const name in value) visit(value[name], depth + 1, inner)
-      else visit(value, depth + 1, inner)
+      if (nameMaps.has(key) && isObject(value)) {
+        if (mirrorKey in value) mirrors = true
+        for (const name in value) visit(value[name], depth + 1, inner)
+      } else visit(value, depth + 1, inner)
     }
   }
   visit(schema, 0, false)
+  if (!mirrors && count <= schemaBounds.maxSubschemas && deepest <= schemaBounds.maxDepth) unmirrored.add(schema)
   if (count > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` })
   if (deepest > schemaBounds.maxDepth) problems.push({ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` })
   if (schema.$schema !== undefined && (typeof schema.$schema !== 'string' || !dialects.test(schema.$schema)))

@@ -59,7 +59,7 @@ export interface ToolTable {
   readonly setSearch: (options: ToolSearchOptions | undefined) => void
 }
 
-/** What the registry derives from the enabled tools: the contracts, and their list pages per era. */
+/** What the registry derives from the enabled tools: the contracts, and their list pages per era (made when first read). */
 interface ToolsView {
   readonly enabled: ReadonlyArray<AnyTool>
   /** True when some tool needs scopes: each session then sees its own list. */
@@ -107,12 +107,25 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
 
 /** The registry of callables; its view (the list pages) is derived when it changes, and clients are told. */
 const toolRegistry = (tools: ReadonlyArray<AnyTool>, handlers: Record<string, unknown>, config: ToolsConfig): ToolRegistry => {
-  // 2025-11-25 clients see non-object output schemas wrapped; 2026-07-28 clients as they are
+  // 2025-11-25 clients see non-object output schemas wrapped; 2026-07-28 clients as they are.
+  // The pages are made and serialised on the first `tools/list` of each era after a change,
+  // not when the server is built: a server answers its first requests (initialize, ping, a
+  // call) without them, and 2000 tools cost about 15 ms of startup to list (bench example).
   const derive = (enabled: ReadonlyArray<Callable>): ToolsView => {
     const list = enabled.map((c) => c.tool)
-    const legacy = pagesOf('tools', list.map((t) => listed(t, true)), config.pageSize)
-    const modern = list.some((t) => wrapsOutput(t.outputSchema)) ? pagesOf('tools', list.map((t) => listed(t, false)), config.pageSize) : legacy
-    return { enabled: list, scoped: list.some(isScoped), legacy, modern }
+    let legacy: ReadonlyArray<RawJson> | undefined
+    let modern: ReadonlyArray<RawJson> | undefined
+    const legacyPages = (): ReadonlyArray<RawJson> => (legacy ??= pagesOf('tools', list.map((t) => listed(t, true)), config.pageSize))
+    return {
+      enabled: list,
+      scoped: list.some(isScoped),
+      get legacy() {
+        return legacyPages()
+      },
+      get modern() {
+        return (modern ??= list.some((t) => wrapsOutput(t.outputSchema)) ? pagesOf('tools', list.map((t) => listed(t, false)), config.pageSize) : legacyPages())
+      },
+    }
   }
   return registry(
     tools.map((t) => callable(t, handlers[t.name] as Callable['handler'])),

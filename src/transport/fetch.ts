@@ -13,6 +13,8 @@
  * const server = mcpServer([echo], { name: 'edge', version: '1.0.0' }).implement({ echo: ({ text }) => text })
  * export default { fetch: toFetchHandler(server, { path: '/mcp' }) } // a worker; Deno.serve(handler) and Bun.serve({ fetch: handler }) take it too
  */
+// the walker, for the first schema checked where code cannot be generated (workerd): no require there to load it later
+import '../schema/walker.js'
 export * from '../index.js'
 export { toFetchHandler, type FetchHandler, type FetchOptions } from './http/fetch.js'
 export { compose } from './http/compose.js'

@@ -17,6 +17,8 @@
  * export default mcp.worker          // the Worker's fetch
  * export const McpSession = mcp.Session // the Durable Object class, bound as MCP_SESSIONS
  */
+// the walker, for the first schema checked where code cannot be generated (workerd): no require there to load it later
+import '../schema/walker.js'
 import type { AnyTool } from '../contract/emcp.js'
 import { isModernVersion } from '../protocol/versions.js'
 import type { Server } from '../server/server.js'

@@ -23,10 +23,10 @@
 // functions
 
 /** Which implementation `sha256` is on this runtime: Node's `createHash`, or the pure fallback. */
-export const sha256Backend: 'node:crypto' | 'pure' = nodeHash() === undefined ? 'pure' : 'node:crypto'
+export const sha256Backend = (): 'node:crypto' | 'pure' => (implementation() === pureSha256 ? 'pure' : 'node:crypto')
 
 /** The SHA-256 digest of `data` (32 bytes): Node's `createHash` where the runtime has it, else `pureSha256`. */
-export const sha256: (data: Uint8Array) => Uint8Array = nodeSha256() ?? ((data) => pureSha256(data))
+export const sha256 = (data: Uint8Array): Uint8Array => implementation()(data)
 
 /** The SHA-256 digest of `data` (32 bytes), in plain JavaScript: the fallback of `sha256`. */
 export const pureSha256 = (data: Uint8Array): Uint8Array => {
@@ -58,6 +58,15 @@ function nodeHash(): CreateHash | undefined {
   const crypto = typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:crypto') as { createHash?: CreateHash } | undefined) : undefined
   return typeof crypto?.createHash === 'function' ? crypto.createHash : undefined
 }
+
+/**
+ * The implementation, picked on the first digest rather than when the module loads: loading
+ * `node:crypto` costs a process about 5 ms of its startup (its own modules and streams), and
+ * a server answers its first requests without a digest (measured on the bench server).
+ */
+const implementation = (): ((data: Uint8Array) => Uint8Array) => (picked ??= nodeSha256() ?? pureSha256)
+
+let picked: ((data: Uint8Array) => Uint8Array) | undefined
 
 /** `sha256` through `createHash`, answering a plain `Uint8Array` (not a `Buffer`), or undefined without `node:crypto`. */
 function nodeSha256(): ((data: Uint8Array) => Uint8Array) | undefined {

@@ -2,7 +2,10 @@
  * What a server loads before its first answer: the built bench example, in a fresh process,
  * answers initialize (2025-11-25) without loading Web Crypto, which only request states
  * (2026-07-28) and the shared hub's bus messages need, on first use (sealing with the key
- * made then: test/protocol/2026-07-28/request-state*.test.ts).
+ * made then: test/protocol/2026-07-28/request-state*.test.ts); nor node:crypto, which only
+ * digests need; nor a JSON Schema engine (Ajv, @cfworker/json-schema), which only schemas the
+ * plain fast path cannot check need: the child refuses to import them, so a static import
+ * anywhere in the bundles fails the start.
  */
 import { execFile } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
@@ -13,25 +16,51 @@ import { example, root } from './children.js'
 const run = promisify(execFile)
 
 /** Builds the bench server with `tools` filler tools in a fresh process, answers `line`, and reports the answer and what was loaded. */
-const firstAnswer = async (tools: number, line: string): Promise<{ answer: unknown; webCrypto: boolean }> => {
+const firstAnswer = async (tools: number, line: string): Promise<{ answer: unknown; webCrypto: boolean; nodeCrypto: boolean }> => {
   const script = `
+    const { register } = await import('node:module')
+    register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(refuseEngines)}`)})
     const { benchServer } = await import(${JSON.stringify(pathToFileURL(example('bench')).href)})
     const { newSession } = await import(${JSON.stringify(pathToFileURL(`${root}dist/bundle/index.js`).href)})
     await import(${JSON.stringify(pathToFileURL(`${root}dist/bundle/stdio.js`).href)})
     const server = benchServer(${tools})
     const out = await server.answerText(${JSON.stringify(line)}, newSession())
-    process.stdout.write(JSON.stringify({ answer: JSON.parse(out.value), webCrypto: process.moduleLoadList.some((m) => m.includes('webcrypto')) }))
+    const loaded = process.moduleLoadList
+    process.stdout.write(JSON.stringify({ answer: JSON.parse(out.value), webCrypto: loaded.some((m) => m.includes('webcrypto')), nodeCrypto: loaded.includes('NativeModule crypto') }))
   `
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 60_000 })
-  return JSON.parse(stdout) as { answer: unknown; webCrypto: boolean }
+  return JSON.parse(stdout) as { answer: unknown; webCrypto: boolean; nodeCrypto: boolean }
 }
+
+/** A module hook that refuses to import the schema engines: a static import of one fails the child. */
+const refuseEngines = `
+  export async function resolve(specifier, context, next) {
+    if (/^(ajv|ajv-formats|@cfworker\\/json-schema)(\\/|$)/.test(specifier)) throw new Error('imported at startup: ' + specifier)
+    return next(specifier, context)
+  }
+`
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
 
 describe('startup of the built bench example', () => {
-  it.each([0, 2000])('answers initialize with %i filler tools without loading Web Crypto', async (tools) => {
-    const { answer, webCrypto } = await firstAnswer(tools, initialize)
+  it.each([0, 2000])('answers initialize with %i filler tools without loading Web Crypto, node:crypto or a schema engine', async (tools) => {
+    const { answer, webCrypto, nodeCrypto } = await firstAnswer(tools, initialize)
     expect(answer).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'bench' } } })
     expect(webCrypto).toBe(false)
+    expect(nodeCrypto).toBe(false)
+  })
+
+  it('answers a call of add, checked by the plain fast path, without a schema engine', async () => {
+    const { answer } = await firstAnswer(0, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }))
+    expect(answer).toMatchObject({ id: 1, result: { structuredContent: { sum: 5 } } })
+  })
+
+  it('refuses an engine import in the child (the hook works): the fetch entry imports the walker statically', async () => {
+    const script = `
+      const { register } = await import('node:module')
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(refuseEngines)}`)})
+      await import(${JSON.stringify(pathToFileURL(`${root}dist/bundle/fetch.js`).href)})
+    `
+    await expect(run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 60_000 })).rejects.toThrow(/imported at startup: @cfworker\/json-schema/)
   })
 })

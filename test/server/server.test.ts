@@ -461,7 +461,7 @@ describe('server: dynamic tools (notifications/tools/list_changed)', () => {
     expect(sent).toHaveLength(3)
   })
 
-  it('batch: 2000 changes compute the list pages once and tell clients once', async () => {
+  it('batch: 2000 changes compute the list pages once and tell clients once; pages are made when first listed', async () => {
     // each computation of the pages reads every listed tool's description: a probe counts them
     let reads = 0
     const counted = Object.defineProperty({ ...emcp({ name: 'counted', description: 'Counted.', input: { type: 'object' } }) }, 'description', {
@@ -481,14 +481,20 @@ describe('server: dynamic tools (notifications/tools/list_changed)', () => {
       // nested batches count as one
       server.batch(() => server.enableTool('t7'))
     })
-    expect(reads - before).toBe(1)
+    // nothing is listed until a client asks: the pages wait for the first tools/list
+    expect(reads - before).toBe(0)
     expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }])
     expect(await names(server, session)).toEqual(['counted', 't7'])
-    // one by one, as before: once per change
+    expect(reads - before).toBe(1)
+    // listed again without a change: the same pages
+    expect(await names(server, session)).toEqual(['counted', 't7'])
+    expect(reads - before).toBe(1)
+    // one by one, as before: a view per change, its pages made when it is listed
     server.disableTool('t7')
     server.enableTool('t8')
-    expect(reads - before).toBe(3)
     expect(sent).toHaveLength(3)
+    expect(await names(server, session)).toEqual(['counted', 't8'])
+    expect(reads - before).toBe(2)
     // a batch that throws still applies what it did, once
     expect(() =>
       server.batch(() => {
