@@ -171,13 +171,24 @@ export const shapeSchema = (entries: Record<string, ShapeEntry>): StandardSchema
   const missing = new Map(keys.map((k) => [k, absentOf(entries[k]!)] as const))
   const known = new Set(keys)
   const absent = new Map(keys.map((k) => [k, whenAbsent(entries[k]!, missing.get(k))] as const))
+  // arrays in key order, read by index on every call (no map lookups, no closure per call)
+  const schemas = keys.map((k) => shape[k]!)
+  const absents = keys.map((k) => absent.get(k)!)
   const validate = (value: unknown): Eventually<StandardResult<unknown>> => {
     if (!isObject(value)) return { issues: [{ message: `expected an object, received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`, path: [] }] }
-    const extra: StandardIssue[] = []
-    for (const k of Object.keys(value)) if (!known.has(k)) extra.push({ message: 'is not a known property', path: [k] })
-    if (extra.length > 0) return { issues: extra }
-    const results = keys.map((k) => (Object.hasOwn(value, k) ? runOne(shape[k]!, value[k]) : absent.get(k)!()))
-    return map(all(results), (rs) => merged(keys, rs))
+    let extra: StandardIssue[] | undefined
+    for (const k in value) if (Object.hasOwn(value, k) && !known.has(k)) (extra ??= []).push({ message: 'is not a known property', path: [k] })
+    if (extra !== undefined) return { issues: extra }
+    const results: Array<Eventually<StandardResult<unknown>>> = new Array(keys.length)
+    let waiting = false
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!
+      const r = Object.hasOwn(value, k) ? runOne(schemas[i]!, value[k]) : absents[i]!()
+      if (isThenable(r)) waiting = true
+      results[i] = r
+    }
+    // every schema answered at once (zod, valibot, arktype without async refinements): no promise
+    return waiting ? map(all(results), (rs) => merged(keys, rs)) : merged(keys, results as ReadonlyArray<StandardResult<unknown>>)
   }
   const defaults = new Map(keys.flatMap((k) => { const e = entries[k]!; return isDefaulted(e) ? [[k, defaultOf(e)] as const] : [] }))
   const json = (direction: 'input' | 'output') => (options: StandardJsonOptions) => shapeJson(shape, keys, missing, direction, options, defaults)
@@ -247,15 +258,16 @@ const runOne = (s: StandardSchemaV1, v: unknown): Eventually<StandardResult<unkn
 
 /** The properties' results as the object's: every issue under its property, or the values (an absent output left out). */
 const merged = (keys: ReadonlyArray<string>, rs: ReadonlyArray<StandardResult<unknown>>): StandardResult<unknown> => {
-  const issues: StandardIssue[] = []
+  let issues: StandardIssue[] | undefined
   const out: Record<string, unknown> = {}
-  rs.forEach((r, i) => {
+  for (let i = 0; i < rs.length; i++) {
+    const r = rs[i]
     const k = keys[i]!
-    if (typeof r !== 'object' || r === null) issues.push({ message: 'the schema library gave no result', path: [k] })
-    else if (r.issues) for (const issue of r.issues) issues.push({ message: issue.message, path: [k, ...(Array.isArray(issue.path) ? issue.path : [])] })
+    if (typeof r !== 'object' || r === null) (issues ??= []).push({ message: 'the schema library gave no result', path: [k] })
+    else if (r.issues) for (const issue of r.issues) (issues ??= []).push({ message: issue.message, path: [k, ...(Array.isArray(issue.path) ? issue.path : [])] })
     else if (r.value !== undefined) out[k] = r.value
-  })
-  return issues.length > 0 ? { issues } : { value: out }
+  }
+  return issues !== undefined ? { issues } : { value: out }
 }
 
 /** `v` as JSON would carry it, or undefined when it has no JSON form (a function, a bigint, a cycle). */

@@ -50,6 +50,23 @@ describe('raw shapes of Standard Schemas', () => {
     }
   })
 
+  it('waits for a property whose schema answers later (an async refinement) beside ones that answer at once', async () => {
+    const signup = emcp({
+      name: 'signup',
+      description: 'Sign up.',
+      input: { user: z.string().refine(async (u) => u !== 'root', 'is taken'), age: z.number().int() },
+      output: { ok: z.boolean() },
+    })
+    const s = mcpServer([signup], { name: 's', version: '1' }).implement({ signup: ({ user, age }) => ({ ok: user.length > 0 && age > 0 }) })
+    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+      const c = inMemoryClient(s, { protocolVersion: era })
+      await expect(c.call('signup', { user: 'ada', age: 36 })).resolves.toEqual({ ok: true })
+      const taken = JSON.stringify((await c.callResult('signup', { user: 'root', age: 1.5 })).content)
+      expect(taken).toContain('/user: is taken')
+      expect(taken).toContain('/age:')
+    }
+  })
+
   it('checks a result through the output shape', async () => {
     const s = mcpServer([note], { name: 's', version: '1' }).implement({ note: () => ({ id: 1, words: 1 }) as never })
     expect(JSON.stringify((await inMemoryClient(s).callResult('note', { title: 'x', len: 'x' })).content)).toContain('/id')
