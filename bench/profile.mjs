@@ -33,9 +33,10 @@ const files = {
   sdk1: ['bench/servers/sdk1-stdio.mjs'],
   sdk2: ['bench/servers/sdk2-stdio.mjs'],
   raw: ['bench/servers/raw-stdio.mjs'],
+  mount: ['bench/servers/emcp-mount.mjs', 'stdio'],
 }
 if (files[serverId] === undefined || !(bursts >= 1) || !(burstSize >= 1)) {
-  console.error('usage: node bench/profile.mjs [--server emcp|sdk1|sdk2|raw] [--bursts N] [--size N] [--tools N] [--top N] [--interval µs]')
+  console.error('usage: node bench/profile.mjs [--server emcp|mount|sdk1|sdk2|raw] [--bursts N] [--size N] [--tools N] [--top N] [--interval µs]')
   process.exit(2)
 }
 
