@@ -28,6 +28,7 @@ import { headerCheck } from './modern-headers.js'
 import type { HttpReply, HttpRequestHead } from './model.js'
 import { forbidden, json, sseHeaders } from './reply.js'
 import { slotRefusal, type StreamLimits } from './stream-slots.js'
+import { acceptsEventStream } from './negotiate.js'
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -71,7 +72,7 @@ export const modernPost = (server: Server, keepAliveMs = 15_000, limits?: Stream
     const malformed = !isObject(meta[metaKeys.clientCapabilities]) || (meta[metaKeys.logLevel] !== undefined && !(logLevels as ReadonlyArray<unknown>).includes(meta[metaKeys.logLevel]))
     const streams =
       m.method === 'subscriptions/listen' ||
-      (/text\/event-stream/i.test(req.header('accept') ?? '') && (meta.progressToken !== undefined || meta[metaKeys.logLevel] !== undefined))
+      (acceptsEventStream(req.header('accept')) && (meta.progressToken !== undefined || meta[metaKeys.logLevel] !== undefined))
     if (!streams || malformed || !isModernVersion(meta[metaKeys.protocolVersion])) {
       const out = await server.dispatch(message, fresh())()
       if (O.isNone(out)) return { status: 202, headers: {}, body: '' }

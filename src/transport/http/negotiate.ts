@@ -24,7 +24,7 @@ export const negotiate = (endpoint: { readonly methods: string; readonly cors: b
   return (req, next) => {
     if (req.method !== 'POST') return Promise.resolve(refuse(405, `Method Not Allowed: this endpoint accepts ${accepts}`, { allow }))
     const accept = req.header('accept')
-    if (accept !== undefined && !acceptsJson(accept) && !(endpoint.methods !== 'POST' && req.header('mcp-session-id') !== undefined && /text\/event-stream/i.test(accept)))
+    if (accept !== undefined && !acceptsJson(accept) && !(endpoint.methods !== 'POST' && req.header('mcp-session-id') !== undefined && acceptsEventStream(accept)))
       return Promise.resolve(refuse(406, 'Not Acceptable: the Accept header must allow application/json'))
     const type = req.header('content-type')
     if (type === undefined || !isJsonType(type)) return Promise.resolve(refuse(415, 'Unsupported Media Type: Content-Type must be application/json'))
@@ -49,6 +49,19 @@ export const acceptsJson = (accept: string): boolean => {
 }
 
 const last: { accept: string | undefined; admitted: boolean } = { accept: undefined, admitted: false }
+
+/** True when an Accept header (absent: no) admits an SSE stream, `text/event-stream`. */
+export const acceptsEventStream = (accept: string | undefined): boolean => {
+  if (accept === undefined) return false
+  // the same Accept on every request, as for acceptsJson: the last answer is kept
+  if (accept !== lastStream.accept) {
+    lastStream.accept = accept
+    lastStream.admitted = /text\/event-stream/i.test(accept)
+  }
+  return lastStream.admitted
+}
+
+const lastStream: { accept: string | undefined; admitted: boolean } = { accept: undefined, admitted: false }
 
 const parseAccept = (accept: string): boolean => {
   let admitted = false

@@ -22,7 +22,7 @@ import type { HttpHandler, HttpReply, HttpRequest, HttpRequestHead } from './mod
 import { json, jsonHeaders, refuse, replyOf, sseHeaders, storeRefusal } from './reply.js'
 import type { HttpSession, HttpSessions } from './sessions.js'
 import { sameCaller } from './streams.js'
-import { acceptsJson } from './negotiate.js'
+import { acceptsEventStream, acceptsJson } from './negotiate.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -59,7 +59,7 @@ export const stateful = (server: Server, registry: HttpSessions, context: Statef
     const entry = found
     if (entry === undefined) return refuse(404, 'Not Found: this session does not exist or has ended; initialize a new one')
     const accept = req.header('accept') ?? ''
-    if (/text\/event-stream/i.test(accept) && streamsWorthIt(req.message, entry.session.protocolVersion))
+    if (acceptsEventStream(accept) && streamsWorthIt(req.message, entry.session.protocolVersion))
       return registry.limits.jsonWithinMs > 0 && !Array.isArray(req.message) && acceptsJson(accept) ? jsonOrStream(req, entry) : onStream(req, entry)
     if (accept !== '' && !acceptsJson(accept) && expectsAnswer(req.message)) return refuse(406, 'Not Acceptable: the Accept header must allow application/json (only tool calls may be answered on an SSE stream)')
     const reply = replyOf(await server.dispatch(req.message, entry.session)())

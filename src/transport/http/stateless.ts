@@ -24,6 +24,7 @@ import { sseStream, type SseStream } from './sse.js'
 import type { Outbound, ServerMessage } from '../../server/outbound.js'
 import { clip } from '../../util/clip.js'
 import type { InFlight } from '../drain.js'
+import { acceptsEventStream } from './negotiate.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -41,7 +42,7 @@ export const stateless = (server: Server, streaming?: InFlight): HttpHandler & {
   const running = new Set<Session>()
   const handle: HttpHandler = async (req) => {
     const m = req.message
-    if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && acceptsSse(req.header('accept'))) return relayed(server, req, m.id, running, streaming)
+    if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && acceptsEventStream(req.header('accept'))) return relayed(server, req, m.id, running, streaming)
     const session = fresh(req)
     if (isObject(m) && isRequestId(m.id) && (m.method === 'initialize' || m.method === 'resources/subscribe')) return withoutChannel(server, req, session)
     running.add(session)
@@ -68,13 +69,6 @@ const fresh = (req: HttpRequest, channel?: Outbound): Session => {
   return s
 }
 
-/** True when an Accept header admits SSE; a client sends the same Accept on every request, so the last answer is kept. */
-const acceptsSse = (accept: string | undefined): boolean => {
-  if (accept === undefined) return false
-  if (accept !== lastAccept.accept) lastAccept = { accept, sse: /text\/event-stream/i.test(accept) }
-  return lastAccept.sse
-}
-let lastAccept: { readonly accept: string | undefined; readonly sse: boolean } = { accept: undefined, sse: false }
 
 /**
  * A tool call whose notifications about itself go on its own answer, an SSE stream opened by

@@ -15,6 +15,7 @@ import { refuse, sseHeaders, storeRefusal } from './reply.js'
 import type { HttpSession, HttpSessions } from './sessions.js'
 import { releasedAtEnd, slotRefusal, type StreamLimits, type StreamSlots } from './stream-slots.js'
 import { StoreUnavailable } from '../../stores/store.js'
+import { acceptsEventStream } from './negotiate.js'
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -22,7 +23,7 @@ import { StoreUnavailable } from '../../stores/store.js'
 /** GET and DELETE over `registry`; `auth` says whether requests carry verified identities. */
 export const streams = (registry: HttpSessions, options: { readonly auth: boolean } & Partial<StreamLimits>): HttpMiddleware => {
   const openStream = async (req: HttpRequest): Promise<HttpReply> => {
-    if (!/text\/event-stream/i.test(req.header('accept') ?? '')) return refuse(406, 'Not Acceptable: a GET must accept text/event-stream')
+    if (!acceptsEventStream(req.header('accept'))) return refuse(406, 'Not Acceptable: a GET must accept text/event-stream')
     const sid = req.header('mcp-session-id')
     if (sid === undefined) return refuse(400, 'Bad Request: the MCP-Session-Id header is required')
     const entry = registry.get(sid)
