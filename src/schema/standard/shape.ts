@@ -170,10 +170,9 @@ export const shapeSchema = (entries: Record<string, ShapeEntry>): StandardSchema
   const shape: Record<string, StandardSchemaV1> = Object.fromEntries(keys.map((k) => [k, schemaOf(entries[k]!)]))
   const missing = new Map(keys.map((k) => [k, absentOf(entries[k]!)] as const))
   const known = new Set(keys)
-  const absent = new Map(keys.map((k) => [k, whenAbsent(entries[k]!, missing.get(k))] as const))
   // arrays in key order, read by index on every call (no map lookups, no closure per call)
   const schemas = keys.map((k) => shape[k]!)
-  const absents = keys.map((k) => absent.get(k)!)
+  const absents = keys.map((k) => whenAbsent(entries[k]!, missing.get(k)))
   const validate = (value: unknown): Eventually<StandardResult<unknown>> => {
     if (!isObject(value)) return { issues: [{ message: `expected an object, received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`, path: [] }] }
     let extra: StandardIssue[] | undefined
