@@ -19,7 +19,7 @@
  * Without EMCP_TEST_DATABASE_URL the PostgreSQL servers run on an in-memory PGlite of their own.
  */
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { onCpu } from './on-cpu.mjs'
 import { Agent, request } from 'node:http'
 import { freePort } from '../scripts/free-port.mjs'
 import { POOL_MAX, setupSql } from './servers/pg-contract.mjs'
@@ -49,22 +49,6 @@ if (!(rounds >= 1 && calls >= 1 && concurrency >= 1) || Object.values(servers).s
 }
 const url = process.env.EMCP_TEST_DATABASE_URL ?? ''
 const schema = `emcp_bench_${process.pid}`
-
-/** On-CPU nanoseconds of the main thread and of all threads of process `pid`. */
-const onCpu = (pid) => {
-  let main = 0
-  let all = 0
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
-      all += ns
-      if (tid === String(pid)) main = ns
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return { main, all }
-}
 
 /** One POST of `body` to 127.0.0.1:`port`/mcp; resolves to the answer's text and status. */
 const post = (agent, port, body) =>

@@ -37,7 +37,8 @@
  * The PostgreSQL section runs on the server of EMCP_TEST_DATABASE_URL when it is set, else on PGlite.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { hasSchedstat, onCpu } from './on-cpu.mjs'
 import { Agent, request } from 'node:http'
 import { cpus, release, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -270,26 +271,13 @@ const machineBusyMs = () => {
   return ((user + nice + system + irq + softirq + steal) * 1000) / clockTicks
 }
 
-/** True where threads report their on-CPU time in nanoseconds (Linux schedstat). */
-const hasSchedstat = existsSync(`/proc/self/task/${process.pid}/schedstat`)
-
 /**
  * CPU time used by a process so far, in ms: the on-CPU time of its threads from their
  * schedstat (nanoseconds: a cell of a few hundred ms is read to well under 1%), else user +
  * system from /proc/<pid>/stat (clock ticks, 10 ms each).
  */
 const cpuMs = (pid) => {
-  if (hasSchedstat) {
-    let ns = 0
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
-      } catch {
-        // a thread that ended between the listing and the read
-      }
-    }
-    return ns / 1e6
-  }
+  if (hasSchedstat) return onCpu(pid).all / 1e6
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks

@@ -12,7 +12,7 @@
  *   node bench/stdio-cpu.mjs --servers old=../old/dist/examples/bench.js,new=dist/examples/bench.js
  */
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { onCpu } from './on-cpu.mjs'
 
 const argv = process.argv.slice(2)
 const flag = (name, d) => {
@@ -31,18 +31,6 @@ const servers = Object.fromEntries(
 if (!(rounds >= 1 && calls >= 1 && burst >= 1) || Object.values(servers).some((f) => f === undefined)) {
   console.error('usage: node bench/stdio-cpu.mjs [--rounds N] [--calls N] [--burst N] [--tools N] [--servers name=file,...]')
   process.exit(2)
-}
-
-/** On-CPU nanoseconds of the main thread and of all threads of process `pid`. */
-const onCpu = (pid) => {
-  let main = 0
-  let all = 0
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
-    all += ns
-    if (tid === String(pid)) main = ns
-  }
-  return { main, all }
 }
 
 const init =
