@@ -13,6 +13,7 @@
  *   TOOLS=10 ROUNDS=21 node bench/mount-ab.mjs
  *   ERA=2026-07-28 TOOLS=10 node bench/mount-ab.mjs   # each request carries the 2026-07-28 _meta
  *   NAMESPACE=calc TOOLS=10 node bench/mount-ab.mjs   # mounted under a namespace: calc_add, renamed per call
+ *   FLIP=1 TOOLS=10 node bench/mount-ab.mjs           # another session of the mount has a switch (disableFor)
  */
 import { performance } from 'node:perf_hooks'
 import { mount, mounted as mounted_, newSession } from 'emcp'
@@ -67,6 +68,8 @@ const sessionOf = async (server) => {
   }
   return s
 }
+// FLIP=1: a switch for another session, which the measured session's calls and lists must not pay for
+if (process.env.FLIP === '1') mounted.disableFor(await sessionOf(mounted), wholeName)
 const sides = [
   { server: alone, session: await sessionOf(alone), call: callOf('add') },
   { server: mounted, session: await sessionOf(mounted), call: callOf(wholeName) },
@@ -107,6 +110,6 @@ for (let r = 1; r <= rounds; r++) {
 }
 const x = (k) => `${median(ratios[k]).toFixed(2)}x`
 console.log(
-  `TOOLS=${tools} ${era}${namespace === '' ? '' : ` NAMESPACE=${namespace}`}: median mounted / alone: tools/call ${x('callRate')} calls/s, ${x('callCpu')} by CPU per call; ` +
+  `TOOLS=${tools} ${era}${namespace === '' ? '' : ` NAMESPACE=${namespace}`}${process.env.FLIP === '1' ? ' FLIP=1' : ''}: median mounted / alone: tools/call ${x('callRate')} calls/s, ${x('callCpu')} by CPU per call; ` +
     `tools/list ${x('listRate')} lists/s, ${x('listCpu')} by CPU per list`,
 )

@@ -125,16 +125,17 @@ const samePages = (a: ReadonlyArray<Pages>, b: ReadonlyArray<Pages>): boolean =>
 
 /**
  * The list method of a mount: the merged entries a session sees, paged from the cache of its
- * view. While `everyone()` says that no rule or switch hides anything, the view is all the
+ * view. While `everyone(session)` says that no rule or switch hides anything from it, the view is all the
  * entries of the pages the parts answered, keyed by those pages (a request costs what the
  * parts' own lists cost, and a lookup); otherwise each entry is tested for the session.
+ * `everyone` is asked per session: one session's switches leave the others on that path.
  */
 export const mergedList = (
   spec: ListSpec,
   read: ListReader,
   pageSize: number | undefined,
   visible: Visible,
-  everyone: () => boolean = () => false,
+  everyone: (session: Session) => boolean = () => false,
 ): ((req: Request, session: Session) => Answer) => {
   // a view is keyed by the entry objects it shows (numbered once each): the renamed entries of a
   // page the part answers again are the same objects, so an unchanged view finds its pages
@@ -153,7 +154,7 @@ export const mergedList = (
     map(read(session), (out) => {
       if (E.isLeft(out)) return out
       const { lists, key } = out.right
-      if (everyone()) {
+      if (everyone(session)) {
         if (whole?.read !== out.right) whole = { read: out.right, pages: pagesFor(`all:${key}`, () => lists.flatMap((l) => l.entries)) }
         return answerPage(spec.method, spec.key, whole.pages, req.params?.cursor)
       }

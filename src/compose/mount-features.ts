@@ -32,7 +32,7 @@ type Capabilities = { readonly [key: string]: unknown }
 // constructors
 
 /** The feature that serves the parts' prompts, resources and completion in the whole. */
-export const mountFeature = (parts: ReadonlyArray<Part>, visible: Visible, pageSize: number | undefined, everyone: () => boolean = () => false): FeatureFactory => () => {
+export const mountFeature = (parts: ReadonlyArray<Part>, visible: Visible, pageSize: number | undefined, everyone: (session: Session) => boolean = () => false): FeatureFactory => () => {
   const capsOf = (p: Part, key: string): Capabilities | undefined => (isObject(p.inner.capabilities[key]) ? (p.inner.capabilities[key] as Capabilities) : undefined)
   const prompts: ListSpec = { method: 'prompts/list', key: 'prompts', serves: (p) => capsOf(p, 'prompts') !== undefined, rename: renamed, idOf: (e) => String(e.name) }
   const resources: ListSpec = { method: 'resources/list', key: 'resources', serves: (p) => capsOf(p, 'resources') !== undefined, rename: renamed, idOf: (e) => String(e.uri) }

@@ -3,9 +3,10 @@
  * merged, view-cached pages of lists.ts, and called by handing the request, renamed back, to
  * the part's own tools/call: its request and tool-call middleware, its authorization, its
  * scopes and claims, its validators and handler all run as if it were served alone. When
- * nothing of the whole must see the call (no transform, tool-call middleware, authorization,
- * switch, rule or task to record) each route hands it over in one step, so that a mounted
- * call costs about what the part's own does. In
+ * nothing of the whole must see the call (no transform, tool-call middleware, authorization
+ * or task to record) each route hands it over in one step once the caller's view (its
+ * rules and switches) allows the tool, so that a mounted call costs about what the part's
+ * own does. In
  * tool-search mode `search_tools` searches the tools of the whole a session sees, and
  * `call_tool` re-enters the whole's `tools/call`, so the same routing and filters apply. Internal.
  *
@@ -59,8 +60,8 @@ export interface Route {
 /** What the tool table asks of the mount: whether a session sees a tool of the whole. */
 export interface ToolShown {
   readonly tool: (route: Route, session: Session) => boolean
-  /** True while no rule or switch hides anything from anyone (the lists are then the same for every session). */
-  readonly everyone: () => boolean
+  /** True while no rule or switch hides anything from this session (it then shares the whole lists). */
+  readonly everyone: (session: Session) => boolean
   /** Tells the clients of the whole that the tools changed. */
   readonly changed: () => void
   /** How the whole carries the parts' tasks. */
@@ -109,7 +110,7 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   const disabled = new Set<string>()
   // no tool switched off, no rule, no switch (the common case): nothing to look up
   const seen = (r: Route | undefined, session: Session): r is Route =>
-    r !== undefined && ((disabled.size === 0 && shown.everyone()) || (!disabled.has(r.contract.name) && shown.tool(r, session)))
+    r !== undefined && ((disabled.size === 0 && shown.everyone(session)) || (!disabled.has(r.contract.name) && shown.tool(r, session)))
   const spec: ListSpec = { method: 'tools/list', key: 'tools', serves: () => true, rename: renameTool, idOf: (e) => String(e.name) }
   const visible = (_: Part, e: Entry, session: Session): boolean => {
     const r = routes().get(String(e.name))
@@ -117,15 +118,16 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   }
   const { changed: told, batch } = batched(() => shown.changed())
   const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
-  const everyone = (): boolean => disabled.size === 0 && config.chain.authorize.length === 0 && shown.everyone()
+  const everyone = (session: Session): boolean => disabled.size === 0 && config.chain.authorize.length === 0 && shown.everyone(session)
   const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible, everyone)
   const direct = (req: Request, session: Session): Answer => callTool(routes(), config, shown.tasks, seen, req, session)
   const { chain } = config
-  // nothing of the whole must see a call (no tool-call middleware, authorization, switch, rule,
-  // or task to record): the route hands it to the part, one step, checked on every call since
-  // each of those may appear at run time
-  const plain = (session: Session): boolean =>
-    chain.toolCall.length === 0 && chain.authorize.length === 0 && disabled.size === 0 && !state.dirty && shown.everyone() && shown.tasks.passes(session)
+  // nothing of the whole must see a call but whether the caller sees the tool (no tool-call
+  // middleware, authorization, or task to record): the route hands it to the part, one step,
+  // checked on every call since each of those may appear at run time. Rules and switches are
+  // only a test of the route, so they keep the handoff; a tool the caller cannot see takes
+  // the full path, which refuses it
+  const plain = (session: Session): boolean => chain.toolCall.length === 0 && chain.authorize.length === 0 && !state.dirty && shown.tasks.passes(session)
   return {
     tools: () => (routes(), state.tools),
     routes,
@@ -133,8 +135,9 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
     call: (req, session) => {
       if (search.gate.mode() !== undefined) return search.call(req, session, direct)
       const name = req.params?.name
-      const enter = typeof name === 'string' ? state.routes.get(name)?.enter : undefined
-      return enter !== undefined && plain(session) ? enter(req, session) : direct(req, session)
+      const r = typeof name === 'string' ? state.routes.get(name) : undefined
+      const enter = r?.enter
+      return enter !== undefined && plain(session) && seen(r, session) ? enter(req, session) : direct(req, session)
     },
     add: () => {
       throw new TypeError('emcp: a mount serves the tools of its parts: add the tool to one of them')

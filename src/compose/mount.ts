@@ -114,9 +114,11 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
   const list = given.map((p) => (isMounted(p) ? partOf(p.server, p.namespace, p.options) : partOf(p, '')))
   const whole = visibleBy(options)
   const switches = new WeakMap<Session, Map<string, boolean>>()
+  // true once any session has a switch: until then no session needs a lookup
   const flipped = { any: false }
   const ruleless = whole === undefined && list.every((p) => p.visible === undefined)
-  const everyone = (): boolean => ruleless && !flipped.any
+  // the switches of one session stay its own: the others keep the shared pages and the handoff
+  const everyone = (session: Session): boolean => ruleless && (!flipped.any || !switches.has(session))
   const sees = (part: Part, kind: EntryKind, name: string, tags: ReadonlyArray<string>, session: Session, uri?: string): boolean => {
     // nothing to ask (no rules, no switch ever flipped): the common case, without a lookup
     if (!flipped.any && part.visible === undefined && whole === undefined) return true

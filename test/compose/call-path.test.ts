@@ -1,9 +1,11 @@
 /**
  * A mounted tool's call is handed straight to its part's tools/call when the whole has
  * nothing to add (no transform, no tool-call middleware or authorization of the whole, no
- * rule or switch, no task to record). These tests hold that path to the behaviour of the
- * full one: what the part adds after the mount is built, its deadline, cancellation,
- * progress and logs, and the whole's rules and switches as soon as they appear.
+ * task to record) and the caller's view (rules, switches) allows the tool. These tests hold
+ * that path to the behaviour of the full one: what the part adds after the mount is built,
+ * its deadline, cancellation, progress and logs, and the whole's rules and switches as soon
+ * as they appear; and they show that one session's switches leave the handoff and the shared
+ * list pages to every session whose view allows the tool.
  */
 import { describe, expect, it } from 'vitest'
 import { emcp, inMemoryClient, mcpServer, mount, mounted, newSession, outbound, type ServerMessage, type Session } from '../../src/index.js'
@@ -135,5 +137,86 @@ describe('mount: a call handed to the part', () => {
     await expect(shop.dispatch(callOf(1, 'calc_add', { a: 1, b: 2 }), s)().then(resultOf)).resolves.toMatchObject({ result: { structuredContent: { sum: 3 } } })
     shop.use({ authorize: (tool) => tool.name !== 'calc_add' })
     await expect(shop.dispatch(callOf(2, 'calc_add', { a: 1, b: 2 }), s)().then(resultOf)).resolves.toMatchObject({ error: { code: -32003 } })
+  })
+})
+
+describe('mount: the handoff after per-session switches', () => {
+  // The handoff and the full path answer alike; what tells them apart is the full path's own
+  // frame (callTool, mount-tools.ts) beneath the part's handler, read here from a whole stack.
+  const secret = emcp({ name: 'secret', description: 'Tagged admin.', input: { type: 'object' }, tags: ['admin'] })
+  const probe = emcp({ name: 'probe', description: 'Records its stack.', input: { type: 'object' } })
+  const probed = () => {
+    const stacks: string[] = []
+    const server = mcpServer([add, secret, probe], { name: 'calc', version: '1' }).implement({
+      add: ({ a, b }) => ({ sum: a + b }),
+      secret: () => 'admin only',
+      probe: () => {
+        const limit = Error.stackTraceLimit
+        Error.stackTraceLimit = Infinity
+        stacks.push(new Error('probe').stack ?? '')
+        Error.stackTraceLimit = limit
+        return 'probed'
+      },
+    })
+    return { server, stacks }
+  }
+  const handedOff = (stack: string | undefined): boolean => stack !== undefined && stack.includes('probe') && !/\bcallTool\b/.test(stack)
+
+  it('tells the two paths apart: a tool-call middleware of the whole takes the full path', async () => {
+    const { server, stacks } = probed()
+    const shop = mount([mounted(server, 'calc')], { name: 'w', version: '1' })
+    const s = await sessionOf(shop)
+    await shop.dispatch(callOf(1, 'calc_probe'), s)()
+    expect(handedOff(stacks.at(-1))).toBe(true)
+    shop.use({ toolCall: (_c, next) => next() })
+    await shop.dispatch(callOf(2, 'calc_probe'), s)()
+    expect(stacks).toHaveLength(2)
+    expect(handedOff(stacks.at(-1))).toBe(false)
+  })
+
+  it('hands calls off for every session whose view allows the tool, and refuses what a session cannot see', async () => {
+    for (const rules of [{}, { exclude: ['admin'] }]) {
+      const { server, stacks } = probed()
+      const shop = mount([mounted(server, 'calc', rules)], { name: 'w', version: '1' })
+      const [s1, s2] = [await sessionOf(shop), await sessionOf(shop)]
+      const call = async (s: Session, name: string, args: object = {}) => resultOf(await shop.dispatch(callOf(1, name, args), s)())
+      shop.disableFor(s1, 'calc_add')
+      shop.enableFor(s1, 'calc_secret')
+      for (const s of [s1, s2]) {
+        await expect(call(s, 'calc_probe')).resolves.toMatchObject({ result: { content: [{ text: 'probed' }] } })
+        expect(handedOff(stacks.at(-1))).toBe(true)
+      }
+      expect(stacks).toHaveLength(2)
+      // what s1 cannot see it cannot call; s2 keeps it
+      await expect(call(s1, 'calc_add', { a: 1, b: 2 })).resolves.toMatchObject({ error: { code: -32602, message: 'Unknown tool: calc_add' } })
+      await expect(call(s2, 'calc_add', { a: 1, b: 2 })).resolves.toMatchObject({ result: { structuredContent: { sum: 3 } } })
+      // switched on for s1 only: above the whole's rule where there is one
+      await expect(call(s1, 'calc_secret')).resolves.toMatchObject({ result: { content: [{ text: 'admin only' }] } })
+      const s2Secret = await call(s2, 'calc_secret')
+      if ('exclude' in rules) expect(s2Secret).toMatchObject({ error: { code: -32602, message: 'Unknown tool: calc_secret' } })
+      else expect(s2Secret).toMatchObject({ result: { content: [{ text: 'admin only' }] } })
+      shop.enableFor(s1, 'calc_add')
+      await expect(call(s1, 'calc_add', { a: 2, b: 2 })).resolves.toMatchObject({ result: { structuredContent: { sum: 4 } } })
+      shop.disableFor(s2, 'calc_probe')
+      await expect(call(s2, 'calc_probe')).resolves.toMatchObject({ error: { code: -32602, message: 'Unknown tool: calc_probe' } })
+      await call(s1, 'calc_probe')
+      expect(stacks).toHaveLength(3)
+      expect(handedOff(stacks.at(-1))).toBe(true)
+    }
+  })
+
+  it('lists what each session sees, and a session without switches keeps the pages shared by all', async () => {
+    const shop = mount([mounted(probed().server, 'calc')], { name: 'w', version: '1' })
+    const [s1, s2, s3] = [await sessionOf(shop), await sessionOf(shop), await sessionOf(shop)]
+    const list = async (s: Session) => resultOf(await shop.dispatch({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, s)()) as { result: unknown }
+    const names = async (s: Session) => (JSON.parse(JSON.stringify((await list(s)).result)) as { tools: { name: string }[] }).tools.map((t) => t.name)
+    const shared = (await list(s2)).result
+    shop.disableFor(s1, 'calc_add')
+    expect(await names(s1)).toEqual(['calc_secret', 'calc_probe'])
+    expect(await names(s2)).toEqual(['calc_add', 'calc_secret', 'calc_probe'])
+    // the very page every session without a switch is answered with, before and after s1's switch
+    expect((await list(s2)).result).toBe(shared)
+    expect((await list(s3)).result).toBe(shared)
+    expect((await list(s1)).result).not.toBe(shared)
   })
 })
