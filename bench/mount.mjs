@@ -42,10 +42,11 @@ export const mountPage = (rows, { mark, fmt, fmtRatio, mdTable }) => [
   '',
   'The server **emcp mount** ([bench/servers/emcp-mount.mjs](../bench/servers/emcp-mount.mjs)) is the emcp benchmark server mounted ' +
     'whole into another with `mount([server], info)` ([docs/composition.md](composition.md)): each call is routed by the mount and answered ' +
-    `by the part's own method table (a tool neither transformed nor seen by rules of the whole is handed straight to the part's \`tools/call\`). ` +
+    `by the part's own method table (a tool not transformed, which the caller may see, with no tool-call middleware or authorization of the whole, is handed straight to the part's \`tools/call\`). ` +
     `Its calls/s beside the same server served alone, in the same run; target: at least ${target}×. The last row of each transport divides ` +
-    'the calls by the server process\'s own CPU time (user and system, from /proc) under the many-in-flight load, not by the clock: ' +
-    'on a shared machine it moves far less than calls/s.',
+    'the calls by the server process\'s own CPU time (the on-CPU time of its threads, from /proc) under the many-in-flight load, not by the clock: ' +
+    'on a shared machine it moves far less than calls/s. On stdio the many-in-flight row is bounded by the driver, which parses every answer ' +
+    '(its CPU near 100%, the server\'s near 50%): there the CPU row is the one that weighs the mount.',
   '',
   mdTable([
     ['transport', 'load', 'through a mount', 'alone', 'ratio', 'result'],

@@ -16,7 +16,13 @@
  * transport: calls/s with many calls in flight (stdio: N requests written at once; HTTP: 64 in
  * flight), calls/s and p50/p99 latency at concurrency 32, calls/s with 2000 tools registered,
  * tools/list time with 2000 tools, peak RSS (VmHWM) and startup time (spawn to first answered
- * ping). Rounds are interleaved (A B C D, A B C D, ...) and medians taken. The zod rows set
+ * ping). Rounds are interleaved, the order turned by one server each round (A B C D, B C D A,
+ * C D A B, ...), so that each server takes each place of a round in turn (the first one after
+ * the wait for a calm machine, the last one after all the others' work in the driver's heap),
+ * and medians taken. On stdio the fastest servers outrun the driver (its CPU near 100%, theirs near 50%
+ * in a burst): their burst rows are bounded by the driver, and each burst lasts well under a
+ * tenth of a second, so the burst is repeated plan.burstRepeats times (the same for every
+ * server) and the median kept; the server-CPU rows weigh the servers themselves. The zod rows set
  * emcp's calls/s with zod beside emcp with the JSON Schema literal and beside SDK v1's zod tool.
  *
  *   npm run bench                   # build, 3 rounds, writes bench/results/runtime.{json,svg}, docs/benchmarks.md
@@ -95,7 +101,8 @@ const plan = quick
   : {
       rounds: 3,
       warmup: { calls: 10000, ms: 1500 },
-      burstRepeats: 3,
+      // bursts of the fastest servers last under 0.1 s and spread by +-20% within a cell: 5 for a steadier median
+      burstRepeats: 5,
       stdio: { burst: 20000, c32: 10000, many: 20000 },
       http: { burst: 20000, c32: 10000, many: 10000 },
       httpInFlight: 64,
@@ -700,6 +707,9 @@ const driverWarmUp = async () => {
   }
 }
 
+/** The servers of round `r` (from 0): the list turned left by `r`, so that each server takes each place in turn. */
+const turned = (list, r) => list.map((_, i) => list[(i + r) % list.length])
+
 /** Above this share of a core used by other processes during a measured cell, a sample is measured again. */
 const DISTURBED_PCT = 25
 
@@ -1201,10 +1211,10 @@ const renderPage = (result) => {
   out.push(`- **tools/list, 2000 tools**: the median round trip of ${p.listTimed} sequential \`tools/list\` calls after ${p.listWarmup} warm-up.`)
   out.push('- **peak RSS**: `VmHWM` of the server process after its load (no filler tools; and with 2000); **RSS after startup**: `VmRSS` after `initialize`, before any load.')
   out.push(`- **startup**: from spawn to the first answered \`ping\` (median of ${p.startupSpawns} spawn${p.startupSpawns === 1 ? '' : 's'} per round; HTTP polls every 2 ms); every server starts without \`NODE_EXTRA_CA_CERTS\`, whose certificate parsing would add one fixed cost to both sides.`)
-  out.push('- **server CPU per call**: user + system CPU time of the server process during the many-in-flight load, divided by the calls.')
+  out.push('- **server CPU per call**: the on-CPU time of all the server process\'s threads (Linux schedstat, nanoseconds; else user + system in clock ticks) during the many-in-flight load, divided by the calls.')
   out.push('')
   out.push(
-    `${p.rounds} round${p.rounds === 1 ? '' : 's'}, interleaved (emcp, emcp zod, SDK v1, SDK v2, raw, then again); each figure is the median over the rounds. ` +
+    `${p.rounds} round${p.rounds === 1 ? '' : 's'}, interleaved, the order turned by one server each round (emcp, emcp zod, ..., raw; then emcp zod, ..., raw, emcp; ...), so that each server takes each place of a round in turn; each figure is the median over the rounds. ` +
       'Ratios are to raw and to SDK v1 (a ratio above 1 is better for calls/s, worse for times and memory). The driver and the server ' +
       `share the machine's ${result.machine.cpus} cores, so the fastest servers are partly bounded by the driver: the CPU-per-call row shows the server's own cost.`,
   )
@@ -1395,7 +1405,7 @@ const runtimeSection = async (started) => {
   console.log('done')
   for (let r = 1; r <= plan.rounds; r++) {
     for (const t of transports) {
-      for (const s of servers) {
+      for (const s of turned(servers, r - 1)) {
         const t0 = performance.now()
         process.stdout.write(`round ${r}/${plan.rounds}  ${t.padEnd(5)}  ${s.label.padEnd(7)} `)
         try {
@@ -1460,7 +1470,9 @@ const runtimeSection = async (started) => {
       'many: the burst load against a server with 2000 filler tools; toolsListMs: median of sequential tools/list round trips after warm-up',
       'peakRssMiB: VmHWM after the load (no filler tools); peakRssManyMiB: with 2000 tools; idleRssMiB: VmRSS after initialize, before the load',
       'startupMs: spawn to first answered ping (median of plan.startupSpawns spawns); startupManyMs: with 2000 tools',
-      'serverCpuUsPerCall: server process user+system CPU during the burst, per call (clock-tick resolution)',
+      'serverCpuUsPerCall: on-CPU time of all the server process threads during the burst (schedstat, ns; else user+system in clock ticks), per call',
+      'order: each round runs the servers in the order of the round before turned by one (A B C D, B C D A, ...): each server takes each place of a round in turn, the same treatment for all',
+      'stdio burst: the fastest servers outrun the driver (driverCpuPct near 100, serverCpuPct near 50), so their burst calls/s are bounded by the driver; serverCpuUsPerCall weighs the server itself',
     ],
     medians,
     targets: [],
