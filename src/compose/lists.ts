@@ -12,12 +12,12 @@
  * // list(request, session) // Right(page), now or later
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { all, map, type Eventually } from '../util/eventually.js'
+import { all, isThenable, map, type Eventually } from '../util/eventually.js'
 import type { Answer } from '../server/feature.js'
 import { answerPage, pagesOf } from '../server/pages.js'
 import type { Session } from '../server/session.js'
 import type { RawJson, Request, RpcError } from '../protocol/jsonrpc.js'
-import { entriesOf, gather, type Pages, type Part } from './parts.js'
+import { entriesOf, firstPage, gather, type Pages, type Part } from './parts.js'
 import { clip } from '../util/clip.js'
 
 // ---------------------------------------------------------------------------------------
@@ -100,23 +100,39 @@ export const renamedLists = (spec: ListSpec, parts: ReadonlyArray<Part>): ListRe
   }
   const merged = new Map<string, ReadonlyArray<Listed>>()
   // the pages answered last time, and what was read of them: the common case, every request alike, without a key to build
-  let last: { readonly pages: ReadonlyArray<Pages>; readonly read: Read } | undefined
-  return (session: Session): Eventually<E.Either<RpcError, Read>> =>
-    map(all(servers.map((p) => gather(p, spec.method, spec.key, session))), (outs) => {
-      const failed = outs.find(E.isLeft)
-      if (failed !== undefined) return failed
-      const pages = outs.map((o) => (o as E.Right<Pages>).right)
-      if (last !== undefined && samePages(last.pages, pages)) return E.right(last.read)
-      // the key is as long as the pages are many, not the entries
-      const key = pages.map((ps) => ps.map(serialOf).join('.')).join('|')
-      let lists = merged.get(key)
-      if (lists === undefined) {
-        if (merged.size >= maxViews) merged.delete(merged.keys().next().value as string)
-        merged.set(key, (lists = merge(pages)))
-      }
-      last = { pages, read: { lists, key } }
-      return E.right(last.read)
-    })
+  let last: { readonly pages: ReadonlyArray<Pages>; readonly read: E.Right<Read> } | undefined
+  const settle = (outs: ReadonlyArray<E.Either<RpcError, Pages>>): E.Either<RpcError, Read> => {
+    const failed = outs.find(E.isLeft)
+    if (failed !== undefined) return failed
+    const pages = outs.map((o) => (o as E.Right<Pages>).right)
+    if (last !== undefined && samePages(last.pages, pages)) return last.read
+    // the key is as long as the pages are many, not the entries
+    const key = pages.map((ps) => ps.map(serialOf).join('.')).join('|')
+    let lists = merged.get(key)
+    if (lists === undefined) {
+      if (merged.size >= maxViews) merged.delete(merged.keys().next().value as string)
+      merged.set(key, (lists = merge(pages)))
+    }
+    const read: E.Right<Read> = { _tag: 'Right', right: { lists, key } }
+    last = { pages, read }
+    return read
+  }
+  return (session: Session): Eventually<E.Either<RpcError, Read>> => {
+    // the common case: every part answers now, in one page, the very page it answered last
+    // time; the read is then the last one, with no array, closure or key made
+    const known = last
+    let i = 0
+    let first: Answer | undefined
+    for (; i < servers.length; i++) {
+      first = firstPage(servers[i] as Part, spec.method, session)
+      const had = known?.pages[i]
+      if (had === undefined || had.length !== 1 || isThenable(first) || E.isLeft(first) || first.right !== had[0]) break
+    }
+    if (known !== undefined && i === servers.length) return known.read
+    // otherwise each part's pages, the parts already asked not asked again
+    const outs = servers.map((p, j) => (j < i ? E.right((known as { readonly pages: ReadonlyArray<Pages> }).pages[j] as Pages) : gather(p, spec.method, spec.key, session, j === i ? first : undefined)))
+    return map(all(outs), settle)
+  }
 }
 
 /** True when two reads answered the very same page objects. */
@@ -150,17 +166,21 @@ export const mergedList = (
   }
   // the pages of the last read everyone saw whole: a request alike finds them without a key
   let whole: { readonly read: Read; readonly pages: ReadonlyArray<RawJson> } | undefined
-  return (req, session) =>
-    map(read(session), (out) => {
-      if (E.isLeft(out)) return out
-      const { lists, key } = out.right
-      if (everyone(session)) {
-        if (whole?.read !== out.right) whole = { read: out.right, pages: pagesFor(`all:${key}`, () => lists.flatMap((l) => l.entries)) }
-        return answerPage(spec.method, spec.key, whole.pages, req.params?.cursor)
-      }
-      const shown = lists.flatMap(({ part, entries }) => entries.filter((e) => visible(part, e, session)))
-      return answerPage(spec.method, spec.key, pagesFor(shown.map(serialOf).join(','), () => shown), req.params?.cursor)
-    })
+  const answer = (out: E.Either<RpcError, Read>, req: Request, session: Session): E.Either<RpcError, unknown> => {
+    if (E.isLeft(out)) return out
+    const { lists, key } = out.right
+    if (everyone(session)) {
+      if (whole?.read !== out.right) whole = { read: out.right, pages: pagesFor(`all:${key}`, () => lists.flatMap((l) => l.entries)) }
+      return answerPage(spec.method, spec.key, whole.pages, req.params?.cursor)
+    }
+    const shown = lists.flatMap(({ part, entries }) => entries.filter((e) => visible(part, e, session)))
+    return answerPage(spec.method, spec.key, pagesFor(shown.map(serialOf).join(','), () => shown), req.params?.cursor)
+  }
+  // a read that is here already is answered without a closure made per request
+  return (req, session) => {
+    const out = read(session)
+    return isThenable(out) ? (out as Promise<E.Either<RpcError, Read>>).then((o) => answer(o, req, session)) : answer(out as E.Either<RpcError, Read>, req, session)
+  }
 }
 
 /** Numbers objects (entries, pages) once each, for the keys of views. */

@@ -9,6 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { AnyTool } from '../contract/emcp.js'
+import type { Answer } from '../server/feature.js'
 import { innerOf, type Inner } from '../server/inner.js'
 import type { Server } from '../server/server.js'
 import type { Session } from '../server/session.js'
@@ -69,11 +70,17 @@ export const wholeName = (part: Part, tool: AnyTool): string => prefixed(part.na
 /** The most pages read from a part for one list (a part that never stops paging is refused). */
 const maxPages = 10_000
 
-/** Every page of one list of a part for one session, following its cursors. */
-export const gather = (part: Part, method: string, key: string, session: Session): Eventually<E.Either<RpcError, Pages>> => {
+/** The part's answer for the first page of one of its lists (`method`), for one session. */
+export const firstPage = (part: Part, method: string, session: Session): Answer => part.inner.inner({ kind: 'request', id: 0, method, params: undefined }, session)
+
+/**
+ * Every page of one list of a part for one session, following its cursors; `first` is the
+ * part's answer for the first page when it was already asked (`firstPage`).
+ */
+export const gather = (part: Part, method: string, key: string, session: Session, first: Answer = firstPage(part, method, session)): Eventually<E.Either<RpcError, Pages>> => {
   const pages: object[] = []
   const step = (cursor: unknown): Eventually<E.Either<RpcError, Pages>> => {
-    const out = part.inner.inner({ kind: 'request', id: 0, method, params: cursor === undefined ? undefined : { cursor } }, session)
+    const out = cursor === undefined ? first : part.inner.inner({ kind: 'request', id: 0, method, params: { cursor } }, session)
     return isThenable(out) ? (out as Promise<E.Either<RpcError, unknown>>).then(next) : next(out as E.Either<RpcError, unknown>)
   }
   const next = (out: E.Either<RpcError, unknown>): Eventually<E.Either<RpcError, Pages>> => {
