@@ -145,6 +145,9 @@ const samePages = (a: ReadonlyArray<Pages>, b: ReadonlyArray<Pages>): boolean =>
  * entries of the pages the parts answered, keyed by those pages (a request costs what the
  * parts' own lists cost, and a lookup); otherwise each entry is tested for the session.
  * `everyone` is asked per session: one session's switches leave the others on that path.
+ * `alike` names the view of a session that sees what every other such session sees (tag
+ * rules, no `enabled(ctx)`, no switch of its own): its entries are tested once per read and
+ * view, not per request.
  */
 export const mergedList = (
   spec: ListSpec,
@@ -152,6 +155,7 @@ export const mergedList = (
   pageSize: number | undefined,
   visible: Visible,
   everyone: (session: Session) => boolean = () => false,
+  alike: (session: Session) => object | undefined = () => undefined,
 ): ((req: Request, session: Session) => Answer) => {
   // a view is keyed by the entry objects it shows (numbered once each): the renamed entries of a
   // page the part answers again are the same objects, so an unchanged view finds its pages
@@ -166,12 +170,23 @@ export const mergedList = (
   }
   // the pages of the last read everyone saw whole: a request alike finds them without a key
   let whole: { readonly read: Read; readonly pages: ReadonlyArray<RawJson> } | undefined
+  // the pages of the last read as the sessions alike see it (tag rules, no switch of their own), in that view
+  let same: { readonly read: Read; readonly view: object; readonly pages: ReadonlyArray<RawJson> } | undefined
   const answer = (out: E.Either<RpcError, Read>, req: Request, session: Session): E.Either<RpcError, unknown> => {
     if (E.isLeft(out)) return out
     const { lists, key } = out.right
     if (everyone(session)) {
       if (whole?.read !== out.right) whole = { read: out.right, pages: pagesFor(`all:${key}`, () => lists.flatMap((l) => l.entries)) }
       return answerPage(spec.method, spec.key, whole.pages, req.params?.cursor)
+    }
+    const view = alike(session)
+    if (view !== undefined) {
+      // each entry tested once per read and view, not per request: the sessions alike see the same
+      if (same?.read !== out.right || same.view !== view) {
+        const shown = lists.flatMap(({ part, entries }) => entries.filter((e) => visible(part, e, session)))
+        same = { read: out.right, view, pages: pagesFor(shown.map(serialOf).join(','), () => shown) }
+      }
+      return answerPage(spec.method, spec.key, same.pages, req.params?.cursor)
     }
     const shown = lists.flatMap(({ part, entries }) => entries.filter((e) => visible(part, e, session)))
     return answerPage(spec.method, spec.key, pagesFor(shown.map(serialOf).join(','), () => shown), req.params?.cursor)

@@ -31,8 +31,13 @@ type Capabilities = { readonly [key: string]: unknown }
 // ---------------------------------------------------------------------------------------
 // constructors
 
+/** The one view of every caller alike with the others (prompts and resources have no switch for everyone). */
+const sameView = Object.freeze({})
+
 /** The feature that serves the parts' prompts, resources and completion in the whole. */
-export const mountFeature = (parts: ReadonlyArray<Part>, visible: Visible, pageSize: number | undefined, everyone: (session: Session) => boolean = () => false): FeatureFactory => () => {
+export const mountFeature = (parts: ReadonlyArray<Part>, visible: Visible, pageSize: number | undefined, everyone: (session: Session) => boolean = () => false, alike: (session: Session) => boolean = () => false): FeatureFactory => () => {
+  // the view of a caller alike with others holds while the parts answer the same pages
+  const view = (session: Session): object | undefined => (alike(session) ? sameView : undefined)
   const capsOf = (p: Part, key: string): Capabilities | undefined => (isObject(p.inner.capabilities[key]) ? (p.inner.capabilities[key] as Capabilities) : undefined)
   const prompts: ListSpec = { method: 'prompts/list', key: 'prompts', serves: (p) => capsOf(p, 'prompts') !== undefined, rename: renamed, idOf: (e) => String(e.name) }
   const resources: ListSpec = { method: 'resources/list', key: 'resources', serves: (p) => capsOf(p, 'resources') !== undefined, rename: renamed, idOf: (e) => String(e.uri) }
@@ -46,12 +51,12 @@ export const mountFeature = (parts: ReadonlyArray<Part>, visible: Visible, pageS
   const owner = resourceOwner(readers.resources, readers.templates, visible)
   const methods: Record<string, MethodHandler> = {}
   if (hasPrompts) {
-    methods['prompts/list'] = mergedList(prompts, readers.prompts, pageSize, visible, everyone)
+    methods['prompts/list'] = mergedList(prompts, readers.prompts, pageSize, visible, everyone, view)
     methods['prompts/get'] = promptGetter(readers.prompts, visible)
   }
   if (hasResources) {
-    methods['resources/list'] = mergedList(resources, readers.resources, pageSize, visible, everyone)
-    methods['resources/templates/list'] = mergedList(templates, readers.templates, pageSize, visible, everyone)
+    methods['resources/list'] = mergedList(resources, readers.resources, pageSize, visible, everyone, view)
+    methods['resources/templates/list'] = mergedList(templates, readers.templates, pageSize, visible, everyone, view)
     methods['resources/read'] = (req, session) => forwardByUri(owner, req, session)
   }
   if (subscribes) {

@@ -62,6 +62,8 @@ export interface ToolShown {
   readonly tool: (route: Route, session: Session) => boolean
   /** True while no rule or switch hides anything from this session (it then shares the whole lists). */
   readonly everyone: (session: Session) => boolean
+  /** True when this session sees what every other such session sees (tag rules at most, no switch of its own). */
+  readonly alike: (session: Session) => boolean
   /** Tells the clients of the whole that the tools changed. */
   readonly changed: () => void
   /** How the whole carries the parts' tasks. */
@@ -119,7 +121,10 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
   const { changed: told, batch } = batched(() => shown.changed())
   const search = mountSearch(() => (routes(), state.tools), disabled, (name, session) => seen(routes().get(name), session), config)
   const everyone = (session: Session): boolean => disabled.size === 0 && config.chain.authorize.length === 0 && shown.everyone(session)
-  const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible, everyone)
+  // the view of sessions alike: the same until a tool is switched for everyone (or the parts answer other pages)
+  const shared = { view: {} as object }
+  const alike = (session: Session): object | undefined => (config.chain.authorize.length === 0 && shown.alike(session) ? shared.view : undefined)
+  const merged = mergedList(spec, renamedLists(spec, parts), config.pageSize, visible, everyone, alike)
   const direct = (req: Request, session: Session): Answer => callTool(routes(), config, shown.tasks, seen, req, session)
   const { chain } = config
   // nothing of the whole must see a call but whether the caller sees the tool (no tool-call
@@ -148,6 +153,7 @@ export const mountTools = (parts: ReadonlyArray<Part>, config: ToolsConfig, show
       if (enabled === !disabled.has(name)) return
       if (enabled) disabled.delete(name)
       else disabled.add(name)
+      shared.view = {}
       search.switched()
       told()
     },

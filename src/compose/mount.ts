@@ -119,6 +119,9 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
   const ruleless = whole === undefined && list.every((p) => p.visible === undefined)
   // the switches of one session stay its own: the others keep the shared pages and the handoff
   const everyone = (session: Session): boolean => ruleless && (!flipped.any || !switches.has(session))
+  // tags alone (no enabled(ctx)) show every caller the same entries: one view for all but the switched
+  const callerFree = options.enabled === undefined && list.every((p) => !p.perCaller)
+  const alike = (session: Session): boolean => callerFree && (!flipped.any || !switches.has(session))
   const sees = (part: Part, kind: EntryKind, name: string, tags: ReadonlyArray<string>, session: Session, uri?: string): boolean => {
     // nothing to ask (no rules, no switch ever flipped): the common case, without a lookup
     if (!flipped.any && part.visible === undefined && whole === undefined) return true
@@ -135,9 +138,9 @@ export const mount = <const P extends readonly [MountPart, ...MountPart[]]>(part
   }
   const table: { current?: MountTable } = {}
   const tasks = mountTasks(list)
-  const features = [mountFeature(list, seesEntry, options.pageSize, everyone), ...(tasks.feature === undefined ? [] : [tasks.feature])]
+  const features = [mountFeature(list, seesEntry, options.pageSize, everyone, alike), ...(tasks.feature === undefined ? [] : [tasks.feature])]
   const server = assemble<ToolsOfPart<P[number]>>(info, { ...options, features }, (config) => {
-    const t = mountTools(list, config, { tool: seesTool, everyone, changed: () => config.hub.broadcast('notifications/tools/list_changed'), tasks })
+    const t = mountTools(list, config, { tool: seesTool, everyone, alike, changed: () => config.hub.broadcast('notifications/tools/list_changed'), tasks })
     table.current = t
     for (const part of list) relay(part, config.hub, t)
     return t

@@ -38,6 +38,8 @@ export interface Part {
   readonly label: string
   readonly transforms: ReadonlyMap<string, ToolTransform>
   readonly visible: ((ctx: VisibilityContext) => boolean) | undefined
+  /** True when its rules ask `enabled(ctx)`: what a caller sees of it may then differ from caller to caller. */
+  readonly perCaller: boolean
 }
 
 /** The pages of one list of one part, as the part answered them (their identity stays while the part's list does). */
@@ -61,7 +63,7 @@ export const partOf = (server: Server, namespace: string, options: PartOptions =
     if (t.name !== undefined && !(typeof t.name === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(t.name)))
       throw new TypeError(`emcp: mount: tool ${name} of ${label}: invalid tool name ${JSON.stringify(t.name)}: use 1-128 of A-Z a-z 0-9 _ - .`)
   }
-  return { server, inner, namespace, label, transforms, visible: visibleBy(options) }
+  return { server, inner, namespace, label, transforms, visible: visibleBy(options), perCaller: options.enabled !== undefined }
 }
 
 /** The name a part's tool has in the whole: renamed by its transform, then prefixed. */

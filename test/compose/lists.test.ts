@@ -95,3 +95,72 @@ describe('mount: merged lists', () => {
     expect(await namesOf(whole, s)).toEqual(['a_a1', 'b'])
   })
 })
+
+describe('mount: one view for the sessions alike', () => {
+  const status = emcp({ name: 'status', description: 'Status.', input: { type: 'object' }, tags: ['read'] })
+  const restart = emcp({ name: 'restart', description: 'Restart.', input: { type: 'object' }, tags: ['admin'] })
+  const beta = emcp({ name: 'beta', description: 'Beta.', input: { type: 'object' }, tags: ['read'] })
+  const opsOf = () =>
+    mcpServer([status, restart, beta], { name: 'ops', version: '1' }).implement({
+      status: () => 'ok',
+      restart: () => 'restarted',
+      beta: () => 'beta',
+    })
+  const pageOf = async (server: Dispatching, s: Session): Promise<unknown> =>
+    ((await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, s)()) as { value: { result?: unknown } }).value.result
+
+  it('with tag rules, shares one page among sessions, follows switches for everyone, and keeps a switched session apart', async () => {
+    const whole = mount([mounted(opsOf(), 'ops', { exclude: ['admin'] })], { name: 'w', version: '1' })
+    const [s1, s2, s3] = [await sessionOf(whole), await sessionOf(whole), await sessionOf(whole)]
+    expect(await namesOf(whole, s1)).toEqual(['ops_status', 'ops_beta'])
+    const page = await pageOf(whole, s1)
+    expect(await pageOf(whole, s2)).toBe(page)
+    whole.disableTool('ops_beta')
+    for (const s of [s1, s2]) expect(await namesOf(whole, s)).toEqual(['ops_status'])
+    whole.enableTool('ops_beta')
+    for (const s of [s1, s2]) expect(await namesOf(whole, s)).toEqual(['ops_status', 'ops_beta'])
+    whole.enableFor(s3, 'ops_restart')
+    expect(await namesOf(whole, s3)).toEqual(['ops_status', 'ops_restart', 'ops_beta'])
+    expect(await namesOf(whole, s1)).toEqual(['ops_status', 'ops_beta'])
+    expect(await pageOf(whole, s2)).toBe(await pageOf(whole, s1))
+    // what the shared view hides stays uncallable
+    const refused = (await whole.dispatch({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ops_restart', arguments: {} } }, s1)()) as { value: { error?: { code: number } } }
+    expect(refused.value.error?.code).toBe(-32602)
+  })
+
+  it('tests each entry against the tag rules once per read, not per request', async () => {
+    // a tool whose tags count how often a rule reads them
+    const reads = { n: 0 }
+    const counted = new Proxy(['read'], { get: (t, k, r) => (k === 'some' && reads.n++, Reflect.get(t, k, r)) })
+    const probe = emcp({ name: 'probe', description: 'Counted.', input: { type: 'object' }, tags: counted })
+    const part = mcpServer([probe], { name: 'p', version: '1' }).implement({ probe: () => 'ok' })
+    const whole = mount([mounted(part, 'p', { exclude: ['admin'] })], { name: 'w', version: '1' })
+    const sessions = [await sessionOf(whole), await sessionOf(whole), await sessionOf(whole)]
+    for (const s of sessions) expect(await namesOf(whole, s)).toEqual(['p_probe'])
+    const once = reads.n
+    expect(once).toBeGreaterThan(0)
+    for (let i = 0; i < 5; i++) for (const s of sessions) expect(await namesOf(whole, s)).toEqual(['p_probe'])
+    expect(reads.n).toBe(once)
+    // a call is still checked against the rule, each time
+    await whole.dispatch({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'p_probe', arguments: {} } }, sessions[0] as Session)()
+    expect(reads.n).toBeGreaterThan(once)
+  })
+
+  it('with enabled(ctx), still gives each caller the list its rule gives it', async () => {
+    const whole = mount([mounted(opsOf(), 'ops', { enabled: (ctx) => !ctx.tags.includes('admin') || ctx.clientInfo?.name === 'admin' })], { name: 'w', version: '1' })
+    const [admin, guest] = [await sessionOf(whole, 'admin'), await sessionOf(whole, 'guest')]
+    for (let i = 0; i < 2; i++) {
+      expect(await namesOf(whole, admin)).toEqual(['ops_status', 'ops_restart', 'ops_beta'])
+      expect(await namesOf(whole, guest)).toEqual(['ops_status', 'ops_beta'])
+    }
+  })
+
+  it('with a whole-level rule by tag, and authorization of the whole, lists what each may see', async () => {
+    const whole = mount([mounted(opsOf(), 'ops')], { name: 'w', version: '1' }, { include: ['read'] })
+    const [s1, s2] = [await sessionOf(whole, 'admin'), await sessionOf(whole, 'guest')]
+    expect(await namesOf(whole, s1)).toEqual(['ops_status', 'ops_beta'])
+    whole.use({ authorize: (t, session) => t.name !== 'ops_beta' || session.clientInfo?.name === 'admin' })
+    expect(await namesOf(whole, s1)).toEqual(['ops_status', 'ops_beta'])
+    expect(await namesOf(whole, s2)).toEqual(['ops_status'])
+  })
+})
