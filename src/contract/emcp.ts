@@ -17,6 +17,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { ToolContent, ToolError } from './content.js'
 import type { ToolContext } from '../server/context.js'
 import { schemaProblems } from '../schema/schema-check.js'
+import { plainlyServable, provedServable } from '../schema/servable.js'
 import type { DefaultedOf, FastFromSchema, WithPlainProperties } from '../schema/fast-schema.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-check.js'
@@ -364,13 +365,16 @@ export function emcp(def: ToolMeta & { readonly name: string; readonly input: un
  */
 export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule = 'error'): JsonSchema => {
   const given = slotSchema(name, slot, spec, keywords)
-  const problems = schemaProblems(given)
+  // a literal's slot check walked it already; the full walk only spells out what the quick one may have found
+  const problems = provedServable(given) || plainlyServable(given, false) ? noProblems : schemaProblems(given)
   if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)
   if (given.type === 'object') return given
   if (given.type === undefined && (slot === 'input' || objectLike(given))) return { type: 'object', ...given }
   if (slot === 'output') return given
   throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(given.type)}`)
 }
+
+const noProblems: ReadonlyArray<string> = []
 
 /** A schema without a type that still describes objects: properties of its own, or only object-like alternatives (or nothing at all). */
 const objectLike = (s: JsonSchema): boolean => {

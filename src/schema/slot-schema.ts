@@ -13,6 +13,7 @@ import { isObject } from '../util/json-object.js'
 import { unknownKeywords } from './keywords.js'
 import { codecToJsonSchema } from './codec-schema.js'
 import { isCodec, type JsonSchema } from './schema.js'
+import { plainlyServable } from './servable.js'
 import { isStandardSchema, notALiteral } from './standard/detect.js'
 import { standardJsonSchema } from './standard/json-schema.js'
 
@@ -40,7 +41,8 @@ export const slotSchema = (name: unknown, slot: 'input' | 'output', spec: unknow
   const foreign = keywords === 'error' && (typeof spec === 'object' || typeof spec === 'function') && spec !== null ? notALiteral(spec) : undefined
   if (foreign !== undefined) throw new TypeError(`${where} is not a JSON Schema literal: ${foreign}`)
   if (!isObject(spec)) throw new TypeError(`${where} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
-  if (keywords === 'error') {
+  // the quick walk first: the full one only spells out what it may have found
+  if (keywords === 'error' && !plainlyServable(spec, true)) {
     const unknown = unknownKeywords(spec)
     if (unknown.length > 0) throw new TypeError(`${where}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
   }
