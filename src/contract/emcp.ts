@@ -16,11 +16,11 @@
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { ToolContent, ToolError } from './content.js'
 import type { ToolContext } from '../server/context.js'
-import { schemaProblems } from '../schema/schema-check.js'
 import type { DefaultedOf, FastFromSchema, WithPlainProperties } from '../schema/fast-schema.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
+import { metaOf, objectRoot } from './contract-parts.js'
 import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-check.js'
-import { markMade, slotSchema, type KeywordRule } from '../schema/slot-schema.js'
+import { markMade } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
 import { slotOf, type ShapeType, type StandardShape } from '../schema/standard/shape.js'
@@ -338,45 +338,12 @@ export function emcp<
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
-  const { claims, input: givenInput, output: givenOutput, ...rest } = def
+  const { claims, input: givenInput, output: givenOutput } = def
   // a raw shape is made the Standard Schema of its object once, here: every reader downstream sees a schema
   const input = slotOf(givenInput)
   const output = slotOf(givenOutput)
-  const tool: Record<string, unknown> = { ...rest, ...inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec)), input }
-  if (output !== undefined) {
-    tool.output = output
-    tool.outputSchema = objectRoot(def.name, 'output', output as OutputSpec)
-  }
+  const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec))
+  // the fields copied in a loop and the slots assigned, not spread: see metaOf
+  const tool = Object.assign(metaOf(def), slots, { input }, output === undefined ? {} : { output, outputSchema: objectRoot(def.name, 'output', output as OutputSpec) })
   return markMade(Object.freeze(tool), 'error') as unknown as AnyTool
-}
-
-// ---------------------------------------------------------------------------------------
-// internals
-
-/**
- * MCP wants `type: "object"` at the root of an input schema. A derived schema without a root
- * type (a union of objects, a custom codec) gets it added; any other root type is refused
- * here, at definition time, rather than confusing a client later. Since 2026-07-28 an output
- * schema may describe any JSON value: an object-like one without a type gets `type: "object"`
- * as before, anything else stays as it is (2025-11-25 clients see it wrapped, see
- * protocol/legacy-output.ts). Both are checked for dialect, references and size. (Shared
- * with `runtimeTool`, whose schemas are plain JSON objects.)
- */
-export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule = 'error'): JsonSchema => {
-  const given = slotSchema(name, slot, spec, keywords)
-  const problems = schemaProblems(given)
-  if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)
-  if (given.type === 'object') return given
-  if (given.type === undefined && (slot === 'input' || objectLike(given))) return { type: 'object', ...given }
-  if (slot === 'output') return given
-  throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(given.type)}`)
-}
-
-/** A schema without a type that still describes objects: properties of its own, or only object-like alternatives (or nothing at all). */
-const objectLike = (s: JsonSchema): boolean => {
-  if (s.type !== undefined) return s.type === 'object'
-  if ('properties' in s || 'additionalProperties' in s || 'required' in s) return true
-  const alternatives = [s.anyOf, s.oneOf].find(Array.isArray) as ReadonlyArray<JsonSchema> | undefined
-  if (alternatives !== undefined) return alternatives.every(objectLike)
-  return Object.keys(s).every((k) => k.startsWith('$') || k === 'title' || k === 'description')
 }

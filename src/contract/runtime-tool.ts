@@ -12,7 +12,8 @@
  * const search = runtimeTool({ name: 'search', description: 'Search.', input: schema })
  * const server = mcpServer([search], { name: 's', version: '1' }).implement({ search: (args) => `searched ${String(args.q)}` })
  */
-import { objectRoot, type AnyTool, type TaskSupport, type Tool, type ToolMeta } from './emcp.js'
+import type { AnyTool, TaskSupport, Tool, ToolMeta } from './emcp.js'
+import { objectRoot } from './contract-parts.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
 import { slotOf, type StandardShape } from '../schema/standard/shape.js'

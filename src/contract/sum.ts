@@ -130,7 +130,7 @@ export const sumOf = <U extends AnyTool>(
       errors.push({ path: `/${i}/tags`, message: `tool ${String(name)}: tags must be a list of 1-128 character strings` })
     const scopes = scopesProblem(tool?.scopes)
     if (scopes !== undefined) errors.push({ path: `/${i}/scopes`, message: `tool ${String(name)}: ${scopes}` })
-    errors.push(...keywordErrors(tool, i))
+    keywordErrors(tool, i, errors)
   })
   return errors.length > 0 ? E.left(errors) : E.right(byName)
 }
@@ -142,15 +142,14 @@ export const sumOf = <U extends AnyTool>(
  * A contract built by hand (not by `emcp` or `runtimeTool`) reaches the server unchecked: its
  * literal schemas are checked here for unknown keywords, as `emcp` checks them. A contract
  * `emcp` or `runtimeTool` made was checked then (a manifest's keeps the warnings its reader
- * gave), and schemas a library wrote (a Standard Schema's, a codec's) are its own.
+ * gave), and schemas a library wrote (a Standard Schema's, a codec's) are its own. Pushes onto `out`.
  */
-const keywordErrors = (tool: AnyTool, i: number): ReadonlyArray<SumError> => {
-  if (!isObject(tool) || madeWith(tool) !== undefined) return []
-  const out: SumError[] = []
+const keywordErrors = (tool: AnyTool, i: number, out: SumError[]): void => {
+  // nearly every contract was made by `emcp`: it costs one lookup, and nothing is allocated
+  if (!isObject(tool) || madeWith(tool) !== undefined) return
   for (const [slot, spec] of [['inputSchema', tool.input], ['outputSchema', tool.output]] as const) {
     const schema: unknown = tool[slot]
     if (!isObject(schema) || isStandardSchema(spec) || isCodec(spec)) continue
     for (const p of unknownKeywords(schema)) out.push({ path: `/${i}/${slot}${p.path}`, message: `tool ${String(tool.name)}: ${p.message}` })
   }
-  return out
 }

@@ -92,8 +92,11 @@ const namesOf = (trail: PropertyTrail | null): ReadonlyArray<string> => {
 /** The problems of a tool's `x-mcp-header` annotations, each naming the tool. */
 export const mirrorProblems = (tool: { readonly name: string; readonly inputSchema: JsonSchema }): ReadonlyArray<string> => {
   const found = mirroredParams(tool.inputSchema)
-  return E.isLeft(found) ? found.left.map((p) => `tool ${tool.name}: ${p}`) : []
+  return E.isLeft(found) ? found.left.map((p) => `tool ${tool.name}: ${p}`) : noProblems
 }
+
+/** The answer for a tool whose mirrors are well formed (shared: it is never changed). */
+const noProblems: ReadonlyArray<string> = []
 
 /** A header value as the client meant it: `=?base64?...?=` decoded; otherwise why it is invalid. */
 export const decodeHeader = (value: string): E.Either<string, string> => {

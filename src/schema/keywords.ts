@@ -14,7 +14,7 @@ import { clip } from '../util/clip.js'
 import { isObject } from '../util/json-object.js'
 import { escapeToken } from '../util/json-pointer.js'
 import type { SchemaProblem } from './schema-check.js'
-import { schemaBounds } from './schema-check.js'
+import { dataKeywords, schemaBounds } from './schema-check.js'
 import type { JsonSchema } from './schema.js'
 
 /**
@@ -50,8 +50,19 @@ const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definit
 /** The most unknown keywords reported for one schema (a hostile one may hold thousands). */
 const maxReported = 20
 
+/** What a keyword's value is to the walks: data, or one, a list or a map of subschemas (bits; `items` is one or a list). */
+export const Role = { plain: 0, data: 1, one: 2, list: 4, map: 8 } as const
+
+/** Every known keyword's role, in one lookup (the quick check reads it once per key of every schema a server defines). */
+export const keywordRoles: ReadonlyMap<string, number> = new Map(
+  keywordList.map((k) => [
+    k,
+    (dataKeywords.has(k) ? Role.data : 0) | (oneSchema.has(k) ? Role.one : 0) | (schemaLists.has(k) ? Role.list : 0) | (schemaMaps.has(k) ? Role.map : 0),
+  ]),
+)
+
 /** True for the keys any schema may carry besides keywords: annotations `x-…` and `$comment`. */
-const isAnnotation = (k: string): boolean => k.startsWith('x-') || k === '$comment'
+export const isAnnotation = (k: string): boolean => k.startsWith('x-') || k === '$comment'
 
 /** Every unknown keyword in `schema` (subschemas included, data keywords such as `enum` and `default` not), each at its JSON pointer. */
 export const unknownKeywords = (schema: JsonSchema): ReadonlyArray<SchemaProblem> => {

@@ -26,7 +26,10 @@ export const schemaBounds = {
 const dialects = /^https?:\/\/json-schema\.org\/(draft\/2020-12\/schema|draft\/2019-09\/schema|draft-07\/schema|draft-06\/schema|draft-04\/schema)#?$/
 
 /** Keywords whose values are data, not subschemas. */
-const dataKeywords = new Set(['const', 'enum', 'default', 'examples'])
+export const dataKeywords: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples'])
+
+/** True for a `$schema` naming a dialect emcp validates. */
+export const knownDialect = (u: unknown): boolean => typeof u === 'string' && dialects.test(u)
 
 /** The keywords that name a place in a schema, and those that point at one (constants: this runs for every subschema of every tool). */
 const anchorKeys = ['$anchor', '$dynamicAnchor'] as const
@@ -59,6 +62,11 @@ export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> =>
 export const checkedWithoutHeaderMirrors = (schema: object): boolean => unmirrored.has(schema)
 
 const unmirrored = new WeakSet<object>()
+
+/** Records that a walk of `schema` found it within bounds and without header mirrors (servable.ts's quick walk). */
+export const noteUnmirrored = (schema: object): void => {
+  unmirrored.add(schema)
+}
 
 /** Every reason a schema cannot be served as it is, each with the pointer of the keyword at fault. */
 export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaProblem> => {
@@ -99,7 +107,7 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
   if (!mirrors && count <= schemaBounds.maxSubschemas && deepest <= schemaBounds.maxDepth) unmirrored.add(schema)
   if (count > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` })
   if (deepest > schemaBounds.maxDepth) problems.push({ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` })
-  if (schema.$schema !== undefined && (typeof schema.$schema !== 'string' || !dialects.test(schema.$schema)))
+  if (schema.$schema !== undefined && !knownDialect(schema.$schema))
     problems.push({
       path: '/$schema',
       message: `$schema ${JSON.stringify(schema.$schema)} names a dialect emcp does not validate (2020-12, 2019-09, draft-07, draft-06, draft-04)`,

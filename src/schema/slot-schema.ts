@@ -13,6 +13,7 @@ import { isObject } from '../util/json-object.js'
 import { unknownKeywords } from './keywords.js'
 import { codecToJsonSchema } from './codec-schema.js'
 import { isCodec, type JsonSchema } from './schema.js'
+import { plainlyServable } from './servable.js'
 import { isStandardSchema, notALiteral } from './standard/detect.js'
 import { standardJsonSchema } from './standard/json-schema.js'
 
@@ -35,14 +36,16 @@ export type KeywordRule = 'error' | 'allow'
 export const slotSchema = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule): JsonSchema => {
   if (isStandardSchema(spec)) return standardJsonSchema(name, slot, spec)
   if (isCodec(spec)) return codecToJsonSchema(spec)
-  const where = `emcp: tool ${String(name)}: the ${slot} schema`
+  // the message's start, spelled out only for a message: this runs for every slot of every contract
+  const where = (): string => `emcp: tool ${String(name)}: the ${slot} schema`
   // a manifest's schema is JSON: keys such as `kind` or `~standard` there are unknown keywords, which its reader warns about
   const foreign = keywords === 'error' && (typeof spec === 'object' || typeof spec === 'function') && spec !== null ? notALiteral(spec) : undefined
-  if (foreign !== undefined) throw new TypeError(`${where} is not a JSON Schema literal: ${foreign}`)
-  if (!isObject(spec)) throw new TypeError(`${where} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
-  if (keywords === 'error') {
+  if (foreign !== undefined) throw new TypeError(`${where()} is not a JSON Schema literal: ${foreign}`)
+  if (!isObject(spec)) throw new TypeError(`${where()} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
+  // the quick walk first: the full one only spells out what it may have found
+  if (keywords === 'error' && !plainlyServable(spec, true)) {
     const unknown = unknownKeywords(spec)
-    if (unknown.length > 0) throw new TypeError(`${where}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
+    if (unknown.length > 0) throw new TypeError(`${where()}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
   }
   return spec
 }

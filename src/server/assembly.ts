@@ -38,7 +38,10 @@ export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Re
   const problems: string[] = []
   for (const name of byName.keys()) if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
   for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
-  for (const tool of byName.values()) problems.push(...mirrorProblems(tool))
+  for (const tool of byName.values()) {
+    const mirrors = mirrorProblems(tool)
+    if (mirrors.length > 0) problems.push(...mirrors)
+  }
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
 }
 

@@ -61,15 +61,8 @@ export interface Callable {
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** Pairs a contract with its handler; validators compile on the first call. */
-export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) => unknown): Callable => ({
-  tool,
-  handler,
-  // validate against the schemas clients are shown, which may add to a derived one (the
-  // whole input schema when some arguments are bound to token claims: they are filled by then)
-  input: slotValidator(tool.input, tool.wholeInputSchema ?? tool.inputSchema),
-  output: tool.output === undefined ? undefined : outputValidator(tool.output, tool.outputSchema as JsonSchema),
-})
+/** Pairs a contract with its handler; its validators are made on its first call. */
+export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) => unknown): Callable => new ReadyTool(tool, handler)
 
 // ---------------------------------------------------------------------------------------
 // functions
@@ -136,6 +129,30 @@ export const failureResult = (failure: unknown): CallToolResult => {
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/**
+ * A `Callable` whose validators are made when a call first reads them, not when the server is
+ * built: a server of 2000 tools made about 10 objects and closures per tool for validators
+ * most of its tools never use in a session. (They compile on first use anyway, see
+ * `validatorOf`; nothing about a schema is refused when its validator is made.)
+ */
+class ReadyTool implements Callable {
+  #input: SlotValidator | undefined
+  #output: SlotValidator | undefined
+  constructor(
+    readonly tool: Tool,
+    readonly handler: (args: unknown, ctx: ToolContext) => unknown,
+  ) {}
+  get input(): SlotValidator {
+    // validate against the schemas clients are shown, which may add to a derived one (the
+    // whole input schema when some arguments are bound to token claims: they are filled by then)
+    return (this.#input ??= slotValidator(this.tool.input, this.tool.wholeInputSchema ?? this.tool.inputSchema))
+  }
+  get output(): SlotValidator | undefined {
+    const tool = this.tool
+    return tool.output === undefined ? undefined : (this.#output ??= outputValidator(tool.output, tool.outputSchema as JsonSchema))
+  }
+}
 
 /** A slot's validator: its Standard Schema's own, or the JSON Schema (and codec) one. */
 const slotValidator = (spec: unknown, schema: JsonSchema): SlotValidator =>

@@ -49,9 +49,12 @@ export interface RegistryOptions<V, D> {
 
 /** A registry over `entries` (whose keys the caller has checked); `changed` runs after every change, once per batch. */
 export const registry = <V, D>(entries: ReadonlyArray<V>, { noun, keyOf, derive, changed }: RegistryOptions<V, D>): Registry<V, D> => {
+  // a loop, not a map of pairs: this runs over every tool of a server when it is built
+  const byKey = new Map<string, V>()
+  for (const e of entries) byKey.set(keyOf(e), e)
   const state = {
-    byKey: new Map(entries.map((e) => [keyOf(e), e] as const)),
-    list: [...entries] as ReadonlyArray<V>,
+    byKey,
+    list: entries.slice() as ReadonlyArray<V>,
     disabled: new Set<string>(),
     view: derive(entries),
   }

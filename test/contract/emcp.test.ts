@@ -80,6 +80,22 @@ describe('emcp: the contract value', () => {
     }).toThrow(TypeError)
     expect(weather.name).toBe('weather.now')
   })
+
+  it('copies the definition\'s own keys as given and in order (symbols too, `__proto__` as a key), then the schemas', () => {
+    const mark = Symbol('mark')
+    const def = JSON.parse('{"name":"copied","__proto__":{"polluted":true},"description":"d","x-extra":1}') as Record<string | symbol, unknown>
+    Object.defineProperty(def, 'hidden', { value: 1, enumerable: false })
+    Object.assign(def, { input: { type: 'object' }, output, [mark]: 'kept' })
+    const tool = emcp(def as never) as unknown as Record<string | symbol, unknown>
+    expect(Object.keys(tool)).toEqual(['name', '__proto__', 'description', 'x-extra', 'inputSchema', 'input', 'output', 'outputSchema'])
+    expect(Object.getPrototypeOf(tool)).toBe(Object.prototype)
+    expect(Object.hasOwn(tool, '__proto__')).toBe(true)
+    expect((tool as { polluted?: unknown }).polluted).toBeUndefined()
+    expect(tool[mark]).toBe('kept')
+    expect('hidden' in tool).toBe(false)
+    expect(tool.input).toBe(def.input)
+    expect(tool.inputSchema).toBe(def.input)
+  })
 })
 
 describe('emcp: the schema root is an object', () => {

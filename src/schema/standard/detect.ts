@@ -28,9 +28,16 @@ export const notALiteral = (u: object): string | undefined => {
   if ('_zod' in u || '_def' in u) return 'it is a zod schema without "~standard": use zod 3.24 or later (zod 4.2 or later for its JSON Schema), or write the JSON Schema literal'
   if ('kind' in u && 'expects' in u) return 'it is a valibot schema without "~standard": use valibot 1 and wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
   if (typeof u === 'function' && 'ast' in u) return 'it is an effect schema without "~standard": wrap it with Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(schema))'
-  const tupled = Object.keys(u).find((k) => oddTuple((u as Record<string, unknown>)[k]))
+  // one pass over the keys for both questions (this runs for every slot of every contract); the tuple is named first
+  let tupled: string | undefined
+  let shaped: string | undefined
+  for (const k in u) {
+    if (!Object.hasOwn(u, k)) continue
+    const v = (u as Record<string, unknown>)[k]
+    if (tupled === undefined && oddTuple(v)) tupled = k
+    if (shaped === undefined && isStandardSchema(v)) shaped = k
+  }
   if (tupled !== undefined) return `its property ${JSON.stringify(clip(tupled, 64))} is a tuple around a schema that is neither arktype's .optional() ([schema, '?']) nor its .default(value) ([schema, '=', value])`
-  const shaped = Object.keys(u).find((k) => isStandardSchema((u as Record<string, unknown>)[k]))
   if (shaped !== undefined) return `its property ${JSON.stringify(clip(shaped, 64))} is a schema of its own: a shape (as the official SDK takes) has a Standard Schema as every value, and a JSON Schema literal none: make every property a schema, or write the whole literal`
   return undefined
 }

@@ -124,8 +124,14 @@ export type ShapeType<S extends StandardShape, D extends 'input' | 'output'> = D
 /** True when `u` is a raw shape: a plain object (not itself a schema) with at least one key, every value a Standard Schema (or one in arktype's optional or defaulted tuple). */
 export const isShape = (u: unknown): u is Record<string, ShapeEntry> => {
   if (!isObject(u) || isStandardSchema(u)) return false
-  const keys = Object.keys(u)
-  return keys.length > 0 && keys.every((k) => isEntry(u[k]))
+  // a loop over own keys, not Object.keys(u).every: this runs for every slot of every contract
+  let some = false
+  for (const k in u) {
+    if (!Object.hasOwn(u, k)) continue
+    if (!isEntry(u[k])) return false
+    some = true
+  }
+  return some
 }
 
 /** True for a Standard Schema, or for arktype's `[schema, '?']` and `[schema, '=', value]`. */

@@ -1,0 +1,62 @@
+/**
+ * The parts of a contract object that `emcp` (and `runtimeTool`) make from a definition: its
+ * listed fields copied as given, and each slot's JSON Schema checked and rooted. Internal.
+ *
+ * @example
+ * import { objectRoot } from './contract-parts.js'
+ * objectRoot('add', 'input', { properties: { a: { type: 'number' } } }) // { type: 'object', properties: { a: { type: 'number' } } }
+ */
+import { schemaProblems } from '../schema/schema-check.js'
+import type { JsonSchema } from '../schema/schema.js'
+import { plainlyServable, provedServable } from '../schema/servable.js'
+import { slotSchema, type KeywordRule } from '../schema/slot-schema.js'
+
+/**
+ * The definition's own enumerable keys but `input`, `output` and `claims`, in order, as rest
+ * syntax copies them (symbols too; `__proto__` as a key). A loop rather than
+ * `{ ...rest, ...slots }`: the spread gave nearly every contract a map (hidden class) of its
+ * own, made again when the contract was frozen: about 4000 maps for a 2000-tool server.
+ */
+export const metaOf = <D extends object>(def: D): Omit<D, 'input' | 'output' | 'claims'> => {
+  const meta: Record<PropertyKey, unknown> = {}
+  const from = def as Record<PropertyKey, unknown>
+  for (const k in from) {
+    if (!Object.hasOwn(from, k) || k === 'input' || k === 'output' || k === 'claims') continue
+    if (k === '__proto__') Object.defineProperty(meta, k, { value: from[k], enumerable: true, writable: true, configurable: true })
+    else meta[k] = from[k]
+  }
+  for (const k of Object.getOwnPropertySymbols(from)) if (Object.prototype.propertyIsEnumerable.call(from, k)) meta[k] = from[k]
+  // what `const { input, output, claims, ...meta } = def` would give, and is typed as
+  return meta as Omit<D, 'input' | 'output' | 'claims'>
+}
+
+/**
+ * MCP wants `type: "object"` at the root of an input schema. A derived schema without a root
+ * type (a union of objects, a custom codec) gets it added; any other root type is refused
+ * here, at definition time, rather than confusing a client later. Since 2026-07-28 an output
+ * schema may describe any JSON value: an object-like one without a type gets `type: "object"`
+ * as before, anything else stays as it is (2025-11-25 clients see it wrapped, see
+ * protocol/legacy-output.ts). Both are checked for dialect, references and size. (Shared
+ * with `runtimeTool`, whose schemas are plain JSON objects.)
+ */
+export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule = 'error'): JsonSchema => {
+  const given = slotSchema(name, slot, spec, keywords)
+  // a literal's slot check walked it already; the full walk only spells out what the quick one may have found
+  const problems = provedServable(given) || plainlyServable(given, false) ? noProblems : schemaProblems(given)
+  if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)
+  if (given.type === 'object') return given
+  if (given.type === undefined && (slot === 'input' || objectLike(given))) return { type: 'object', ...given }
+  if (slot === 'output') return given
+  throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(given.type)}`)
+}
+
+const noProblems: ReadonlyArray<string> = []
+
+/** A schema without a type that still describes objects: properties of its own, or only object-like alternatives (or nothing at all). */
+const objectLike = (s: JsonSchema): boolean => {
+  if (s.type !== undefined) return s.type === 'object'
+  if ('properties' in s || 'additionalProperties' in s || 'required' in s) return true
+  const alternatives = [s.anyOf, s.oneOf].find(Array.isArray) as ReadonlyArray<JsonSchema> | undefined
+  if (alternatives !== undefined) return alternatives.every(objectLike)
+  return Object.keys(s).every((k) => k.startsWith('$') || k === 'title' || k === 'description')
+}

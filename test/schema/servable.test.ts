@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { emcp } from '../../src/index.js'
+import { unknownKeywords } from '../../src/schema/keywords.js'
+import { checkedWithoutHeaderMirrors, locatedSchemaProblems, schemaBounds } from '../../src/schema/schema-check.js'
+import type { JsonSchema } from '../../src/schema/schema.js'
+import { plainlyServable, provedServable } from '../../src/schema/servable.js'
+
+/** A small deterministic generator (mulberry32), so that a failure names its seed. */
+const rng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+/** Keys a generated node may carry: keywords of every role, annotations, typos, and names that only look like keywords. */
+const keys = [
+  'type', 'type', 'description', 'properties', 'properties', 'items', 'items', 'anyOf', 'oneOf', 'allOf', 'not', 'if',
+  'additionalProperties', 'patternProperties', '$defs', 'definitions', 'dependencies', 'dependentRequired', 'required',
+  'enum', 'const', 'default', 'examples', 'prefixItems', 'contains', 'title', 'x-note', '$comment', '$id', '$anchor',
+  '$ref', '$dynamicRef', 'x-mcp-header', 'requird', 'kind', 'minLenght', 'format', 'minimum',
+]
+
+/** A random value for a key: scalars, arrays, nested nodes; `$ref`s that resolve or not. */
+const valueOf = (next: () => number, key: string, depth: number): unknown => {
+  const r = next()
+  if (key === '$ref' || key === '$dynamicRef') return r < 0.4 ? '#' : r < 0.6 ? '#/$defs/a' : r < 0.8 ? '#nowhere' : 'https://example.com/s.json'
+  if (key === 'x-mcp-header') return r < 0.5 ? 'X-Name' : 'bad header'
+  if (key === '$schema') return r < 0.5 ? 'https://json-schema.org/draft/2020-12/schema' : 'nope'
+  if (r < 0.3) return r < 0.1 ? 'string' : r < 0.2 ? 3 : true
+  if (r < 0.5) return Array.from({ length: 1 + Math.floor(next() * 3) }, () => (next() < 0.7 ? nodeOf(next, depth + 1) : [nodeOf(next, depth + 1)]))
+  if (r < 0.75) return nodeOf(next, depth + 1)
+  // a name map whose names are keywords of every role (`enum`, `$ref`): they name subschemas here
+  const map: Record<string, unknown> = {}
+  for (let i = 0; i < 1 + next() * 3; i++) map[keys[Math.floor(next() * keys.length)] as string] = nodeOf(next, depth + 1)
+  return map
+}
+
+const nodeOf = (next: () => number, depth: number): Record<string, unknown> => {
+  const node: Record<string, unknown> = {}
+  if (depth > 4) return { type: 'string' }
+  const n = Math.floor(next() * 4)
+  for (let i = 0; i < n; i++) {
+    const key = keys[Math.floor(next() * keys.length)] as string
+    node[key] = valueOf(next, key, depth)
+  }
+  return node
+}
+
+/** A schema `levels` deep through `properties`. */
+const deep = (levels: number): JsonSchema => {
+  let s: JsonSchema = { type: 'string' }
+  for (let i = 0; i < levels; i++) s = { type: 'object', properties: { a: s } }
+  return s
+}
+
+describe('plainlyServable', () => {
+  it('never passes a schema in which unknownKeywords or locatedSchemaProblems find anything (2000 random schemas)', () => {
+    const tally = { quick: 0, problems: 0, unknown: 0 }
+    for (let seed = 1; seed <= 2000; seed++) {
+      const schema = { ...nodeOf(rng(seed), 0), ...(seed % 7 === 0 ? { $schema: seed % 14 === 0 ? 'https://json-schema.org/draft-07/schema#' : 'draft-99' } : {}) }
+      const unknown = unknownKeywords(schema).length
+      const located = locatedSchemaProblems(schema).length
+      if (unknown > 0) tally.unknown++
+      if (located > 0) tally.problems++
+      const withKeys = plainlyServable(schema, true)
+      const withoutKeys = plainlyServable(schema, false)
+      if (withKeys) tally.quick++
+      expect({ seed, pass: withKeys, unknown, located }).toEqual({ seed, pass: withKeys, unknown: withKeys ? 0 : unknown, located: withKeys ? 0 : located })
+      expect({ seed, pass: withoutKeys, located }).toEqual({ seed, pass: withoutKeys, located: withoutKeys ? 0 : located })
+      // a pass without keyword checks is a pass with them, for a schema whose keys are all known
+      if (unknown === 0 && located === 0 && withKeys) expect(checkedWithoutHeaderMirrors(schema)).toBe(true)
+    }
+    // the corpus has every outcome in numbers, so that the checks above are not vacuous
+    expect(tally.quick).toBeGreaterThan(200)
+    expect(tally.unknown).toBeGreaterThan(200)
+    expect(tally.problems).toBeGreaterThan(100)
+  })
+
+  it('passes plain schemas at once, and sends references, header mirrors and bounds to the full checks', () => {
+    const plain = { type: 'object', properties: { a: { type: 'string', description: 'A', enum: [{ bogus: 1 }] }, b: { type: 'array', items: [{ type: 'number' }] } }, required: ['a'], 'x-note': { any: 'thing' } }
+    expect(plainlyServable(plain, true)).toBe(true)
+    expect(checkedWithoutHeaderMirrors(plain)).toBe(true)
+    // keys that only look like data keywords name properties here: their schemas are checked
+    expect(plainlyServable({ type: 'object', properties: { enum: { type: 'string', requird: 1 } } }, true)).toBe(false)
+    expect(plainlyServable({ type: 'object', properties: { enum: { $ref: '#/nowhere' } } }, false)).toBe(false)
+    expect(plainlyServable({ $defs: { a: { type: 'string' } }, properties: { a: { $ref: '#/$defs/a' } } }, true)).toBe(false)
+    expect(plainlyServable({ type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }, true)).toBe(false)
+    expect(plainlyServable({ type: 'object', requird: ['a'] }, true)).toBe(false)
+    expect(plainlyServable({ type: 'object', requird: ['a'] }, false)).toBe(true)
+    expect(plainlyServable({ $schema: 'https://json-schema.org/draft-07/schema#', type: 'object' }, true)).toBe(true)
+    expect(plainlyServable({ $schema: 'draft-99', type: 'object' }, true)).toBe(false)
+    expect(plainlyServable(deep(schemaBounds.maxDepth), true)).toBe(true)
+    expect(plainlyServable(deep(schemaBounds.maxDepth + 1), true)).toBe(false)
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: schemaBounds.maxSubschemas + 1 }, (_, i) => [`p${i}`, { type: 'string' }])) }
+    expect(plainlyServable(wide, true)).toBe(false)
+    expect(locatedSchemaProblems(wide)).toEqual([{ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` }])
+  })
+
+  it('remembers one pass with keywords, for the very schema, once', () => {
+    const a = { type: 'object' }
+    const b = { type: 'object' }
+    expect(plainlyServable(a, true)).toBe(true)
+    expect(provedServable(b)).toBe(false)
+    expect(plainlyServable(a, true)).toBe(true)
+    expect(provedServable(a)).toBe(true)
+    expect(provedServable(a)).toBe(false)
+    // a pass without keyword checks is not remembered: it was not a literal's slot check
+    expect(plainlyServable(a, false)).toBe(true)
+    expect(provedServable(a)).toBe(false)
+  })
+
+  it('leaves emcp refusing bad literals with the full checks\' messages, in their order', () => {
+    expect(() => emcp({ name: 't', input: { type: 'object', requird: ['a'], properties: { a: { $ref: '#/nowhere' } } } as never })).toThrow(
+      'emcp: tool t: the input schema: unknown JSON Schema keyword "requird" (did you mean "required"?) (at /requird)',
+    )
+    expect(() => emcp({ name: 't', input: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } })).toThrow(
+      'emcp: tool t: the input schema cannot be served: $ref "#/nowhere" points at nothing in the schema (at /properties/a/$ref)',
+    )
+    expect(() => emcp({ name: 't', input: deep(schemaBounds.maxDepth + 1) as never })).toThrow(`it nests deeper than ${schemaBounds.maxDepth} levels`)
+    expect(emcp({ name: 't', input: { $defs: { a: { type: 'string' } }, type: 'object', properties: { a: { $ref: '#/$defs/a' } } } }).inputSchema).toMatchObject({ type: 'object' })
+  })
+})
