@@ -146,7 +146,7 @@ export interface ListedTool extends ToolMeta {
  * The variance annotations say what the compiler cannot measure by itself (a conditional
  * member reads `S` and `O`); without them it relates each contract to `AnyTool` member by
  * member, about 4 instantiations per tool in `mcpServer`. `I` is both read by the handler
- * (`_H`'s argument) and given (`_I`), so it is invariant; so is `O`, which `_X` tests.
+ * (`_H`'s argument) and given (`_I`), so it is invariant; so is `O`, whose keys `_R` reads.
  */
 export interface Tool<
   out N extends string = string,
@@ -189,17 +189,14 @@ export interface Tool<
    */
   readonly _H: HandlerOf<I, O>
   /**
-   * Phantom: a handler whose result has every key of the output type, each required and of any
-   * type (`any` when there is no output schema). `implement` relates it to each handler to find
-   * extra result keys; computed here, once per contract, when first read. An open object keeps
-   * its index signature, and a union of objects gives a union: a result with more keys than
-   * declared, or of a union, fails this fast path, and the key-by-key check decides. A result that is not an object meets it or not by its
-   * apparent type: this is only the fast path, a handler that fails it is looked at key by
-   * key. (Written inline, a homomorphic mapping of `O`: collecting the keys of every member
-   * first, or an alias, cost up to 5 instantiations per tool more; testing `O` for `object`
-   * first would cost more than the whole check.) Never present at run time.
+   * Phantom: what `implement` needs of the result to find extra result keys: the name and the
+   * keys the output type allows (`keyof O`; `typeof noResult` when there is no output schema),
+   * as a `ResultShape`. An interface of literals, so that the compiler never walks it again: a
+   * handler-shaped type here (a function of a mapped type of `O`) made each conditional test
+   * of `implement` instantiate every contract of the union, with its argument and result types,
+   * twice (about 10 instantiations per tool). Never present at run time.
    */
-  readonly _X: S extends true ? (...args: any[]) => { readonly [P in keyof O]-?: any } : any
+  readonly _R: ResultShape<N, S extends true ? keyof O : typeof noResult>
   /**
    * Phantom: the URI of the app the tool links (`linkApp`); `never` when it links none. As a
    * parameter, `mcpServer` asks one indexed access of the list whether any tool links an app
@@ -208,6 +205,22 @@ export interface Tool<
   readonly _app: A
   /** Phantom: what callers see when a slot is a Standard Schema (`StandardWire`), else `unknown`. Never present at run time. */
   readonly _W: W
+}
+
+/** A marker in `ResultShape`: the tool has no output schema, its results have no keys to check. */
+export declare const noResult: unique symbol
+
+/**
+ * A tool's name and the keys its structured result may have (`K`: `keyof` the output type, or
+ * `typeof noResult`), read by `implement`'s check of result keys. `fn` is a handler whose
+ * result has every allowed key, each required and of any type (`any` without an output
+ * schema): a handler whose result it is assignable to returns no other key. An open object
+ * keeps its index signature, a result that is not an object has the keys of its apparent type:
+ * this is only the fast path; a handler that fails it is looked at key by key.
+ */
+export interface ResultShape<N extends string, K extends PropertyKey> {
+  readonly name: N
+  readonly fn: [K] extends [typeof noResult] ? any : (...args: any[]) => { readonly [P in K]-?: any }
 }
 
 /**
