@@ -23,7 +23,7 @@ import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-chec
 import { markMade, slotSchema, type KeywordRule } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
-import { slotOf, type ShapeType, type StandardShape } from '../schema/standard/shape.js'
+import { slotOf, type ShapeType, type StandardShape, type ZodShape } from '../schema/standard/shape.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
@@ -314,10 +314,12 @@ export function emcp<
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
   D extends string = IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, // a shape: never, in the same test (callers' types come from `_W`); the test inline: one alias fewer per tool
-  // the keys of both slots, read without a test: a library's schema (zod's methods, a shape's
-  // property names) fails `Allowed` too, and `MarkedLiteral` gives it back as it is; a test of
-  // each slot for a library's schema first cost literals about 10 instantiations per tool
-  K = CheckedKeys<IS> | CheckedKeys<OS>,
+  // the keys of both slots: a library's schema (zod's methods, a shape's property names) fails
+  // `Allowed` too, and `MarkedLiteral` gives it back as it is. One test skips them for a shape of
+  // zod schemas, the commonest library slot, whose keys cost about 16 instantiations per tool
+  // (literals pay 2 for the test); a test of each slot for any library's schema cost literals
+  // about 10 (docs/type-performance.md)
+  K = IS extends ZodShape ? (OS extends ZodShape ? never : CheckedKeys<OS>) : CheckedKeys<IS> | CheckedKeys<OS>,
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
   // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)
