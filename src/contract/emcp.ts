@@ -189,14 +189,14 @@ export interface Tool<
    */
   readonly _H: HandlerOf<I, O>
   /**
-   * Phantom: what `implement` needs of the result to find extra result keys: the name and the
-   * keys the output type allows (`keyof O`; `typeof noResult` when there is no output schema),
-   * as a `ResultShape`. An interface of literals, so that the compiler never walks it again: a
+   * Phantom: what `implement` needs of the result to find extra result keys: the name, the keys
+   * the output type allows (`keyof O`) and whether there is an output schema, as a
+   * `ResultShape`. An interface of literals, so that the compiler never walks it again: a
    * handler-shaped type here (a function of a mapped type of `O`) made each conditional test
    * of `implement` instantiate every contract of the union, with its argument and result types,
    * twice (about 10 instantiations per tool). Never present at run time.
    */
-  readonly _R: ResultShape<N, S extends true ? keyof O : typeof noResult>
+  readonly _R: ResultShape<N, keyof O, S>
   /**
    * Phantom: the URI of the app the tool links (`linkApp`); `never` when it links none. As a
    * parameter, `mcpServer` asks one indexed access of the list whether any tool links an app
@@ -207,20 +207,18 @@ export interface Tool<
   readonly _W: W
 }
 
-/** A marker in `ResultShape`: the tool has no output schema, its results have no keys to check. */
-export declare const noResult: unique symbol
-
 /**
- * A tool's name and the keys its structured result may have (`K`: `keyof` the output type, or
- * `typeof noResult`), read by `implement`'s check of result keys. `fn` is a handler whose
+ * A tool's name and the keys its structured result may have (`K`: `keyof` the output type; `S`:
+ * whether it has one), read by `implement`'s check of result keys. `fn` is a handler whose
  * result has every allowed key, each required and of any type (`any` without an output
  * schema): a handler whose result it is assignable to returns no other key. An open object
  * keeps its index signature, a result that is not an object has the keys of its apparent type:
- * this is only the fast path; a handler that fails it is looked at key by key.
+ * this is only the fast path; a handler that fails it is looked at key by key. (`S` as a
+ * parameter of its own rather than a marker in `K`: a test of `K` cost a tuple per tool.)
  */
-export interface ResultShape<N extends string, K extends PropertyKey> {
+export interface ResultShape<N extends string, K extends PropertyKey, S extends boolean> {
   readonly name: N
-  readonly fn: [K] extends [typeof noResult] ? any : (...args: any[]) => { readonly [P in K]-?: any }
+  readonly fn: S extends true ? (...args: any[]) => { readonly [P in K]-?: any } : any
 }
 
 /**

@@ -83,7 +83,7 @@ type KeysByName<U extends AnyTool> = { [T in U as T['name']]: OutputKeys<T> }
  * the conditional test below instantiates its check type twice (permissive and restrictive
  * forms), which walked every contract of the union, its argument and result types with it.
  */
-type Exact<R extends ResultShape<string, PropertyKey>> = { readonly [E in R as E['name']]: E['fn'] }
+type Exact<R extends ResultShape<string, PropertyKey, boolean>> = { readonly [E in R as E['name']]: E['fn'] }
 
 /** The result a handler settles to: through a Promise, a TaskEither and a Right; a Left or a tool error has no keys to check. */
 type Settled<R> = R extends PromiseLike<infer X>
