@@ -23,7 +23,7 @@ import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-chec
 import { markMade } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
-import { slotOf, type ShapeType, type StandardShape } from '../schema/standard/shape.js'
+import { slotOf, type ShapeType, type StandardShape, type ZodShape } from '../schema/standard/shape.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ export interface ListedTool extends ToolMeta {
  * The variance annotations say what the compiler cannot measure by itself (a conditional
  * member reads `S` and `O`); without them it relates each contract to `AnyTool` member by
  * member, about 4 instantiations per tool in `mcpServer`. `I` is both read by the handler
- * (`_H`'s argument) and given (`_I`), so it is invariant; so is `O`, which `_X` tests.
+ * (`_H`'s argument) and given (`_I`), so it is invariant; so is `O`, whose keys `_R` reads.
  */
 export interface Tool<
   out N extends string = string,
@@ -189,17 +189,14 @@ export interface Tool<
    */
   readonly _H: HandlerOf<I, O>
   /**
-   * Phantom: a handler whose result has every key of the output type, each required and of any
-   * type (`any` when there is no output schema). `implement` relates it to each handler to find
-   * extra result keys; computed here, once per contract, when first read. An open object keeps
-   * its index signature, and a union of objects gives a union: a result with more keys than
-   * declared, or of a union, fails this fast path, and the key-by-key check decides. A result that is not an object meets it or not by its
-   * apparent type: this is only the fast path, a handler that fails it is looked at key by
-   * key. (Written inline, a homomorphic mapping of `O`: collecting the keys of every member
-   * first, or an alias, cost up to 5 instantiations per tool more; testing `O` for `object`
-   * first would cost more than the whole check.) Never present at run time.
+   * Phantom: what `implement` needs of the result to find extra result keys: the name, the keys
+   * the output type allows (`keyof O`) and whether there is an output schema, as a
+   * `ResultShape`. An interface of literals, so that the compiler never walks it again: a
+   * handler-shaped type here (a function of a mapped type of `O`) made each conditional test
+   * of `implement` instantiate every contract of the union, with its argument and result types,
+   * twice (about 10 instantiations per tool). Never present at run time.
    */
-  readonly _X: S extends true ? (...args: any[]) => { readonly [P in keyof O]-?: any } : any
+  readonly _R: ResultShape<N, keyof O, S>
   /**
    * Phantom: the URI of the app the tool links (`linkApp`); `never` when it links none. As a
    * parameter, `mcpServer` asks one indexed access of the list whether any tool links an app
@@ -208,6 +205,20 @@ export interface Tool<
   readonly _app: A
   /** Phantom: what callers see when a slot is a Standard Schema (`StandardWire`), else `unknown`. Never present at run time. */
   readonly _W: W
+}
+
+/**
+ * A tool's name and the keys its structured result may have (`K`: `keyof` the output type; `S`:
+ * whether it has one), read by `implement`'s check of result keys. `fn` is a handler whose
+ * result has every allowed key, each required and of any type (`any` without an output
+ * schema): a handler whose result it is assignable to returns no other key. An open object
+ * keeps its index signature, a result that is not an object has the keys of its apparent type:
+ * this is only the fast path; a handler that fails it is looked at key by key. (`S` as a
+ * parameter of its own rather than a marker in `K`: a test of `K` cost a tuple per tool.)
+ */
+export interface ResultShape<N extends string, K extends PropertyKey, S extends boolean> {
+  readonly name: N
+  readonly fn: S extends true ? (...args: any[]) => { readonly [P in K]-?: any } : any
 }
 
 /**
@@ -301,10 +312,12 @@ export function emcp<
   I = SpecType<IS>,
   O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
   D extends string = IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, // a shape: never, in the same test (callers' types come from `_W`); the test inline: one alias fewer per tool
-  // the keys of both slots, read without a test: a library's schema (zod's methods, a shape's
-  // property names) fails `Allowed` too, and `MarkedLiteral` gives it back as it is; a test of
-  // each slot for a library's schema first cost literals about 10 instantiations per tool
-  K = CheckedKeys<IS> | CheckedKeys<OS>,
+  // the keys of both slots: a library's schema (zod's methods, a shape's property names) fails
+  // `Allowed` too, and `MarkedLiteral` gives it back as it is. One test skips them for a shape of
+  // zod schemas, the commonest library slot, whose keys cost about 16 instantiations per tool
+  // (literals pay 2 for the test); a test of each slot for any library's schema cost literals
+  // about 10 (docs/type-performance.md)
+  K = IS extends ZodShape ? (OS extends ZodShape ? never : CheckedKeys<OS>) : CheckedKeys<IS> | CheckedKeys<OS>,
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
   // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)

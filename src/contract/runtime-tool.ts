@@ -66,6 +66,6 @@ export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): Runti
   const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input, keywords))
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
   const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
-  // the phantom types (_I, _O, _S, _D, _C, _H, _X, _app, _W) are never present at run time, as with `emcp`
-  return markMade(Object.freeze(tool), keywords) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_X' | '_H' | '_app' | '_W'> as RuntimeTool
+  // the phantom types (_I, _O, _S, _D, _C, _H, _R, _app, _W) are never present at run time, as with `emcp`
+  return markMade(Object.freeze(tool), keywords) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_R' | '_H' | '_app' | '_W'> as RuntimeTool
 }

@@ -12,7 +12,7 @@
  * //   error: Property '"no tool is named ehco; did you mean echo?"' is missing in type ...
  */
 import type { ToolError } from '../contract/content.js'
-import type { AnyTool } from '../contract/emcp.js'
+import type { AnyTool, ResultShape } from '../contract/emcp.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -64,7 +64,7 @@ export type KeyCheck<H, Names extends string> = string extends keyof H
  */
 export type ResultCheck<H, U extends AnyTool> = string extends keyof H
   ? unknown
-  : Exact<U> extends H
+  : Exact<U['_R']> extends H
     ? unknown
     : Unfit<ExtraResultKeys<H, KeysByName<U>>>
 
@@ -75,12 +75,15 @@ export type ResultCheck<H, U extends AnyTool> = string extends keyof H
 type KeysByName<U extends AnyTool> = { [T in U as T['name']]: OutputKeys<T> }
 
 /**
- * Per tool with a closed output, a handler whose result has every key the output allows, of
- * any type (the contract's `_X`, made once per contract). When this record is assignable to
- * the given one, every handler's result requires only allowed keys: the common case, decided
- * by one relation check, without a type made per handler. (Other tools: `any`, nothing to check.)
+ * Per tool with an output schema, a handler whose result has every key the output allows, of
+ * any type (`ResultShape`'s `fn`, read from the contracts' `_R`). When this record is
+ * assignable to the given one, every handler's result requires only allowed keys: the common
+ * case, decided by one relation check, without a type made per handler. (Other tools: `any`,
+ * nothing to check.) Made from the `_R` interfaces of literals rather than from the contracts:
+ * the conditional test below instantiates its check type twice (permissive and restrictive
+ * forms), which walked every contract of the union, its argument and result types with it.
  */
-type Exact<U extends AnyTool> = { readonly [T in U as T['name']]: T['_X'] }
+type Exact<R extends ResultShape<string, PropertyKey, boolean>> = { readonly [E in R as E['name']]: E['fn'] }
 
 /** The result a handler settles to: through a Promise, a TaskEither and a Right; a Left or a tool error has no keys to check. */
 type Settled<R> = R extends PromiseLike<infer X>

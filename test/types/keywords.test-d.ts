@@ -60,6 +60,14 @@ const lib = emcp({ name: 'lib', input: z.object({ a: z.string() }), output: Type
 expectType<{ a: string }>(lib._I)
 // a literal beside a library's schema is still checked
 expectError(emcp({ name: 'k', input: z.object({ a: z.string() }), output: { type: 'object', requird: [] } }))
+// and beside a raw zod shape (whose keys the compiler skips), with the same message
+// message: /^Type 'never\[\]' is not assignable to type '"unknown JSON Schema keyword \\"requird\\" \(did you mean \\"required\\"\?\)"'/
+expectError(emcp({ name: 'k3', input: { a: z.string() }, output: { type: 'object', requird: [] } }))
+// a shape with a value that is no schema is refused
+expectError(emcp({ name: 'k4', input: { a: z.string(), requird: ['a'] } }))
+// a zod shape in both slots compiles, whatever its property names
+const zodShapes = emcp({ name: 'shapes', input: { requird: z.string(), type: z.number() }, output: { minLenght: z.boolean() } })
+expectType<{ requird: string; type: number }>(zodShapes._I)
 // a TypeBox schema inside a literal is left to the run-time check
 const mixed = emcp({ name: 'mixed', input: { type: 'object', properties: { q: Type.String() }, required: ['q'] } })
 expectType<string>({} as InputOf<typeof mixed>['q'])

@@ -11,6 +11,7 @@ import { geometryAny, geometryCodecs, geometryWkt, type Geometry } from 'emcp/ge
 import {
   fromManifest,
   manifestText,
+  namespaced,
   toManifest,
   validateManifest,
   type Manifest,
@@ -216,3 +217,20 @@ expectError(core.inMemoryClient(pagedServer).call('page', { limit: 5 }))
 // the main functions are in the barrel too
 expectType<typeof toManifest>(core.toManifest)
 expectType<typeof fromManifest>(core.fromManifest)
+
+// a namespaced contract is a contract of its new name through and through: `implement` takes its
+// handler under that name, and still refuses a result key its closed output does not allow
+{
+  const add = core.emcp({
+    name: 'add',
+    input: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] },
+    output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'], additionalProperties: false },
+  })
+  const renamed = namespaced('math', add)
+  expectType<'math.add'>(renamed.name)
+  expectType<'math.add'>(renamed._R.name)
+  const builder = core.mcpServer([renamed], { name: 'm', version: '1' })
+  expectType<Server<typeof renamed>>(builder.implement({ 'math.add': ({ a }) => ({ sum: a }) }))
+  // message: /result key extra of math\.add is not in its output schema/
+  expectError(builder.implement({ 'math.add': ({ a }) => ({ sum: a, extra: 1 }) }))
+}

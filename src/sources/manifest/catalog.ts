@@ -44,16 +44,21 @@ export interface CatalogOptions extends ServerOptions {
   readonly onBudget?: (estimate: ListingBudget) => void
 }
 
-/** The tool renamed `category.name`, its category recorded in `_meta`. */
-export const namespaced = <C extends string, N extends string, I, O, S extends boolean, D extends string, B extends string, A extends string>(
+/**
+ * The tool renamed `category.name`, its category recorded in `_meta`. (Its signature, then the
+ * implementation: the renamed contract's phantom types, `_R` among them, follow the new name.)
+ */
+export function namespaced<C extends string, N extends string, I, O, S extends boolean, D extends string, B extends string, A extends string>(
   category: C,
   tool: Tool<N, I, O, S, D, B, A>,
-): Tool<`${C}.${N}`, I, O, S, D, B, A> =>
-  Object.freeze({
+): Tool<`${C}.${N}`, I, O, S, D, B, A>
+export function namespaced(category: string, tool: AnyTool): AnyTool {
+  return Object.freeze({
     ...tool,
-    name: `${category}.${tool.name}` as const,
+    name: `${category}.${tool.name}`,
     _meta: { ...tool._meta, [metaKeys.category]: category },
   })
+}
 
 /** A tool's category: its `_meta` entry, else the part of its name before the first dot. */
 export const categoryOf = (tool: { readonly name: string; readonly _meta?: { readonly [key: string]: unknown } | undefined }): string | undefined => {
