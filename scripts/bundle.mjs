@@ -89,6 +89,11 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
+  // Whitespace and syntax only: every byte of a chunk on the startup path is read and
+  // pre-parsed before the first answer, while identifiers stay as written so that stack
+  // traces, class names and error messages read as the sources do; the maps point back.
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi', '@readme/openapi-parser'],
   plugins: [esModules, linkCore],
