@@ -11,6 +11,7 @@
 // (emcp/client), yaml (emcp install goose), esbuild and fflate (emcp bundle).
 import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
 
 /** Entry name -> tsc output; package.json `exports` point at dist/bundle/<name>.js. */
 export const entries = {
@@ -63,7 +64,8 @@ const esModules = {
  * Node's module loader costs per file (resolve, read, compile, link), about 50M instructions
  * of the bench server's startup more than one file of the same code. An entry here reaches
  * the whole core, so the core is one chunk. Every user of these imports `emcp` anyway (a
- * server is made with it); left out: the client, a worker process and the loader hooks.
+ * server is made with it); left out: the client, a worker process and the loader hooks. The
+ * command line's own lazy imports link the core the same way (it is loaded by then anyway).
  */
 const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'client', 'meos-worker', 'cli-dev-hooks'].includes(name)))
 
@@ -72,6 +74,12 @@ const linkCore = {
   name: 'link-core',
   setup(b) {
     b.onResolve({ filter: /^emcp-entry:/ }, (args) => ({ path: args.path.slice('emcp-entry:'.length), namespace: 'emcp-entry' }))
+    // the command line's lazy imports (proxy, openapi, client): the chunks they load also
+    // reached parts of the core without the rest, which cut the core in four chunks again
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== 'dynamic-import' || !args.importer.includes('/dist/src/cli/')) return undefined
+      return { path: relative(process.cwd(), resolve(args.resolveDir, args.path)), namespace: 'emcp-entry' }
+    })
     b.onLoad({ filter: /.*/, namespace: 'emcp-entry' }, (args) => ({
       contents: `import ${JSON.stringify(`./${entries.index}`)}\nexport * from ${JSON.stringify(`./${args.path}`)}\n`,
       resolveDir: process.cwd(),
