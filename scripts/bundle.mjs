@@ -11,6 +11,7 @@
 // (emcp/client), yaml (emcp install goose), esbuild and fflate (emcp bundle).
 import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 
 /** Entry name -> tsc output; package.json `exports` point at dist/bundle/<name>.js. */
@@ -54,8 +55,21 @@ const esModules = {
       b.resolve(args.path.replace('fp-ts/lib/', 'fp-ts/es6/'), { kind: args.kind, resolveDir: args.resolveDir }),
     )
     b.onResolve({ filter: /^io-ts$/ }, (args) => b.resolve('io-ts/es6/index.js', { kind: args.kind, resolveDir: args.resolveDir }))
+    b.onLoad({ filter: /[\\/]io-ts[\\/]es6[\\/]index\.js$/ }, async (args) => ({ contents: pureTopLevel(await readFile(args.path, 'utf8')), loader: 'js' }))
   },
 }
+
+/**
+ * io-ts's module as the bundle can shake it: its top level makes about thirty classes (each an
+ * ES5 function called at once) and a codec of most (`new StringType()`, `brand(number, …)`), all
+ * free of side effects but not marked so, which kept every one in the core and ran them at
+ * each start, though emcp uses a handful (Type, type, partial, number). Marked pure, the unused
+ * ones are dropped; a user's own io-ts import is not this copy and keeps all of them.
+ */
+const pureTopLevel = (source) =>
+  source
+    .replace(/= \/\*\* @class \*\/ \(function \(/g, '= /* @__PURE__ */ (function (')
+    .replace(/^(export var \w+ = )(new \w+\(\)|(?:refinement|brand)\()/gm, '$1/* @__PURE__ */ $2')
 
 /**
  * The entries that also load the core (the `emcp` barrel) first. Why: esbuild puts each module
