@@ -78,10 +78,23 @@ const pureTopLevel = (source) =>
  * Node's module loader costs per file (resolve, read, compile, link), about 50M instructions
  * of the bench server's startup more than one file of the same code. An entry here reaches
  * the whole core, so the core is one chunk. Every user of these imports `emcp` anyway (a
- * server is made with it); left out: the client, a worker process and the loader hooks. The
- * command line's own lazy imports link the core the same way (it is loaded by then anyway).
+ * server is made with it); the client too: it reaches a fifth of the core (schemas, the
+ * in-memory client, the stdio framing), which otherwise sat in a chunk of its own beside the
+ * core's, and the official client it loads costs about ten times the core to load. Left out: a
+ * worker process and the loader hooks. The command line's own lazy imports link the core the
+ * same way (it is loaded by then anyway).
  */
-const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'client', 'meos-worker', 'cli-dev-hooks'].includes(name)))
+const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'meos-worker', 'cli-dev-hooks'].includes(name)))
+
+/**
+ * Two small modules every transport shares (the drain's refusals, the loader's mark), linked
+ * with the core so that they sit in its chunk: each was a file of its own, for the set of
+ * entries that reach it, which Node's loader resolved, read and linked for a kilobyte or two.
+ */
+const withTheCore = ['dist/src/transport/drain.js', 'dist/src/transport/loading.js']
+
+/** The imports that link an entry with the core: the barrel and the modules above. */
+const coreImports = [...withTheCore, entries.index].map((file) => `import ${JSON.stringify(`./${file}`)}\n`).join('')
 
 /** Each core-linked entry as a module that imports the barrel, then re-exports the entry. */
 const linkCore = {
@@ -95,7 +108,7 @@ const linkCore = {
       return { path: relative(process.cwd(), resolve(args.resolveDir, args.path)), namespace: 'emcp-entry' }
     })
     b.onLoad({ filter: /.*/, namespace: 'emcp-entry' }, (args) => ({
-      contents: `import ${JSON.stringify(`./${entries.index}`)}\nexport * from ${JSON.stringify(`./${args.path}`)}\n`,
+      contents: `${coreImports}export * from ${JSON.stringify(`./${args.path}`)}\n`,
       resolveDir: process.cwd(),
       loader: 'js',
     }))
@@ -104,7 +117,7 @@ const linkCore = {
 
 rmSync('dist/bundle', { recursive: true, force: true })
 await build({
-  entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, coreLinked.has(name) ? `emcp-entry:${file}` : file])),
+  entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, coreLinked.has(name) || name === 'index' ? `emcp-entry:${file}` : file])),
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,
