@@ -11,6 +11,8 @@
 // (emcp/client), yaml (emcp install goose), esbuild and fflate (emcp bundle).
 import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
 
 /** Entry name -> tsc output; package.json `exports` point at dist/bundle/<name>.js. */
 export const entries = {
@@ -53,8 +55,21 @@ const esModules = {
       b.resolve(args.path.replace('fp-ts/lib/', 'fp-ts/es6/'), { kind: args.kind, resolveDir: args.resolveDir }),
     )
     b.onResolve({ filter: /^io-ts$/ }, (args) => b.resolve('io-ts/es6/index.js', { kind: args.kind, resolveDir: args.resolveDir }))
+    b.onLoad({ filter: /[\\/]io-ts[\\/]es6[\\/]index\.js$/ }, async (args) => ({ contents: pureTopLevel(await readFile(args.path, 'utf8')), loader: 'js' }))
   },
 }
+
+/**
+ * io-ts's module as the bundle can shake it: its top level makes about thirty classes (each an
+ * ES5 function called at once) and a codec of most (`new StringType()`, `brand(number, …)`), all
+ * free of side effects but not marked so, which kept every one in the core and ran them at
+ * each start, though emcp uses a handful (Type, type, partial, number). Marked pure, the unused
+ * ones are dropped; a user's own io-ts import is not this copy and keeps all of them.
+ */
+const pureTopLevel = (source) =>
+  source
+    .replace(/= \/\*\* @class \*\/ \(function \(/g, '= /* @__PURE__ */ (function (')
+    .replace(/^(export var \w+ = )(new \w+\(\)|(?:refinement|brand)\()/gm, '$1/* @__PURE__ */ $2')
 
 /**
  * The entries that also load the core (the `emcp` barrel) first. Why: esbuild puts each module
@@ -63,17 +78,37 @@ const esModules = {
  * Node's module loader costs per file (resolve, read, compile, link), about 50M instructions
  * of the bench server's startup more than one file of the same code. An entry here reaches
  * the whole core, so the core is one chunk. Every user of these imports `emcp` anyway (a
- * server is made with it); left out: the client, a worker process and the loader hooks.
+ * server is made with it); the client too: it reaches a fifth of the core (schemas, the
+ * in-memory client, the stdio framing), which otherwise sat in a chunk of its own beside the
+ * core's, and the official client it loads costs about ten times the core to load. Left out: a
+ * worker process and the loader hooks. The command line's own lazy imports link the core the
+ * same way (it is loaded by then anyway).
  */
-const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'client', 'meos-worker', 'cli-dev-hooks'].includes(name)))
+const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'meos-worker', 'cli-dev-hooks'].includes(name)))
+
+/**
+ * Two small modules every transport shares (the drain's refusals, the loader's mark), linked
+ * with the core so that they sit in its chunk: each was a file of its own, for the set of
+ * entries that reach it, which Node's loader resolved, read and linked for a kilobyte or two.
+ */
+const withTheCore = ['dist/src/transport/drain.js', 'dist/src/transport/loading.js']
+
+/** The imports that link an entry with the core: the barrel and the modules above. */
+const coreImports = [...withTheCore, entries.index].map((file) => `import ${JSON.stringify(`./${file}`)}\n`).join('')
 
 /** Each core-linked entry as a module that imports the barrel, then re-exports the entry. */
 const linkCore = {
   name: 'link-core',
   setup(b) {
     b.onResolve({ filter: /^emcp-entry:/ }, (args) => ({ path: args.path.slice('emcp-entry:'.length), namespace: 'emcp-entry' }))
+    // the command line's lazy imports (proxy, openapi, client): the chunks they load also
+    // reached parts of the core without the rest, which cut the core in four chunks again
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== 'dynamic-import' || !args.importer.includes('/dist/src/cli/')) return undefined
+      return { path: relative(process.cwd(), resolve(args.resolveDir, args.path)), namespace: 'emcp-entry' }
+    })
     b.onLoad({ filter: /.*/, namespace: 'emcp-entry' }, (args) => ({
-      contents: `import ${JSON.stringify(`./${entries.index}`)}\nexport * from ${JSON.stringify(`./${args.path}`)}\n`,
+      contents: `${coreImports}export * from ${JSON.stringify(`./${args.path}`)}\n`,
       resolveDir: process.cwd(),
       loader: 'js',
     }))
@@ -82,13 +117,18 @@ const linkCore = {
 
 rmSync('dist/bundle', { recursive: true, force: true })
 await build({
-  entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, coreLinked.has(name) ? `emcp-entry:${file}` : file])),
+  entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, coreLinked.has(name) || name === 'index' ? `emcp-entry:${file}` : file])),
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
+  // Whitespace and syntax only: every byte of a chunk on the startup path is read and
+  // pre-parsed before the first answer, while identifiers stay as written so that stack
+  // traces, class names and error messages read as the sources do; the maps point back.
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi', '@readme/openapi-parser'],
   plugins: [esModules, linkCore],

@@ -56,12 +56,15 @@ export const memoryStore = (options: MemoryStoreOptions = {}): MemoryStore => {
       return Promise.reject(e)
     }
   }
-  const events = memoryEventStore(options.events)
+  // made on the first event: only resumable HTTP streams log any, and every server built
+  // without a store of its own makes one of these, a stdio server too
+  let made: ReturnType<typeof memoryEventStore> | undefined
+  const events = (): ReturnType<typeof memoryEventStore> => (made ??= memoryEventStore(options.events))
   const log: EventLog = {
-    prime: (streamId, owner) => open(() => events.prime(streamId, owner)),
-    append: (streamId, data) => open(() => events.append(streamId, data)),
-    after: (lastEventId) => open(() => events.after(lastEventId)),
-    forget: (streamId) => open(() => events.forget?.(streamId)),
+    prime: (streamId, owner) => open(() => events().prime(streamId, owner)),
+    append: (streamId, data) => open(() => events().append(streamId, data)),
+    after: (lastEventId) => open(() => events().after(lastEventId)),
+    forget: (streamId) => open(() => made?.forget?.(streamId)),
   }
   return {
     kind: 'memory',

@@ -5,9 +5,12 @@
  * made then: test/protocol/2026-07-28/request-state*.test.ts); nor node:crypto, which only
  * digests need; nor a JSON Schema engine (Ajv, @cfworker/json-schema), which only schemas the
  * plain fast path cannot check need: the child refuses to import them, so a static import
- * anywhere in the bundles fails the start.
+ * anywhere in the bundles fails the start. And how many files that is: each costs Node's loader
+ * a resolve, a read and a link, so the core comes in few chunks, without the io-ts codecs it
+ * never uses.
  */
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
@@ -62,5 +65,37 @@ describe('startup of the built bench example', () => {
       await import(${JSON.stringify(pathToFileURL(`${root}dist/bundle/fetch.js`).href)})
     `
     await expect(run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 60_000 })).rejects.toThrow(/imported at startup: @cfworker\/json-schema/)
+  })
+})
+
+/** The bundle files Node loads for the entries before running them: each with its static imports, transitively. */
+const staticGraph = (...entries: ReadonlyArray<string>): ReadonlyMap<string, string> => {
+  const files = new Map<string, string>()
+  const visit = (name: string): void => {
+    if (files.has(name)) return
+    const text = readFileSync(`${root}dist/bundle/${name}`, 'utf8')
+    files.set(name, text)
+    // `import{a}from"./x.js"`, `import"./x.js"`, `export*from"./x.js"`; never `import("./x.js")`, loaded on use
+    for (const [, next] of text.matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) visit(next!)
+  }
+  for (const entry of entries) visit(entry)
+  return files
+}
+
+describe('the bundle files a stdio server loads', () => {
+  // nine before the lazily loaded chunks and the shared transport modules were linked with the core
+  const graph = staticGraph('index.js', 'stdio.js')
+
+  it('are the two entries and two chunks: the core, and the stdio code it shares with the client and the command line', () => {
+    expect([...graph.keys()].filter((name) => name.startsWith('chunk-')).length).toBeLessThanOrEqual(2)
+    expect(graph.has('index.js') && graph.has('stdio.js')).toBe(true)
+  })
+
+  it('hold no io-ts codec that emcp does not use (io-ts is shaken, not run whole at every start)', () => {
+    const tags = new Set([...graph.values()].flatMap((text) => [...text.matchAll(/_tag\s*=\s*"(\w+Type)"/g)].map((m) => m[1])))
+    // the ones it builds on are there (the pattern finds them); io-ts has about thirty
+    expect(tags).toContain('StringType')
+    expect(tags.size).toBeLessThanOrEqual(10)
+    for (const unused of ['BigIntType', 'TupleType', 'NeverType', 'FunctionType', 'ReadonlyArrayType']) expect(tags).not.toContain(unused)
   })
 })
