@@ -43,7 +43,10 @@ export const quickCheckOf = (keys: ReadonlyArray<string>, entries: Record<string
   const found = keys.map((k) => { const e = entries[k]; return isStandardSchema(e) ? typeTestOf(e) : undefined })
   if (!found.every((t) => t !== undefined)) return undefined
   const tests = found as ReadonlyArray<TypeTest>
-  return { keys, tests, copy: madeCopy(keys, tests, known) }
+  // made on the first call (a server of many tools starts without making any), then kept
+  let made: Copy | undefined
+  const copy: Copy = (value) => (made ??= madeCopy(keys, tests, known))(value)
+  return { keys, tests, copy }
 }
 
 /** `s`, remembered with its quick check (when it has one). */
@@ -77,13 +80,29 @@ export const passesSchema = (q: QuickCheck, schema: JsonSchema): boolean => {
 type Copy = QuickCheck['copy']
 
 /**
- * The copy function of a shape. It does the reads the shape itself does, in the same order:
- * the value's keys (each must be one of the shape's: an unknown one, even inherited, is left
- * to the shape), then each property once, in the shape's order, which must be the value's
- * own and pass its test.
+ * The copy function of a shape: made from source where the runtime allows it (each key a
+ * constant, the copy one object literal: about a quarter of the loop's cost), else the loop.
+ * Both do the same reads in the same order: the value's keys (each must be one of the shape's:
+ * an unknown one, even inherited, is left to the shape), then each property once, in the
+ * shape's order, which must be the value's own and pass its test.
  */
 const madeCopy = (keys: ReadonlyArray<string>, tests: ReadonlyArray<TypeTest>, known: ReadonlySet<string>): Copy => {
   const each = tests.map((t) => t.test)
+  // a "__proto__" key in an object literal would set its prototype: the loop's keyed store does not
+  if (!keys.includes('__proto__'))
+    try {
+      const at = (k: string): string => JSON.stringify(k)
+      const source = [
+        'return (value) => {',
+        '  for (const k in value) if (!known.has(k)) return undefined',
+        ...keys.map((k, i) => `  if (!Object.hasOwn(value, ${at(k)})) return undefined\n  const v${i} = value[${at(k)}]\n  if (!each[${i}](v${i})) return undefined`),
+        `  return { ${keys.map((k, i) => `${at(k)}: v${i}`).join(', ')} }`,
+        '}',
+      ].join('\n')
+      return new Function('known', 'each', source)(known, each) as Copy
+    } catch {
+      // a runtime that refuses code from strings (an edge isolate serving requests): the loop
+    }
   return (value) => {
     for (const k in value) if (!known.has(k)) return undefined
     const out: Record<string, unknown> = {}

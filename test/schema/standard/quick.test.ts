@@ -80,6 +80,17 @@ describe('the quick check of a raw shape of plain zod types', () => {
     expect(answer(odd, JSON.parse('{"__proto__":1,"b":1}'))).toMatchObject({ issues: [{ path: ['__proto__'] }] })
   })
 
+  it('takes any property name as data: quotes, line breaks, code', () => {
+    const names = ['a"b', "c\\'\n\u2028", '}); throw new Error("x"); ({', '0', '']
+    const schemaOf = (i: number): StandardSchemaV1 => (i % 2 === 0 ? z.number() : z.string())
+    const odd = shapeSchema(Object.fromEntries(names.map((n, i) => [n, schemaOf(i)])))
+    const plain = shapeSchema(Object.fromEntries(names.map((n, i) => [n, opaque(schemaOf(i))])))
+    expect(quickCheckFor(odd)).toBeDefined()
+    const value = Object.fromEntries(names.map((n, i) => [n, i % 2 === 0 ? i : `v${i}`]))
+    expect(answer(odd, value)).toEqual({ value })
+    for (const v of [value, { ...value, '0': 'x' }, { ...value, extra: 1 }]) expect(answer(odd, v)).toEqual(answer(plain, v))
+  })
+
   it('knows when a listed schema takes every object it passes: types and annotations only', () => {
     const q = quickCheckFor(shapeSchema({ a: z.number(), s: z.string() }))!
     const base = { type: 'object', properties: { a: { type: 'number', description: 'n' }, s: { type: 'string' } }, required: ['a', 's'], additionalProperties: false }
