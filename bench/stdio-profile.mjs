@@ -9,6 +9,7 @@
  *   npm run build && node bench/stdio-profile.mjs                   # emcp beside raw
  *   node bench/stdio-profile.mjs --tools 2000 --calls 2000,12000
  *   node bench/stdio-profile.mjs --only emcp --keep                 # keep callgrind.out files
+ *   node bench/stdio-profile.mjs --only emcp,emcpZod --calls 4000,24000   # the zod tool beside the literal
  *   node bench/stdio-profile.mjs --tools 2000 --first               # only the cost to the first answer
  *
  * The callgrind files go to bench/.work/callgrind/ (git-ignored); read them with
@@ -32,9 +33,9 @@ const burst = Number(flag('--burst', 500))
 const only = flag('--only', 'emcp,raw').split(',')
 const keep = argv.includes('--keep')
 const firstOnly = argv.includes('--first')
-const servers = { emcp: ['dist/examples/bench.js', 'stdio'], raw: ['bench/servers/raw-stdio.mjs'] }
+const servers = { emcp: ['dist/examples/bench.js', 'stdio'], emcpZod: ['bench/servers/emcp-zod.mjs', 'stdio'], raw: ['bench/servers/raw-stdio.mjs'] }
 if (!(small >= 0 && large > small) || only.some((s) => servers[s] === undefined)) {
-  console.error('usage: node bench/stdio-profile.mjs [--tools N] [--calls SMALL,LARGE] [--burst N] [--only emcp,raw] [--first] [--keep]')
+  console.error('usage: node bench/stdio-profile.mjs [--tools N] [--calls SMALL,LARGE] [--burst N] [--only emcp,emcpZod,raw] [--first] [--keep]')
   process.exit(2)
 }
 mkdirSync(outDir, { recursive: true })
