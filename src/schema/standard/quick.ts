@@ -66,7 +66,9 @@ export const quickCheckFor = (s: unknown): QuickCheck | undefined => (typeof s =
 export const passesSchema = (q: QuickCheck, schema: JsonSchema): boolean => {
   if (schema.type !== 'object' || !only(schema, objectKeywords) || !isObject(schema.properties)) return false
   if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return false
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => q.keys.includes(r)))) return false
+  // a required key must be one the check never lets be left out
+  const always = q.keys.filter((_, i) => !q.tests[i]!.optional)
+  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => always.includes(r)))) return false
   const properties = schema.properties
   return q.keys.every((k, i) => {
     const p = Object.hasOwn(properties, k) ? properties[k] : undefined
@@ -84,7 +86,8 @@ type Copy = QuickCheck['copy']
  * constant, the copy one object literal: about a quarter of the loop's cost), else the loop.
  * Both do the same reads in the same order: the value's keys (each must be one of the shape's:
  * an unknown one, even inherited, is left to the shape), then each property once, in the
- * shape's order, which must be the value's own and pass its test.
+ * shape's order, which must be the value's own (or be optional) and pass its test; an
+ * optional property absent or `undefined` is left out.
  */
 const madeCopy = (keys: ReadonlyArray<string>, tests: ReadonlyArray<TypeTest>, known: ReadonlySet<string>): Copy => {
   const each = tests.map((t) => t.test)
@@ -92,11 +95,19 @@ const madeCopy = (keys: ReadonlyArray<string>, tests: ReadonlyArray<TypeTest>, k
   if (!keys.includes('__proto__'))
     try {
       const at = (k: string): string => JSON.stringify(k)
+      const optional = tests.some((t) => t.optional)
       const source = [
         'return (value) => {',
         '  for (const k in value) if (!known.has(k)) return undefined',
-        ...keys.map((k, i) => `  if (!Object.hasOwn(value, ${at(k)})) return undefined\n  const v${i} = value[${at(k)}]\n  if (!each[${i}](v${i})) return undefined`),
-        `  return { ${keys.map((k, i) => `${at(k)}: v${i}`).join(', ')} }`,
+        ...keys.map((k, i) =>
+          tests[i]!.optional
+            ? `  const v${i} = Object.hasOwn(value, ${at(k)}) ? value[${at(k)}] : undefined\n  if (!each[${i}](v${i})) return undefined`
+            : `  if (!Object.hasOwn(value, ${at(k)})) return undefined\n  const v${i} = value[${at(k)}]\n  if (!each[${i}](v${i})) return undefined`,
+        ),
+        // every key required: one literal; else an absent or undefined optional property is left out, as the libraries' answers are merged
+        optional
+          ? `  const out = {}\n${keys.map((k, i) => `  if (v${i} !== undefined) out[${at(k)}] = v${i}`).join('\n')}\n  return out`
+          : `  return { ${keys.map((k, i) => `${at(k)}: v${i}`).join(', ')} }`,
         '}',
       ].join('\n')
       return new Function('known', 'each', source)(known, each) as Copy
@@ -108,10 +119,11 @@ const madeCopy = (keys: ReadonlyArray<string>, tests: ReadonlyArray<TypeTest>, k
     const out: Record<string, unknown> = {}
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!
-      if (!Object.hasOwn(value, k)) return undefined
-      const v = value[k]
+      const own = Object.hasOwn(value, k)
+      if (!own && !tests[i]!.optional) return undefined
+      const v = own ? value[k] : undefined
       if (!each[i]!(v)) return undefined
-      out[k] = v
+      if (v !== undefined) out[k] = v
     }
     return out
   }

@@ -11,13 +11,19 @@ const opaque = <I, O>(s: StandardSchemaV1<I, O>): StandardSchemaV1<I, O> => ({ '
 /** A shape's answer for `value`, as plain data (issues with their paths and messages). */
 const answer = (shape: StandardSchemaV1, value: unknown): unknown => shape['~standard'].validate(value)
 
-const plainEntries = { a: z.number().describe('First addend'), s: z.string(), ok: z.boolean() }
+const plainEntries = { a: z.number().describe('First addend'), s: z.string(), ok: z.boolean(), o: z.string().optional() }
 const quick = shapeSchema(plainEntries)
-const slow = shapeSchema({ a: opaque(plainEntries.a), s: opaque(plainEntries.s), ok: opaque(plainEntries.ok) })
+const slow = shapeSchema({ a: opaque(plainEntries.a), s: opaque(plainEntries.s), ok: opaque(plainEntries.ok), o: opaque(plainEntries.o) })
 
 // arguments a client may send (1e400 is what JSON.parse makes of a number too large: Infinity)
 const values: ReadonlyArray<unknown> = [
   { a: 1, s: 'x', ok: true },
+  { a: 1, s: 'x', ok: true, o: 'y' },
+  { a: 1, s: 'x', ok: true, o: undefined },
+  { a: 1, s: 'x', ok: true, o: 1 },
+  { a: 1, s: 'x', ok: true, o: null },
+  { a: 1, o: 'y' },
+  Object.assign(Object.create({ o: 'inherited' }), { a: 1, s: 'x', ok: true }),
   { ok: false, s: '', a: -0 },
   { a: 2 ** 60, s: '𝄞\uD800', ok: true },
   { a: NaN, s: 'x', ok: true },
@@ -40,17 +46,19 @@ describe('the quick check of a raw shape of plain zod types', () => {
     expect(quickCheckFor(quick)).toBeDefined()
     expect(quickCheckFor(slow)).toBeUndefined()
     expect(quickCheckFor(shapeSchema({ a: z.number(), n: z.number().int() }))).toBeUndefined()
-    expect(quickCheckFor(shapeSchema({ a: z.number(), o: z.number().optional() }))).toBeUndefined()
+    expect(quickCheckFor(shapeSchema({ a: z.number(), o: z.number().optional() }))).toBeDefined()
+    expect(quickCheckFor(shapeSchema({ a: z.number(), o: z.number().int().optional() }))).toBeUndefined()
     expect(quickCheckFor(shapeSchema({ a: z.string(), t: z.string().transform((s) => s.length) }))).toBeUndefined()
   })
 
   it('gives exactly what zod gives for every value, valid or not: the same output, the same issues at the same paths', () => {
-    for (const v of values) expect([v, answer(quick, v)]).toEqual([v, answer(slow, v)])
+    for (const v of values) expect([v, answer(quick, v)]).toStrictEqual([v, answer(slow, v)])
     // a valid value comes out as a new object, keys in the shape's order, as the libraries' answers are merged
-    const given = { ok: true, s: 'x', a: 1 }
+    const given = { o: 'y', ok: true, s: 'x', a: 1 }
     const out = (answer(quick, given) as { value: object }).value
     expect(out).not.toBe(given)
-    expect(Object.keys(out)).toEqual(['a', 's', 'ok'])
+    expect(Object.keys(out)).toEqual(['a', 's', 'ok', 'o'])
+    expect(Object.keys((answer(quick, { ...given, o: undefined }) as { value: object }).value)).toEqual(['a', 's', 'ok'])
   })
 
   it('leaves a shape with any check to zod whole: integers, refinements, string lengths as zod counts them (characters, not UTF-16 units)', () => {
@@ -70,35 +78,48 @@ describe('the quick check of a raw shape of plain zod types', () => {
     const watched = (o: Record<string, unknown>) => new Proxy(o, { get: (t, k) => (reads.push(String(k)), t[k as string]) })
     expect(answer(quick, watched({ ok: true, s: 'x', a: 1 }))).toEqual({ value: { a: 1, s: 'x', ok: true } })
     expect(reads).toEqual(['a', 's', 'ok'])
+    reads.length = 0
+    answer(slow, watched({ ok: true, s: 'x', a: 1 }))
+    expect(reads).toEqual(['a', 's', 'ok'])
   })
 
-  it('takes a "__proto__" property as data, as the libraries\' answers are merged', () => {
-    const odd = shapeSchema({ ['__proto__']: z.string(), b: z.number() })
-    const value = JSON.parse('{"__proto__":"x","b":1}')
-    const r = answer(odd, value) as { value: Record<string, unknown> }
-    expect(r).toEqual(answer(shapeSchema({ ['__proto__']: opaque(z.string()), b: opaque(z.number()) }), value))
+  it('takes a "__proto__" property as data, as the libraries\' answers are merged (the copy made by a loop, optional properties too)', () => {
+    const odd = shapeSchema({ ['__proto__']: z.string(), b: z.number(), o: z.string().optional() })
+    const judged = shapeSchema({ ['__proto__']: opaque(z.string()), b: opaque(z.number()), o: opaque(z.string().optional()) })
+    expect(quickCheckFor(odd)).toBeDefined()
+    const texts = ['{"__proto__":"x","b":1}', '{"__proto__":"x","b":1,"o":"y"}', '{"__proto__":"x","b":1,"o":2}', '{"__proto__":1,"b":1}', '{"b":1}', '{"__proto__":"x","b":1,"c":1}']
+    for (const t of texts) expect([t, answer(odd, JSON.parse(t))]).toStrictEqual([t, answer(judged, JSON.parse(t))])
+    expect(answer(odd, { b: 1, o: undefined, ...JSON.parse('{"__proto__":"x"}') })).toStrictEqual(answer(judged, { b: 1, o: undefined, ...JSON.parse('{"__proto__":"x"}') }))
     expect(answer(odd, JSON.parse('{"__proto__":1,"b":1}'))).toMatchObject({ issues: [{ path: ['__proto__'] }] })
   })
 
   it('takes any property name as data: quotes, line breaks, code', () => {
     const names = ['a"b', "c\\'\n\u2028", '}); throw new Error("x"); ({', '0', '']
     const schemaOf = (i: number): StandardSchemaV1 => (i % 2 === 0 ? z.number() : z.string())
+    for (const optional of [z.string().optional(), undefined]) {
+      const all = { ...Object.fromEntries(names.map((n, i) => [n, schemaOf(i)])), ...(optional ? { opt: optional } : {}) }
+      const fast = shapeSchema(all)
+      const judged = shapeSchema(Object.fromEntries(Object.entries(all).map(([k, s]) => [k, opaque(s)])))
+      const value = Object.fromEntries(names.map((n, i) => [n, i % 2 === 0 ? i : `v${i}`]))
+      for (const v of [value, { ...value, opt: 'o' }, { ...value, opt: 1 }, { ...value, '0': 'x' }]) expect(answer(fast, v)).toStrictEqual(answer(judged, v))
+    }
     const odd = shapeSchema(Object.fromEntries(names.map((n, i) => [n, schemaOf(i)])))
     const plain = shapeSchema(Object.fromEntries(names.map((n, i) => [n, opaque(schemaOf(i))])))
     expect(quickCheckFor(odd)).toBeDefined()
     const value = Object.fromEntries(names.map((n, i) => [n, i % 2 === 0 ? i : `v${i}`]))
     expect(answer(odd, value)).toEqual({ value })
-    for (const v of [value, { ...value, '0': 'x' }, { ...value, extra: 1 }]) expect(answer(odd, v)).toEqual(answer(plain, v))
+    for (const v of [value, { ...value, '0': 'x' }, { ...value, extra: 1 }]) expect(answer(odd, v)).toStrictEqual(answer(plain, v))
   })
 
   it('knows when a listed schema takes every object it passes: types and annotations only', () => {
-    const q = quickCheckFor(shapeSchema({ a: z.number(), s: z.string() }))!
-    const base = { type: 'object', properties: { a: { type: 'number', description: 'n' }, s: { type: 'string' } }, required: ['a', 's'], additionalProperties: false }
+    const q = quickCheckFor(shapeSchema({ a: z.number(), s: z.string(), o: z.boolean().optional() }))!
+    const base = { type: 'object', properties: { a: { type: 'number', description: 'n' }, s: { type: 'string' }, o: { type: 'boolean' } }, required: ['a', 's'], additionalProperties: false }
     expect(passesSchema(q, base)).toBe(true)
     expect(passesSchema(q, { ...base, properties: { ...base.properties, a: { type: 'number', maximum: 3 } } })).toBe(false)
     expect(passesSchema(q, { ...base, properties: { ...base.properties, a: { type: 'integer' } } })).toBe(false)
-    expect(passesSchema(q, { ...base, properties: { a: { type: 'number' } } })).toBe(false)
+    expect(passesSchema(q, { ...base, properties: { a: { type: 'number' }, s: { type: 'string' } } })).toBe(false)
     expect(passesSchema(q, { ...base, required: ['a', 's', 'x'] })).toBe(false)
+    expect(passesSchema(q, { ...base, required: ['a', 's', 'o'] })).toBe(false)
     expect(passesSchema(q, { ...base, minProperties: 3 })).toBe(false)
     expect(passesSchema(q, { ...base, additionalProperties: { type: 'string' } })).toBe(false)
   })

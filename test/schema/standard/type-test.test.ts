@@ -22,8 +22,8 @@ const zodPasses = (s: StandardSchemaV1, x: unknown): boolean => {
 }
 
 describe('emcp\'s own type test of a library schema', () => {
-  it('knows plain zod 4 strings, numbers and booleans (described or not, zod/mini too), passing exactly what zod passes unchanged', () => {
-    const plain: ReadonlyArray<readonly [StandardSchemaV1, string]> = [
+  it('knows plain zod 4 strings, numbers and booleans (described or not, optional or not, zod/mini too), passing exactly what zod passes unchanged', () => {
+    const plain: ReadonlyArray<readonly [StandardSchemaV1, string, boolean?]> = [
       [z.string(), 'string'],
       [z.number(), 'number'],
       [z.boolean(), 'boolean'],
@@ -33,10 +33,15 @@ describe('emcp\'s own type test of a library schema', () => {
       [z.number().finite(), 'number'], // zod 4's numbers are always finite: .finite() adds no check
       [zm.string(), 'string'],
       [zm.number(), 'number'],
+      [z.string().optional(), 'string', true],
+      [z.number().describe('n').optional(), 'number', true],
+      [z.boolean().optional().describe('b'), 'boolean', true],
+      [zm.optional(zm.string()), 'string', true],
     ]
-    for (const [s, t] of plain) {
+    for (const [s, t, optional = false] of plain) {
       const known = typeTestOf(s)
       expect(known?.type).toBe(t)
+      expect(known?.optional).toBe(optional)
       for (const x of values) expect([t, x, known?.test(x)]).toEqual([t, x, zodPasses(s, x)])
     }
   })
@@ -48,7 +53,8 @@ describe('emcp\'s own type test of a library schema', () => {
       z.string().min(1), z.string().max(3), z.string().length(2), z.string().regex(/a/), z.string().trim(), z.string().toLowerCase(),
       z.email(), z.uuid(), z.iso.datetime(), z.string().email(),
       z.coerce.number(), z.coerce.string(), z.coerce.boolean(), z.stringbool(),
-      z.number().default(1), z.number().optional(), z.number().nullable(), z.number().catch(0), z.number().readonly(),
+      z.number().default(1), z.number().nullable(), z.number().int().optional(), z.number().optional().optional(),
+      z.number().default(1).optional(), z.number().exactOptional(), z.number().optional().refine(() => true), z.coerce.number().optional(), z.number().catch(0), z.number().readonly(),
       z.string().transform((s) => s.length), z.string().pipe(z.string()), z.literal(3), z.enum(['a']), z.nan(), z.bigint(), z.any(), z.unknown(),
       z.number().overwrite((n) => n + 1), zm.number().check(zm.minimum(0)),
     ]
