@@ -1269,6 +1269,9 @@ const renderPage = (result) => {
   const analysis = handWritten('### Per-call cost over stdio: where the time goes')
   if (analysis !== undefined) out.push(analysis)
   if ((result.zod ?? []).length > 0) out.push(...zodPage(result.zod, mark))
+  // the analysis of the zod tool's per-call cost is written by hand (from bench/zod-calls.mjs and bench/stdio-cpu.mjs): kept as it is
+  const zodAnalysis = handWritten('### Per-call cost of the zod tool: where the time goes')
+  if (zodAnalysis !== undefined) out.push(zodAnalysis)
   if ((result.mount ?? []).length > 0) out.push(...mountPage(result.mount, { mark, fmt, fmtRatio, mdTable }))
   if ((result.proxy ?? []).length > 0) out.push(...proxyPage(result.proxy, { fmt, fmtRatio, mdTable }))
   if (result.failures.length > 0) {

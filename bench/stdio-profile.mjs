@@ -10,6 +10,7 @@
  *   node bench/stdio-profile.mjs --tools 2000 --calls 2000,12000
  *   node bench/stdio-profile.mjs --only emcp --keep                 # keep callgrind.out files
  *   node bench/stdio-profile.mjs --only emcp,mount                  # the same server mounted whole into another
+ *   node bench/stdio-profile.mjs --only emcp,emcpZod --calls 4000,24000   # the zod tool beside the literal
  *   node bench/stdio-profile.mjs --tools 2000 --first               # only the cost to the first answer
  *
  * The callgrind files go to bench/.work/callgrind/ (git-ignored); read them with
@@ -33,9 +34,14 @@ const burst = Number(flag('--burst', 500))
 const only = flag('--only', 'emcp,raw').split(',')
 const keep = argv.includes('--keep')
 const firstOnly = argv.includes('--first')
-const servers = { emcp: ['dist/examples/bench.js', 'stdio'], mount: ['bench/servers/emcp-mount.mjs', 'stdio'], raw: ['bench/servers/raw-stdio.mjs'] }
+const servers = {
+  emcp: ['dist/examples/bench.js', 'stdio'],
+  emcpZod: ['bench/servers/emcp-zod.mjs', 'stdio'],
+  mount: ['bench/servers/emcp-mount.mjs', 'stdio'],
+  raw: ['bench/servers/raw-stdio.mjs'],
+}
 if (!(small >= 0 && large > small) || only.some((s) => servers[s] === undefined)) {
-  console.error('usage: node bench/stdio-profile.mjs [--tools N] [--calls SMALL,LARGE] [--burst N] [--only emcp,mount,raw] [--first] [--keep]')
+  console.error('usage: node bench/stdio-profile.mjs [--tools N] [--calls SMALL,LARGE] [--burst N] [--only emcp,emcpZod,mount,raw] [--first] [--keep]')
   process.exit(2)
 }
 mkdirSync(outDir, { recursive: true })

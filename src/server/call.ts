@@ -28,6 +28,7 @@ import { StructuredResult } from '../protocol/jsonrpc.js'
 import { formatIssues, validatorOf, type Issue, type JsonSchema, type SchemaSpec } from '../schema/schema.js'
 import { isStandardSchema } from '../schema/standard/detect.js'
 import { standardValidator, type SlotValidator } from '../schema/standard/validator.js'
+import { passesSchema, quickCheckFor } from '../schema/standard/quick.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -72,6 +73,9 @@ export const callable = (tool: Tool, handler: (args: unknown, ctx: ToolContext) 
  * returns a plain value is settled synchronously, without allocating a promise.
  */
 export const runCall = (c: Callable, args: unknown, ctx: ToolContext): Eventually<CallToolResult> => {
+  // a raw shape of plain types and plainly valid arguments: their copy, without the libraries
+  const quick = c.input.quick?.(args)
+  if (quick !== undefined) return runHandler(c, quick, ctx)
   // a JSON Schema slot without codec: the arguments are the decoded value, no Either to unwrap
   const check = c.input.checkInput
   if (check !== undefined) {
@@ -175,7 +179,22 @@ const outputValidator = (spec: unknown, schema: JsonSchema): SlotValidator => {
       return E.left([{ path: '', message: `the listed output schema cannot be checked: ${describe(e)}` }])
     }
   }
-  return { schema, decode: own.decode, encode: (a) => map(own.encode(a), (r) => (E.isLeft(r) ? r : check(r.right))) }
+  const encode = (a: unknown): Eventually<E.Either<ReadonlyArray<Issue>, unknown>> => map(own.encode(a), (r) => (E.isLeft(r) ? r : check(r.right)))
+  return own.quick === undefined ? { schema, decode: own.decode, encode } : { schema, decode: own.decode, encode, quick: quickResult(spec, own.quick, schema, check) }
+}
+
+/**
+ * A quick check of results: a value it passes goes out as its copy when the listed schema
+ * is known to take every such value; else the copy is checked against it too (a failure, or
+ * a schema that cannot be checked, left to `encode`, which says why).
+ */
+const quickResult = (spec: unknown, quick: (u: unknown) => unknown, schema: JsonSchema, check: (u: unknown) => E.Either<ReadonlyArray<Issue>, unknown>): ((u: unknown) => unknown) => {
+  const q = quickCheckFor(spec)
+  if (q !== undefined && passesSchema(q, schema)) return quick
+  return (u) => {
+    const copy = quick(u)
+    return copy !== undefined && E.isRight(check(copy)) ? copy : undefined
+  }
 }
 
 const isMissingCapability = (u: unknown): boolean => {
@@ -228,6 +247,8 @@ export const describe = (failure: unknown): string => {
 
 const structuredResult = (c: Callable, value: unknown): Eventually<CallToolResult> => {
   const output = c.output as SlotValidator
+  const quick = output.quick?.(value)
+  if (quick !== undefined) return structuredValue(quick)
   // a JSON Schema slot without codec: the value goes on the wire as it is, no Either to unwrap
   if (output.checkOutput !== undefined) {
     const issues = output.checkOutput(value)

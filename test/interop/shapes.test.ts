@@ -36,7 +36,11 @@ const mixed = emcp({
   output: { line: z.string() },
 })
 
-const server = mcpServer([note, mixed], { name: 'shapes', version: '1.0.0' }).implement({
+// plain types only: emcp's own type tests judge a plainly valid call, zod every other (quick.ts)
+const add = emcp({ name: 'add', description: 'Add (plain zod types).', input: { a: z.number().describe('First addend'), b: z.number() }, output: { sum: z.number() } })
+
+const server = mcpServer([note, mixed, add], { name: 'shapes', version: '1.0.0' }).implement({
+  add: ({ a, b }) => ({ sum: a === 7 ? NaN : a + b }),
   note: ({ title, n, tag, body }) => ({ id: `${tag}/${title}/${n ?? 0}`, words: body.split(/\s+/).length }),
   mixed: ({ a, b, c, d }) => ({ line: `${a} ${b} ${c} ${d ?? '-'}` }),
 })
@@ -122,6 +126,25 @@ describe.each(clients)('raw shape tools, %s over HTTP', (_, open) => {
       expect(textOf(libs)).toContain('/a: a is too short')
       expect(textOf(libs)).toContain('/b: must be positive (was -1)')
       expect(textOf(libs)).toContain('/c: Expected string')
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('answers a shape of plain zod types as zod would: a valid call, a wrong type, a missing or unknown key, a result zod refuses', async () => {
+    const c = await open()
+    try {
+      const ok = await c.callTool('add', { b: 2, a: 1 })
+      expect(ok.structuredContent).toEqual({ sum: 3 })
+      expect(ok.isError).toBeFalsy()
+      const wrong = await c.callTool('add', { a: '1', b: 2 })
+      expect(wrong.isError).toBe(true)
+      expect(textOf(wrong)).toContain('/a: Invalid input: expected number, received string')
+      expect(textOf(await c.callTool('add', { a: 1 }))).toContain('/b: Invalid input: expected number, received undefined')
+      expect(textOf(await c.callTool('add', { a: 1, b: 2, c: 3 }))).toContain('/c: is not a known property')
+      const nan = await c.callTool('add', { a: 7, b: 0 })
+      expect(nan.isError).toBe(true)
+      expect(textOf(nan)).toMatch(/does not match its output schema: \/sum: Invalid input: expected number, received NaN/)
     } finally {
       await c.close()
     }

@@ -25,6 +25,7 @@ import { clip } from '../../util/clip.js'
 import { isObject } from '../../util/json-object.js'
 import { all, isThenable, map, type Eventually } from '../../util/eventually.js'
 import { isStandardSchema } from './detect.js'
+import { quickCheckOf, remember } from './quick.js'
 import type { StandardIssue, StandardJsonOptions, StandardResult, StandardSchemaV1, StandardTypedV1 } from './spec.js'
 
 // ---------------------------------------------------------------------------------------
@@ -179,8 +180,12 @@ export const shapeSchema = (entries: Record<string, ShapeEntry>): StandardSchema
   // arrays in key order, read by index on every call (no map lookups, no closure per call)
   const schemas = keys.map((k) => shape[k]!)
   const absents = keys.map((k) => whenAbsent(entries[k]!, missing.get(k)))
+  const quick = quickCheckOf(keys, entries, known)
   const validate = (value: unknown): Eventually<StandardResult<unknown>> => {
     if (!isObject(value)) return { issues: [{ message: `expected an object, received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`, path: [] }] }
+    // every property a plain type (z.number(), ...) and the value passes emcp's own tests: the libraries would give it back as it is
+    const passed = quick?.copy(value)
+    if (passed !== undefined) return { value: passed }
     let extra: StandardIssue[] | undefined
     for (const k in value) if (Object.hasOwn(value, k) && !known.has(k)) (extra ??= []).push({ message: 'is not a known property', path: [k] })
     if (extra !== undefined) return { issues: extra }
@@ -197,14 +202,14 @@ export const shapeSchema = (entries: Record<string, ShapeEntry>): StandardSchema
   }
   const defaults = new Map(keys.flatMap((k) => { const e = entries[k]!; return isDefaulted(e) ? [[k, defaultOf(e)] as const] : [] }))
   const json = (direction: 'input' | 'output') => (options: StandardJsonOptions) => shapeJson(shape, keys, missing, direction, options, defaults)
-  return {
+  return remember(quick, {
     '~standard': {
       version: 1,
       vendor: shapeVendor,
       validate: validate as StandardSchemaV1['~standard']['validate'],
       jsonSchema: { input: json('input'), output: json('output') },
     } as StandardSchemaV1['~standard'],
-  }
+  })
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import { clip } from '../../util/clip.js'
 import { escapeToken } from '../../util/json-pointer.js'
 import { isThenable, type Eventually } from '../../util/eventually.js'
+import { isObject } from '../../util/json-object.js'
 import type { Issue, JsonSchema } from '../schema.js'
+import { quickCheckFor, type QuickCheck } from './quick.js'
 import type { StandardIssue, StandardResult, StandardSchemaV1 } from './spec.js'
 
 /** A check of one slot that may answer now or later (a Standard Schema may validate asynchronously). */
@@ -29,6 +31,11 @@ export interface SlotValidator {
   readonly checkInput?: (u: unknown) => ReadonlyArray<Issue> | undefined
   /** The issues of a result that goes on the wire as it is; see `Validator`. */
   readonly checkOutput?: (u: unknown) => ReadonlyArray<Issue> | undefined
+  /**
+   * What a plainly valid value decodes (or encodes) to, known without the library (a raw
+   * shape of plain types: quick.ts), or undefined: then `decode` (or `encode`) judges it.
+   */
+  readonly quick?: (u: unknown) => unknown
 }
 
 /**
@@ -46,7 +53,8 @@ export const standardValidator = (spec: StandardSchemaV1, schema: JsonSchema): S
     }
     return isThenable(result) ? Promise.resolve(result).then(settled, (e: unknown) => E.left([thrownIssue(e)])) : settled(result)
   }
-  return { schema, decode: run, encode: run }
+  const q = quickCheckFor(spec)
+  return q === undefined ? { schema, decode: run, encode: run } : { schema, decode: run, encode: run, quick: quickOf(q) }
 }
 
 /**
@@ -62,6 +70,16 @@ export const standardIssues = (issues: ReadonlyArray<StandardIssue>): ReadonlyAr
 
 /** The longest message kept from a library (its messages may quote a client's value). */
 const maxMessage = 512
+
+/** A quick check as a slot's: undefined for a value that is no object, or whose reading throws (`decode` then says so). */
+const quickOf = (q: QuickCheck): ((u: unknown) => unknown) => (u) => {
+  if (!isObject(u)) return undefined
+  try {
+    return q.copy(u)
+  } catch {
+    return undefined
+  }
+}
 
 const settled = (r: StandardResult<unknown>): E.Either<ReadonlyArray<Issue>, unknown> => {
   if (typeof r !== 'object' || r === null) return E.left([{ path: '', message: 'the schema library gave no result' }])
