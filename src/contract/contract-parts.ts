@@ -9,7 +9,8 @@
 import { schemaProblems } from '../schema/schema-check.js'
 import type { JsonSchema } from '../schema/schema.js'
 import { plainlyServable, provedServable } from '../schema/servable.js'
-import { slotSchema, type KeywordRule } from '../schema/slot-schema.js'
+import { markMade, slotSchema, type KeywordRule } from '../schema/slot-schema.js'
+import type { AnyTool } from './emcp.js'
 
 /**
  * The definition's own enumerable keys but `input`, `output` and `claims`, in order, as rest
@@ -29,6 +30,15 @@ export const metaOf = <D extends object>(def: D): Omit<D, 'input' | 'output' | '
   // what `const { input, output, claims, ...meta } = def` would give, and is typed as
   return meta as Omit<D, 'input' | 'output' | 'claims'>
 }
+
+/** The fields of a contract that are only types (never present at run time). */
+type Phantom = '_I' | '_O' | '_S' | '_D' | '_C' | '_R' | '_H' | '_app' | '_W'
+
+/**
+ * The contract `T` from its run-time fields, each checked against `T`'s own, frozen and marked
+ * made with `rule`. The one place the phantom fields are taken as present: they are types only.
+ */
+export const madeContract = <T extends AnyTool>(parts: Omit<T, Phantom>, rule: KeywordRule): T => markMade(Object.freeze(parts), rule) as T
 
 /**
  * MCP wants `type: "object"` at the root of an input schema. A derived schema without a root

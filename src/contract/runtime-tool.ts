@@ -12,12 +12,12 @@
  * const search = runtimeTool({ name: 'search', description: 'Search.', input: schema })
  * const server = mcpServer([search], { name: 's', version: '1' }).implement({ search: (args) => `searched ${String(args.q)}` })
  */
-import type { AnyTool, TaskSupport, Tool, ToolMeta } from './emcp.js'
-import { objectRoot } from './contract-parts.js'
+import type { TaskSupport, Tool, ToolMeta } from './emcp.js'
+import { madeContract, metaOf, objectRoot } from './contract-parts.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
 import { slotOf, type StandardShape } from '../schema/standard/shape.js'
-import { markMade, type KeywordRule } from '../schema/slot-schema.js'
+import type { KeywordRule } from '../schema/slot-schema.js'
 import type { StandardSchemaV1 } from '../schema/standard/spec.js'
 
 // ---------------------------------------------------------------------------------------
@@ -60,12 +60,12 @@ export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => runtimeToolOf(d
 
 /** `runtimeTool`, with unknown keywords allowed (`'allow'`: manifests, whose reader warns about them). Internal. */
 export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): RuntimeTool => {
-  const { claims, ...given } = def
   // a raw shape (code only: a manifest's schema is JSON, with no schema objects in it) becomes the Standard Schema of its object
-  const { input, output, ...rest } = keywords === 'error' ? { ...given, input: slotOf(given.input), output: slotOf(given.output) } : given
-  const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input, keywords))
+  const input = keywords === 'error' ? slotOf(def.input) : def.input
+  const output = keywords === 'error' ? slotOf(def.output) : def.output
+  const slots = inputSlots(def.name, def.claims, objectRoot(def.name, 'input', input, keywords))
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
-  const tool = { ...rest, input, ...slots, ...(output === undefined ? {} : { output, outputSchema }) }
-  // the phantom types (_I, _O, _S, _D, _C, _H, _R, _app, _W) are never present at run time, as with `emcp`
-  return markMade(Object.freeze(tool), keywords) satisfies Omit<AnyTool, '_I' | '_O' | '_S' | '_D' | '_C' | '_R' | '_H' | '_app' | '_W'> as RuntimeTool
+  // the fields copied in a loop and the slots assigned, not spread, as `emcp` does (see metaOf): one hidden class for every contract
+  const tool = Object.assign(metaOf(def), { input }, slots, outputSchema === undefined ? {} : { output, outputSchema })
+  return madeContract<RuntimeTool>(tool, keywords)
 }

@@ -22,27 +22,23 @@ import { complete } from '../features/completion.js'
 import { defaultMaxDepth } from '../util/json-depth.js'
 import { stripUndefined } from '../util/json-object.js'
 import { checkPageSize } from './pages.js'
-import { capabilitiesOf, checkEras, checkHandlers, methodTable, unknownMethod } from './assembly.js'
+import { capabilitiesOf, checkEras, checkHandlers, methodTable } from './assembly.js'
 import type { AnyTool, Icon } from '../contract/emcp.js'
 import type { Reply, Request } from '../protocol/jsonrpc.js'
-import { isThenable } from '../util/eventually.js'
-import type { Answer, Feature, FeatureFactory, MethodHandler } from './feature.js'
+import type { Feature, FeatureFactory } from './feature.js'
 import { hub as newHub, type Hub } from './hub.js'
-import { probeScreen } from './listen-probe.js'
 import { sharedHub } from './shared-hub.js'
 import { memoryStore } from '../stores/memory.js'
 import type { SharedStore } from '../stores/store.js'
-import { questionsAsData } from '../protocol/2026-07-28/input-required.js'
-import { checkCache, modernAdapter, type CacheOptions } from '../protocol/2026-07-28/modern.js'
-import { requestStates, type RequestStateOptions } from '../protocol/2026-07-28/request-state.js'
-import { listen } from '../protocol/2026-07-28/subscriptions.js'
-import { initializeWith, refuseLegacy, setLevel } from '../protocol/2025-11-25/legacy.js'
-import { allEras, type Era } from '../protocol/versions.js'
-import { deadline, defaultCallTimeoutMs } from './deadline.js'
+import { checkCache, type CacheOptions } from '../protocol/2026-07-28/modern.js'
+import type { RequestStateOptions } from '../protocol/2026-07-28/request-state.js'
+import { initializeWith, setLevel } from '../protocol/2025-11-25/legacy.js'
+import type { Era } from '../protocol/versions.js'
 import { endpoint } from './endpoint.js'
-import { observeNotification, runRequest, type Middleware, type NotificationStep, type RequestStep } from './middleware.js'
+import { observeNotification, type Middleware, type NotificationStep, type RequestStep } from './middleware.js'
 import { toolTable, type Chain, type ToolsConfig, type ToolTable } from './tools.js'
 import { registerInner } from './inner.js'
+import { routerOf } from './router.js'
 import { abortCall, type Session } from './session.js'
 import { sumOf, type CheckedTools } from '../contract/sum.js'
 import { searchOptionsOf, type ToolSearchOptions } from '../features/tool-search/mode.js'
@@ -309,75 +305,6 @@ export const assemble = <U extends AnyTool>(info: ServerInfo, options: ServerOpt
   registerInner(server, { inner, toolCall, capabilities, screens, answerLine })
   return server
 }
-
-/** What the era router needs from the server. */
-interface RouterParts {
-  readonly serverInfo: unknown
-  readonly capabilities: { readonly [key: string]: unknown }
-  readonly hub: Hub
-  readonly methods: ReadonlyMap<string, MethodHandler>
-  readonly chain: { readonly request: ReadonlyArray<RequestStep> }
-  readonly store: SharedStore
-  /** The features' screens of `subscriptions/listen` streams. */
-  readonly screens: ReadonlyArray<NonNullable<Feature['screen']>>
-}
-
-/**
- * Routes a request to its era: the 2026-07-28 adapter when its `_meta` says so, else the
- * 2025-11-25 way; both end in the method table, under the request middleware and the deadline.
- */
-const routerOf = (options: ServerOptions, { serverInfo, capabilities, hub, methods, chain, store, screens }: RouterParts): Routes => {
-  const settle = deadline(options.callTimeoutMs ?? defaultCallTimeoutMs)
-  /** The method table; here, below the era adapters, so that a timeout's answer is shaped like any other. */
-  const answer = (req: Request, session: Session): Answer => {
-    const handler = methods.get(req.method)
-    if (handler === undefined) return unknownMethod(req)
-    const out = handler(req, session)
-    return isThenable(out) ? settle(out as Promise<E.Either<never, unknown>>, req, session) : out
-  }
-  /** The request middleware around an era's answer; questions to the client reach it as data. */
-  const around = (req: Request, session: Session, inner: () => Answer): Answer =>
-    chain.request.length === 0 ? inner() : runRequest(chain.request, req, session, () => questionsAsData(inner))
-  const eras = options.eras ?? allEras
-  const serves2025 = eras.includes('2025-11-25')
-  const modern = eras.includes('2026-07-28')
-    ? modernAdapter({
-        serverInfo,
-        instructions: options.instructions,
-        capabilities,
-        eras,
-        cache: options.cache ?? {},
-        states: requestStates(stateKeys(options.requestState, store)),
-        around,
-        answer,
-        // the features screen what a stream hears; the request middleware judges its resource URIs as it would their reads
-        listen: listen(hub, capabilities, [...screens, probeScreen(() => chain.request)]),
-      })
-    : undefined
-  const inner = (req: Request, session: Session): Answer => (chain.request.length === 0 ? answer(req, session) : around(req, session, () => answer(req, session)))
-  const route = (req: Request, session: Session): Answer =>
-    modern?.claims(req) === true ? modern.respond(req, session) : !serves2025 ? refuseLegacy(eras, req) : inner(req, session)
-  // `inner` for a request known to be a tools/call: the same steps without the method lookup
-  // (a mount hands each call of a part's tool here)
-  const call = methods.get('tools/call') as MethodHandler
-  const toolCall = (req: Request, session: Session): Answer => {
-    if (chain.request.length > 0) return inner(req, session)
-    const out = call(req, session)
-    return isThenable(out) ? settle(out as Promise<E.Either<never, unknown>>, req, session) : out
-  }
-  return { route, inner, toolCall }
-}
-
-/** A server's ways in: by era (`route`), and below the eras (`inner`: the method table under the request middleware; `toolCall`: its tools/call). */
-interface Routes {
-  readonly route: (req: Request, session: Session) => Answer
-  readonly inner: (req: Request, session: Session) => Answer
-  readonly toolCall: (req: Request, session: Session) => Answer
-}
-
-/** The server's own request-state keys when it has any, else the shared store's. */
-const stateKeys = (own: RequestStateOptions | undefined, store: SharedStore): RequestStateOptions | undefined =>
-  own?.key !== undefined || own?.keys !== undefined || store.requestStateKeys === undefined ? own : { ...own, keys: store.requestStateKeys }
 
 /** Every hook of the server's middleware: the tool table's, and the request and notification hooks around it. */
 type FullChain = Chain & { readonly request: RequestStep[]; readonly notification: NotificationStep[] }

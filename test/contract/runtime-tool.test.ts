@@ -52,6 +52,14 @@ describe('runtimeTool', () => {
     expect(wrong.structuredContent).toBeUndefined()
   })
 
+  it('keeps the definition\'s keys in order, then the slots, as rest and spread syntax would, and claims only as the checked copy', () => {
+    expect(Object.keys(lookup)).toEqual(['name', 'title', 'description', 'annotations', '_meta', 'x-source', 'input', 'inputSchema', 'output', 'outputSchema'])
+    const bound = runtimeTool({ claims: { user: 'sub' }, name: 'mine', input: parsed('{"type":"object","properties":{"user":{"type":"string"},"q":{"type":"string"}}}'), tags: ['a'] })
+    expect(Object.keys(bound)).toEqual(['name', 'tags', 'input', 'inputSchema', 'wholeInputSchema', 'claims'])
+    expect(bound.claims).toEqual({ user: 'sub' })
+    expect(bound.inputSchema).toEqual({ type: 'object', properties: { q: { type: 'string' } } })
+  })
+
   it('adds an object root where the input schema has none, and leaves out the output schema when not given', () => {
     const plain = runtimeTool({ name: 'plain', input: parsed('{"properties":{"q":{"type":"string"}}}') })
     expect(plain.inputSchema).toEqual({ type: 'object', properties: { q: { type: 'string' } } })

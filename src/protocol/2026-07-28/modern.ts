@@ -109,10 +109,23 @@ export const checkCache = (cache: CacheOptions): void => {
   }
 }
 
+/**
+ * The adapter's `claims` for a server serving `eras`, apart from the adapter: a server tests
+ * every request with it, and makes the adapter itself on the first request it claims.
+ */
+export const claimsOf = (eras: ReadonlyArray<Era>): ((m: Request | Notification) => boolean) => {
+  const serves2025 = eras.includes('2025-11-25')
+  // the request's revision: a 2025-family one in `_meta` is left to the 2025 adapter when that era is served
+  return (m) => {
+    const meta = m.params?._meta
+    if (!isObject(meta) || !(metaKeys.protocolVersion in meta)) return false
+    return !(serves2025 && isSupportedVersion(meta[metaKeys.protocolVersion]))
+  }
+}
+
 /** The adapter for a server. */
 export const modernAdapter = (config: ModernConfig): ModernAdapter => {
   const supported = versionsOf(config.eras)
-  const serves2025 = config.eras.includes('2025-11-25')
   const complete = completer(config)
 
   const discover = (): Answer =>
@@ -122,12 +135,7 @@ export const modernAdapter = (config: ModernConfig): ModernAdapter => {
       ...(config.instructions === undefined ? {} : { instructions: config.instructions }),
     })
 
-  /** The request's revision: a 2025-family one in `_meta` is left to the 2025 adapter when that era is served. */
-  const claims = (m: Request | Notification): boolean => {
-    const meta = m.params?._meta
-    if (!isObject(meta) || !(metaKeys.protocolVersion in meta)) return false
-    return !(serves2025 && isSupportedVersion(meta[metaKeys.protocolVersion]))
-  }
+  const claims = claimsOf(config.eras)
 
   const respond = (req: Request, connection: Session): Answer => {
     const meta = (req.params?._meta ?? {}) as { readonly [key: string]: unknown }
