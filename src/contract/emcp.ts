@@ -310,7 +310,6 @@ export function emcp<
   OS extends OutputSpec | undefined = undefined,
   const CL extends ClaimMap = {},
   I = SpecType<IS>,
-  O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
   D extends string = IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, // a shape: never, in the same test (callers' types come from `_W`); the test inline: one alias fewer per tool
   // the keys of both slots: a library's schema (zod's methods, a shape's property names) fails
   // `Allowed` too, and `MarkedLiteral` gives it back as it is. One test skips them for a shape of
@@ -346,8 +345,12 @@ export function emcp<
   // `linkApp(emcp({...}), app)`) would otherwise take its name and types from that call's
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
+  // One test of `OS` picks the result type and `S` together (a Standard Schema result: what it
+  // accepts): a type parameter for the result and a test for `S` cost 2 instantiations per tool more.
 ): NoInfer<
-  Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
+  OS extends undefined
+    ? Tool<N, I, ToolContent, false, D, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
+    : Tool<N, I, FastFromSchema<OS, 'input'>, true, D, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
