@@ -310,7 +310,6 @@ export function emcp<
   OS extends OutputSpec | undefined = undefined,
   const CL extends ClaimMap = {},
   I = SpecType<IS>,
-  D extends string = IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, // a shape: never, in the same test (callers' types come from `_W`); the test inline: one alias fewer per tool
   // the keys of both slots: a library's schema (zod's methods, a shape's property names) fails
   // `Allowed` too, and `MarkedLiteral` gives it back as it is. One test skips them for a shape of
   // zod schemas, the commonest library slot, whose keys cost about 16 instantiations per tool
@@ -346,11 +345,20 @@ export function emcp<
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
   // One test of `OS` picks the result type and `S` together (a Standard Schema result: what it
-  // accepts): a type parameter for the result and a test for `S` cost 2 instantiations per tool more.
+  // accepts), and with an output (the common path) tests of `IS` pick the defaulted names `D`
+  // and the callers' types `W` together: a raw shape has no defaulted names (its callers' types
+  // come from `_W`) and is a library's schema, one test for both; a literal with plain
+  // properties has none; any other input has its `DefaultedOf`. Type parameters for the result
+  // and `D`, and a test each for `S`, `D` and `W`, cost 5 instantiations per zod tool and 1 per
+  // literal more (docs/type-performance.md).
 ): NoInfer<
   OS extends undefined
-    ? Tool<N, I, ToolContent, false, D, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
-    : Tool<N, I, FastFromSchema<OS, 'input'>, true, D, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
+    ? Tool<N, I, ToolContent, false, IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
+    : IS extends StandardShape
+      ? Tool<N, I, FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
+      : IS extends WithPlainProperties
+        ? Tool<N, I, FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
+        : Tool<N, I, FastFromSchema<OS, 'input'>, true, DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
