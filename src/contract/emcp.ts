@@ -314,8 +314,12 @@ export function emcp<
   // `Allowed` too, and `MarkedLiteral` gives it back as it is. One test skips them for a shape of
   // zod schemas, the commonest library slot, whose keys cost about 16 instantiations per tool
   // (literals pay 2 for the test); a test of each slot for any library's schema cost literals
-  // about 10 (docs/type-performance.md)
-  K = IS extends ZodShape ? (OS extends ZodShape ? never : CheckedKeys<OS>) : CheckedKeys<IS> | CheckedKeys<OS>,
+  // about 10 (docs/type-performance.md). `V` says whether every key is allowed, tested once
+  // here for both slots: the keys as a type parameter, tested in each slot, cost 2 per zod tool
+  // and 1 per literal tool more
+  V = IS extends ZodShape
+    ? (OS extends ZodShape ? true : [CheckedKeys<OS>] extends [Allowed] ? true : false)
+    : [CheckedKeys<IS> | CheckedKeys<OS>] extends [Allowed] ? true : false,
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
   // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)
@@ -325,9 +329,9 @@ export function emcp<
     /** The arguments: a JSON Schema literal (`type: 'object'`), an io-ts codec or a Standard Schema. */
     // inferred from the first branch; a library's schema (whose keys are no keywords) is itself, one
     // test; a literal with an unknown key has that key typed as its message
-    readonly input: [K] extends [Allowed] ? IS : IS extends LibrarySlot ? IS : NoInfer<MarkedLiteral<IS>>
+    readonly input: V extends true ? IS : IS extends LibrarySlot ? IS : NoInfer<MarkedLiteral<IS>>
     /** The structured result: a JSON Schema literal, an io-ts codec or a Standard Schema. */
-    readonly output?: [K] extends [Allowed] ? OS : OS extends LibrarySlot ? OS : NoInfer<MarkedLiteral<OS>>
+    readonly output?: V extends true ? OS : OS extends LibrarySlot ? OS : NoInfer<MarkedLiteral<OS>>
     /** Whether a call may run as a task; the handler is the same either way. */
     readonly taskSupport?: TaskSupport
     /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
