@@ -289,7 +289,10 @@ type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
  * message names no offending character: the compiler instantiates a branch it does not take
  * while it infers `N`, and working out the character there cost 12 instantiations per tool.)
  */
-export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid tool name "${N}": use 1-128 of A-Z a-z 0-9 _ - .`> : N
+export type ValidName<N extends string> = N extends Invalid ? InvalidName<N> : N
+
+/** The message of an invalid tool name, in the words of the run-time check. */
+type InvalidName<N extends string> = NoInfer<`invalid tool name "${N}": use 1-128 of A-Z a-z 0-9 _ - .`>
 
 /**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
@@ -325,7 +328,8 @@ export function emcp<
   // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)
   def: ToolMeta & {
     /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
-    readonly name: ValidName<N>
+    // `ValidName` written out: the alias applied here cost 1 instantiation per tool
+    readonly name: N extends Invalid ? InvalidName<N> : N
     /** The arguments: a JSON Schema literal (`type: 'object'`), an io-ts codec or a Standard Schema. */
     // inferred from the first branch; a library's schema (whose keys are no keywords) is itself, one
     // test; a literal with an unknown key has that key typed as its message
