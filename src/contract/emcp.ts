@@ -23,7 +23,7 @@ import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-chec
 import { markMade } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
-import { slotOf, type ShapeType, type StandardShape, type ZodShape } from '../schema/standard/shape.js'
+import { slotOf, type Optionalized, type ShapeType, type StandardShape, type ZodInputs, type ZodShape } from '../schema/standard/shape.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
@@ -363,7 +363,8 @@ export function emcp<
   OS extends undefined
     ? Tool<N, I, ToolContent, false, IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
     : IS extends StandardShape
-      ? Tool<N, I, FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
+      ? // a zod shape's result read as `FastFromSchema` reads it, without its first test and alias: 2 per zod tool
+        Tool<N, I, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
       : IS extends WithPlainProperties
         ? Tool<N, I, FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
         : Tool<N, I, FastFromSchema<OS, 'input'>, true, DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
