@@ -23,7 +23,7 @@ import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-chec
 import { markMade } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
-import { slotOf, type ShapeType, type StandardShape, type ZodShape } from '../schema/standard/shape.js'
+import { slotOf, type Optionalized, type ShapeType, type StandardShape, type ZodInputs, type ZodOutputs, type ZodShape } from '../schema/standard/shape.js'
 import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
@@ -289,7 +289,10 @@ type Invalid = '' | AtLeast129 | `${string}${BadChar}${string}`
  * message names no offending character: the compiler instantiates a branch it does not take
  * while it infers `N`, and working out the character there cost 12 instantiations per tool.)
  */
-export type ValidName<N extends string> = N extends Invalid ? NoInfer<`invalid tool name "${N}": use 1-128 of A-Z a-z 0-9 _ - .`> : N
+export type ValidName<N extends string> = N extends Invalid ? InvalidName<N> : N
+
+/** The message of an invalid tool name, in the words of the run-time check. */
+type InvalidName<N extends string> = NoInfer<`invalid tool name "${N}": use 1-128 of A-Z a-z 0-9 _ - .`>
 
 /**
  * `TypeOfSpec` for a slot already known to be a schema literal or a codec (the constraints of
@@ -309,27 +312,32 @@ export function emcp<
   IS extends InputSpec,
   OS extends OutputSpec | undefined = undefined,
   const CL extends ClaimMap = {},
-  I = SpecType<IS>,
-  O = OS extends undefined ? ToolContent : FastFromSchema<OS, 'input'>, // a Standard Schema result: what it accepts
-  D extends string = IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, // a shape: never, in the same test (callers' types come from `_W`); the test inline: one alias fewer per tool
+  // a zod shape's arguments read as `FastFromSchema` reads them, without its first test and
+  // alias: 3 per zod tool fewer, 1 per literal tool more (the shape test)
+  I = IS extends ZodShape ? ({} extends IS ? SpecType<IS> : ZodOutputs<IS>) : SpecType<IS>,
   // the keys of both slots: a library's schema (zod's methods, a shape's property names) fails
   // `Allowed` too, and `MarkedLiteral` gives it back as it is. One test skips them for a shape of
   // zod schemas, the commonest library slot, whose keys cost about 16 instantiations per tool
   // (literals pay 2 for the test); a test of each slot for any library's schema cost literals
-  // about 10 (docs/type-performance.md)
-  K = IS extends ZodShape ? (OS extends ZodShape ? never : CheckedKeys<OS>) : CheckedKeys<IS> | CheckedKeys<OS>,
+  // about 10 (docs/type-performance.md). `V` says whether every key is allowed, tested once
+  // here for both slots: the keys as a type parameter, tested in each slot, cost 2 per zod tool
+  // and 1 per literal tool more
+  V = IS extends ZodShape
+    ? (OS extends ZodShape ? true : [CheckedKeys<OS>] extends [Allowed] ? true : false)
+    : [CheckedKeys<IS> | CheckedKeys<OS>] extends [Allowed] ? true : false,
 >(
   // written here rather than as a named type: a generic type applied here cost the compiler
   // about 7 instantiations per tool more (ToolDef is this parameter's type, read back)
   def: ToolMeta & {
     /** The tool's name: 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within a server. */
-    readonly name: ValidName<N>
+    // `ValidName` written out: the alias applied here cost 1 instantiation per tool
+    readonly name: N extends Invalid ? InvalidName<N> : N
     /** The arguments: a JSON Schema literal (`type: 'object'`), an io-ts codec or a Standard Schema. */
     // inferred from the first branch; a library's schema (whose keys are no keywords) is itself, one
     // test; a literal with an unknown key has that key typed as its message
-    readonly input: [K] extends [Allowed] ? IS : IS extends LibrarySlot ? IS : NoInfer<MarkedLiteral<IS>>
+    readonly input: V extends true ? IS : IS extends LibrarySlot ? IS : NoInfer<MarkedLiteral<IS>>
     /** The structured result: a JSON Schema literal, an io-ts codec or a Standard Schema. */
-    readonly output?: [K] extends [Allowed] ? OS : OS extends LibrarySlot ? OS : NoInfer<MarkedLiteral<OS>>
+    readonly output?: V extends true ? OS : OS extends LibrarySlot ? OS : NoInfer<MarkedLiteral<OS>>
     /** Whether a call may run as a task; the handler is the same either way. */
     readonly taskSupport?: TaskSupport
     /** OAuth scopes a caller's token must grant, all of them, to see and call the tool (`session.identity.scopes`). */
@@ -346,8 +354,22 @@ export function emcp<
   // `linkApp(emcp({...}), app)`) would otherwise take its name and types from that call's
   // expectation (`AnyTool`: a `string` name, `any` arguments) rather than from its definition.
   // `{} extends CL`: no claims (nearly every tool) is one relation test, cheaper than `keyof CL & string`.
+  // One test of `OS` picks the result type and `S` together (a Standard Schema result: what it
+  // accepts), and with an output (the common path) tests of `IS` pick the defaulted names `D`
+  // and the callers' types `W` together: a raw shape has no defaulted names (its callers' types
+  // come from `_W`) and is a library's schema, one test for both; a literal with plain
+  // properties has none; any other input has its `DefaultedOf`. Type parameters for the result
+  // and `D`, and a test each for `S`, `D` and `W`, cost 5 instantiations per zod tool and 1 per
+  // literal more (docs/type-performance.md).
 ): NoInfer<
-  Tool<N, I, O, OS extends undefined ? false : true, D, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
+  OS extends undefined
+    ? Tool<N, I, ToolContent, false, IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
+    : IS extends StandardShape
+      ? // a zod shape's result read as `FastFromSchema` reads it, without its first test and alias: 2 per zod tool
+        Tool<N, I, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
+      : IS extends WithPlainProperties
+        ? Tool<N, I, FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
+        : Tool<N, I, FastFromSchema<OS, 'input'>, true, DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
