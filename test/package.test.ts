@@ -146,9 +146,19 @@ console.log(JSON.stringify(out))
 `
 
 // No skipLibCheck: the shipped .d.ts files are checked too, as they are for users without it.
+// typeRoots: the consumer's own @types only; by default tsc also takes every node_modules/@types
+// of the folders above it, so a stray one in the temporary folder's parents would be compiled too
 const tsconfig = (module: string, moduleResolution: string, files: ReadonlyArray<string>, emit: boolean, extra: object = {}): string =>
   JSON.stringify({
-    compilerOptions: { target: 'ES2022', module, moduleResolution, strict: true, ...(emit ? { outDir: 'dist' } : { noEmit: true }), ...extra },
+    compilerOptions: {
+      target: 'ES2022',
+      module,
+      moduleResolution,
+      strict: true,
+      typeRoots: ['./node_modules/@types'],
+      ...(emit ? { outDir: 'dist' } : { noEmit: true }),
+      ...extra,
+    },
     files,
   })
 // Stricter than the defaults, as some users are: no DOM lib (the packed types must make do
