@@ -37,6 +37,25 @@ export type CheckMode = 'input' | 'output'
 export const plainValidator = (schema: JsonSchema, mode: CheckMode): PlainCheck | undefined => {
   if (!isPlain(schema, 0)) return undefined
   const fill = mode === 'input'
+  // a valid value (nearly every one) is known by the predicate alone; a refused one is walked
+  // again for its issues, by a walk made on the first refusal (most schemas never see one)
+  const valid = plainPredicate(schema, fill)
+  if (valid === undefined) return reporter(schema, fill)
+  let walk: PlainCheck | undefined
+  return (u) => (valid(u) ? undefined : (walk ??= reporter(schema, fill))(u))
+}
+
+/**
+ * True when a schema is plain: only the plain keywords, each with a well-formed value. Such a
+ * schema needs no check against its meta-schema (and no general engine) to be known sound.
+ */
+export const isPlainSchema = (schema: JsonSchema): boolean => isPlain(schema, 0)
+
+// ---------------------------------------------------------------------------------------
+// internals
+
+/** The reporting walk of a plain schema: each issue with its path, in the general engine's order. */
+const reporter = (schema: JsonSchema, fill: boolean): PlainCheck => {
   const root = build(schema, fill)
   // one run is reused from check to check (a check is synchronous): no state allocated per
   // value; a check entered again while one runs (a result's getter that checks) gets its own
@@ -53,19 +72,8 @@ export const plainValidator = (schema: JsonSchema, mode: CheckMode): PlainCheck 
       spare = run
     }
   }
-  // a valid value (nearly every one) is known by the predicate alone; a refused one is walked again for its issues
-  const valid = plainPredicate(schema, fill)
-  return valid === undefined ? issues : (u) => (valid(u) ? undefined : issues(u))
+  return issues
 }
-
-/**
- * True when a schema is plain: only the plain keywords, each with a well-formed value. Such a
- * schema needs no check against its meta-schema (and no general engine) to be known sound.
- */
-export const isPlainSchema = (schema: JsonSchema): boolean => isPlain(schema, 0)
-
-// ---------------------------------------------------------------------------------------
-// internals
 
 /** One validation's state: the issues so far and the path to the value being checked. */
 interface Run {
