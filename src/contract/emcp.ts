@@ -300,6 +300,13 @@ type InvalidName<N extends string> = NoInfer<`invalid tool name "${N}": use 1-12
  */
 type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the common path
 
+/**
+ * The handler's argument type of input slot `IS`: a zod shape's read directly (`ZodOutputs`),
+ * without `FastFromSchema`'s first test and alias. For the paths off the bench's (no output
+ * schema, claims); `emcp`'s result type writes it out in its branches.
+ */
+type ArgsType<IS> = IS extends ZodShape ? ({} extends IS ? SpecType<IS> : ZodOutputs<IS>) : SpecType<IS>
+
 // ---------------------------------------------------------------------------------------
 // constructors
 
@@ -312,9 +319,6 @@ export function emcp<
   IS extends InputSpec,
   OS extends OutputSpec | undefined = undefined,
   const CL extends ClaimMap = {},
-  // a zod shape's arguments read as `FastFromSchema` reads them, without its first test and
-  // alias: 3 per zod tool fewer, 1 per literal tool more (the shape test)
-  I = IS extends ZodShape ? ({} extends IS ? SpecType<IS> : ZodOutputs<IS>) : SpecType<IS>,
   // the keys of both slots: a library's schema (zod's methods, a shape's property names) fails
   // `Allowed` too, and `MarkedLiteral` gives it back as it is. One test skips them for a shape of
   // zod schemas, the commonest library slot, whose keys cost about 16 instantiations per tool
@@ -348,7 +352,7 @@ export function emcp<
      * listed input schema and the typed client's arguments; the handler gets them, checked
      * against their schema. A call without the claim is refused (-32003).
      */
-    readonly claims?: CheckedClaims<CL, I>
+    readonly claims?: {} extends CL ? CL : CheckedClaims<CL, ArgsType<IS>>
   },
   // NoInfer: a contract written inside another generic call (`mcpServer([emcp({...})])`,
   // `linkApp(emcp({...}), app)`) would otherwise take its name and types from that call's
@@ -361,15 +365,22 @@ export function emcp<
   // properties has none; any other input has its `DefaultedOf`. Type parameters for the result
   // and `D`, and a test each for `S`, `D` and `W`, cost 5 instantiations per zod tool and 1 per
   // literal more (docs/type-performance.md).
+  // The handler's argument type is written out in each branch rather than as a defaulted type
+  // parameter (which the compiler instantiates while it infers, and again where it is read): a
+  // zod shape (one test, first) reads it directly (`ZodOutputs`), without `FastFromSchema`'s first
+  // test and alias; the other branches read `SpecType`. 2 per zod tool fewer, literals the same
+  // (NoInfer keeps an outer call from inferring through it, which once overflowed).
 ): NoInfer<
   OS extends undefined
-    ? Tool<N, I, ToolContent, false, IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
-    : IS extends StandardShape
+    ? Tool<N, ArgsType<IS>, ToolContent, false, IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
+    : IS extends ZodShape
       ? // a zod shape's result read as `FastFromSchema` reads it, without its first test and alias: 2 per zod tool
-        Tool<N, I, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
-      : IS extends WithPlainProperties
-        ? Tool<N, I, FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
-        : Tool<N, I, FastFromSchema<OS, 'input'>, true, DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
+        Tool<N, {} extends IS ? SpecType<IS> : ZodOutputs<IS>, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
+      : IS extends StandardShape
+        ? Tool<N, SpecType<IS>, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
+        : IS extends WithPlainProperties
+          ? Tool<N, SpecType<IS>, FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
+          : Tool<N, SpecType<IS>, FastFromSchema<OS, 'input'>, true, DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
