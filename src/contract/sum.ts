@@ -37,9 +37,12 @@ export type ToolNamed<U extends AnyTool, K extends string> = string extends U['n
 /**
  * The names of a list, position by position: a tuple of string literals, which the compiler
  * can instantiate again for nothing (a tuple of contracts, whose types hold mapped types,
- * it walks whole every time).
+ * it walks whole every time). The constraint is an intersection, and the position is read
+ * through its intersection with the numeric-string template: the compiler gives the key of a
+ * homomorphic mapping over an array (`T extends ReadonlyArray<...>`) an implied numeric
+ * constraint, a substitution type it instantiated at every position (1 per tool more).
  */
-type Names<T extends ReadonlyArray<Named>> = { [I in keyof T]: T[I]['name'] }
+type Names<T extends ReadonlyArray<Named> & object> = { [I in keyof T]: T[I & `${number}`]['name'] }
 
 /** Anything with a name: a contract, a manifest entry. */
 type Named = { readonly name: string }
