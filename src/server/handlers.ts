@@ -76,14 +76,14 @@ type KeysByName<U extends AnyTool> = { [T in U as T['name']]: OutputKeys<T> }
 
 /**
  * Per tool with an output schema, a handler whose result has every key the output allows, of
- * any type (`ResultShape`'s `fn`, read from the contracts' `_R`). When this record is
+ * any type (the `ResultShape` read from each contract's `_R`, a handler itself). When this record is
  * assignable to the given one, every handler's result requires only allowed keys: the common
  * case, decided by one relation check, without a type made per handler. (Other tools: `any`,
  * nothing to check.) Made from the `_R` interfaces of literals rather than from the contracts:
  * the conditional test below instantiates its check type twice (permissive and restrictive
  * forms), which walked every contract of the union, its argument and result types with it.
  */
-type Exact<R extends ResultShape<string, PropertyKey, boolean>> = { readonly [E in R as E['name']]: E['fn'] }
+type Exact<R extends ResultShape<string, PropertyKey, boolean>> = { readonly [E in R as E['name']]: E }
 
 /** The result a handler settles to: through a Promise, a TaskEither and a Right; a Left or a tool error has no keys to check. */
 type Settled<R> = R extends PromiseLike<infer X>

@@ -33,7 +33,7 @@ expectType<{ a: number; b: number }>(add._I)
 expectType<{ sum: number }>(add._O)
 expectType<true>(add._S)
 // the result-key fast path of `implement`: a result with exactly the keys the closed output allows
-expectType<(...args: any[]) => { readonly sum: any }>(add._R.fn)
+expectType<{ readonly sum: any }>(add._R())
 expectType<'add'>(add._R.name)
 expectType<Tool<'add', { a: number; b: number }, { sum: number }, true, never, never, never>>(add)
 expectAssignable<AnyTool>(add)
@@ -81,9 +81,9 @@ expectType<{ [x: string]: unknown; text: string }>(echo._I)
 // no output schema: the handler returns content, and the tool is marked unstructured
 expectType<ToolContent>(echo._O)
 expectType<false>(echo._S)
-expectType<any>(echo._R.fn) // no output schema: no result key to check
+expectType<any>(echo._R()) // no output schema: no result key to check
 // an open output keeps its index signature (a result with other keys fails this fast path, and the key-by-key check lets it through)
-expectType<(...args: any[]) => { readonly [x: string]: any; readonly [x: number]: any }>(emcp({ name: 'open_out', input: { type: 'object' }, output: { type: 'object', properties: { n: { type: 'number' } } } })._R.fn)
+expectType<{ readonly [x: string]: any; readonly [x: number]: any }>(emcp({ name: 'open_out', input: { type: 'object' }, output: { type: 'object', properties: { n: { type: 'number' } } } })._R())
 expectType<Tool<'echo', { [x: string]: unknown; text: string }, ToolContent, false, never, never, never>>(echo)
 
 // an input slot must describe an object
