@@ -306,9 +306,11 @@ type SpecType<S> = FastFromSchema<S> // codecs included: tested last, off the co
 /**
  * The handler's argument type of input slot `IS`: a zod shape's read directly (`ZodOutputs`),
  * without `FastFromSchema`'s first test and alias. For the paths off the bench's (no output
- * schema, claims); `emcp`'s result type writes it out in its branches.
+ * schema, claims); `emcp`'s result type writes it out in its branches. `{}` (no argument
+ * declared) passes for a zod shape: its arguments are `{}`, any object, which the server
+ * makes of it (`{ type: 'object' }`); a test for it cost 5 instantiations per zod tool.
  */
-type ArgsType<IS> = IS extends ZodShape ? ({} extends IS ? SpecType<IS> : ZodOutputs<IS>) : SpecType<IS>
+type ArgsType<IS> = IS extends ZodShape ? ZodOutputs<IS> : SpecType<IS>
 
 // ---------------------------------------------------------------------------------------
 // constructors
@@ -368,17 +370,16 @@ export function emcp<
   // properties has none; any other input has its `DefaultedOf`. Type parameters for the result
   // and `D`, and a test each for `S`, `D` and `W`, cost 5 instantiations per zod tool and 1 per
   // literal more (docs/type-performance.md).
-  // The handler's argument type is written out in each branch rather than as a defaulted type
-  // parameter (which the compiler instantiates while it infers, and again where it is read): a
-  // zod shape (one test, first) reads it directly (`ZodOutputs`), without `FastFromSchema`'s first
-  // test and alias; the other branches read `SpecType`. 2 per zod tool fewer, literals the same
-  // (NoInfer keeps an outer call from inferring through it, which once overflowed).
+  // The handler's argument type is written out in each branch, not a defaulted type parameter
+  // (instantiated while the compiler infers, and again where read): a zod shape (tested first)
+  // reads it as `ZodOutputs` with no test for `{}` (see `ArgsType`), other inputs as `SpecType`:
+  // 7 per zod tool fewer (NoInfer keeps an outer call from inferring through it).
 ): NoInfer<
   OS extends undefined
     ? Tool<N, ArgsType<IS>, ToolContent, false, IS extends WithPlainProperties | StandardShape ? never : DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : unknown>
     : IS extends ZodShape
       ? // a zod shape's result read as `FastFromSchema` reads it, without its first test and alias: 2 per zod tool
-        Tool<N, {} extends IS ? SpecType<IS> : ZodOutputs<IS>, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
+        Tool<N, ZodOutputs<IS>, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
       : IS extends StandardShape
         ? Tool<N, SpecType<IS>, OS extends ZodShape ? ({} extends OS ? FastFromSchema<OS, 'input'> : Optionalized<ZodInputs<OS>>) : FastFromSchema<OS, 'input'>, true, never, {} extends CL ? never : keyof CL & string, never, WireOf<IS, OS>>
         : IS extends WithPlainProperties
