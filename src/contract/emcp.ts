@@ -182,12 +182,15 @@ export interface Tool<
   /** Phantom: the claim-bound arguments, which callers do not send. Never present at run time. */
   readonly _C: C
   /**
-   * Phantom: the handler's type (`HandlerOf<I, O>`). It lives on the contract so that the
-   * compiler makes it once per contract, where it is first read: `implement` reads it for
-   * every tool, and the alias applied to each contract there cost about 8 instantiations per
-   * tool more. Never present at run time.
+   * Phantom: the handler's type (`HandlerOf<I, O>`, which reads it from here). It lives on the
+   * contract so that the compiler makes it once per contract, where it is first read:
+   * `implement` reads it for every tool, and the alias applied to each contract there cost
+   * about 8 instantiations per tool more. The result union is written out, so that a result of
+   * the wrong kind is reported with the forms allowed; a TaskEither is written as the function
+   * it is, which reuses the `Either` before it (about 6 instantiations per tool less); and no
+   * alias (its arguments instantiated with it cost 2 per tool more). Never present at run time.
    */
-  readonly _H: HandlerOf<I, O>
+  readonly _H: (args: I, ctx: ToolContext) => O | ToolError | PromiseLike<O | ToolError> | Either<unknown, O> | (() => PromiseLike<Either<unknown, O>>)
   /**
    * Phantom: what `implement` needs of the result to find extra result keys: the name, the keys
    * the output type allows (`keyof O`) and whether there is an output schema, as a
@@ -226,14 +229,10 @@ export interface ResultShape<N extends string, K extends PropertyKey, S extends 
 
 /**
  * A handler of arguments `I` and result `O`: typed arguments in, a typed result in any of its
- * forms out. The result union is written out, so that a result of the wrong kind is reported
- * with the forms allowed; a TaskEither is written as the function it is, which reuses the
- * `Either` before it (about 6 instantiations per tool less).
+ * forms out (a value, a tool error, a promise of either, an `Either` or a `TaskEither`). Read
+ * from `Tool`'s `_H`, where the forms are written once.
  */
-export type HandlerOf<I, O> = (
-  args: I,
-  ctx: ToolContext,
-) => O | ToolError | PromiseLike<O | ToolError> | Either<unknown, O> | (() => PromiseLike<Either<unknown, O>>)
+export type HandlerOf<I, O> = Tool<string, I, O>['_H']
 
 /** Any tool contract. */
 export type AnyTool = Tool<string, any, any, boolean, string, string>
