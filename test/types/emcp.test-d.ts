@@ -78,6 +78,11 @@ expectError(search._I.nope)
 const echo = emcp({ name: 'echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
 expectType<{ [x: string]: unknown; text: string }>(echo._I)
 
+// `{}` declares no argument: the handler gets any object (the server publishes `{ type: 'object' }`)
+expectType<{}>(emcp({ name: 'no_args', input: {} })._I)
+expectType<{}>(emcp({ name: 'no_args_out', input: {}, output: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } })._I)
+expectType<{ [x: string]: unknown; ok: boolean }>(emcp({ name: 'no_args_out', input: {}, output: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } })._O)
+
 // no output schema: the handler returns content, and the tool is marked unstructured
 expectType<ToolContent>(echo._O)
 expectType<false>(echo._S)
