@@ -4,9 +4,10 @@
  * unlinks it and clears it, O(1) both, nothing left behind. A `Set` used so (one add and one
  * delete per HTTP call) kept each finished call's objects alive through young-generation
  * collections: under load, about 3.3 KB of every stateless tool call was promoted to the old
- * generation, which cost about 11 µs of the main thread's CPU per PostgreSQL tool call and 17
- * µs in all (measured; the likely cause: V8 rebuilds a `Set`'s table as entries come and go, and
- * a replaced table, already old, still refers to members long gone). A removed link refers to nothing.
+ * generation, which cost 4 to 11 µs of the main thread's CPU per PostgreSQL tool call and 9 to
+ * 17 µs in all (measured in two runs; the likely cause: V8 rebuilds a `Set`'s table as entries
+ * come and go, and a replaced table, already old, still refers to members long gone). A removed
+ * link refers to nothing.
  *
  * @example
  * import { links } from './links.js'
