@@ -11,6 +11,7 @@
  * const { rows } = await embedded.query('select $1::int + 1 as n', [41])
  */
 import { createHash } from 'node:crypto'
+import { remember, rerun } from './prepared.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -39,8 +40,9 @@ export interface Database extends Queryable {
   /**
    * Runs one statement on its own (its own implicit transaction) with a statement timeout of
    * `timeoutMs` (0: none): a tool call's fast path, one round trip. On a `pg` pool the
-   * statement is prepared once per connection, and the timeout is that connection's session
-   * setting (`SET statement_timeout`, sent only when it changes); PGlite enforces no timeout.
+   * statement is prepared once per connection and then only bound and run (prepared.ts), and
+   * the timeout is that connection's session setting (`SET statement_timeout`, sent only when
+   * it changes); PGlite enforces no timeout.
    */
   readonly call: (sql: string, params: ReadonlyArray<unknown>, timeoutMs: number) => Promise<QueryResult>
   /** Runs `f` in a transaction on one connection: committed when `f` resolves, rolled back when it rejects. */
@@ -188,36 +190,12 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
         })
   // a connection that breaks while idle in the pool must not crash the process
   ;(pool as unknown as { on?: (e: string, f: () => void) => void }).on?.('error', () => undefined)
-  const result = (r: { rows: Array<Record<string, unknown>>; fields?: Field[] }): QueryResult => ({ rows: r.rows, fields: r.fields ?? [] })
   // each connection's statement timeout, as last set by call()
   const timeouts = new WeakMap<object, number>()
   return {
     kind: 'postgres',
     query: async (sql, params) => result(await pool.query(sql, params === undefined ? undefined : [...params])),
-    // callbacks, not promises, from checkout to answer: one promise per call instead of five (a
-    // call allocated 1.5 KB here, measured, and the pool's and driver's promises more besides)
-    call: (sql, params, timeoutMs) =>
-      new Promise((resolve, reject) => {
-        const ms = Math.max(0, Math.floor(timeoutMs))
-        const name = statementName(sql)
-        callback<PgPooledClient>((cb) => pool.connect(cb), (e, client) => {
-          if (client === undefined) return reject(e ?? new Error('emcp/postgres: the pool gave no connection'))
-          heard(client)
-          // a database error leaves the connection fine, unless it ends the session; anything else (a broken socket) drops it
-          const done = (e: unknown, r?: DriverResult): void => {
-            client.release(e === undefined || e === null || (databaseError(e) !== undefined && !endsSession(e)) ? undefined : e instanceof Error ? e : new Error(String(e)))
-            if (r === undefined) reject(e ?? new Error('emcp/postgres: the driver gave no result'))
-            else resolve(result(r))
-          }
-          const run = (): void => callback<DriverResult>((cb) => client.query({ name, text: sql, values: [...params] }, cb), done)
-          if (timeouts.get(client) === ms) return run()
-          callback<DriverResult>((cb) => client.query({ text: `SET statement_timeout = ${ms}`, values: [] }, cb), (e, r) => {
-            if (r === undefined) return done(e ?? new Error('emcp/postgres: the driver gave no result'))
-            timeouts.set(client, ms)
-            run()
-          })
-        })
-      }),
+    call: callOn(pool, timeouts),
     transaction: async (f) => {
       const client = await pool.connect()
       heard(client)
@@ -273,6 +251,7 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
 // ---------------------------------------------------------------------------------------
 // functions
 
+
 /** The SQLSTATE and message of a driver's error, or undefined when it did not come from PostgreSQL. */
 export const databaseError = (e: unknown): DatabaseError | undefined => {
   if (typeof e !== 'object' || e === null) return undefined
@@ -293,6 +272,47 @@ export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')
 
 // ---------------------------------------------------------------------------------------
 // internals
+
+/** A driver's answer as a `QueryResult` (no columns when it gave none). */
+const result = (r: { rows: Array<Record<string, unknown>>; fields?: Field[] }): QueryResult => ({ rows: r.rows, fields: r.fields ?? [] })
+
+/**
+ * `Database.call` on a `pg` pool: one checkout, the statement timeout when it changed, the
+ * statement, the answer; `timeouts` holds each connection's statement timeout as last set here.
+ * Callbacks, not promises, from checkout to answer: one promise per call instead of five (a
+ * call allocated 1.5 KB here, measured, and the pool's and driver's promises more besides).
+ */
+const callOn =
+  (pool: PgPoolLike, timeouts: WeakMap<object, number>): Database['call'] =>
+  (sql, params, timeoutMs) =>
+    new Promise((resolve, reject) => {
+      const ms = Math.max(0, Math.floor(timeoutMs))
+      const name = statementName(sql)
+      callback<PgPooledClient>((cb) => pool.connect(cb), (e, client) => {
+        if (client === undefined) return reject(e ?? new Error('emcp/postgres: the pool gave no connection'))
+        heard(client)
+        // a database error leaves the connection fine, unless it ends the session; anything else (a broken socket) drops it
+        const done = (e: unknown, r?: DriverResult): void => {
+          client.release(e === undefined || e === null || (databaseError(e) !== undefined && !endsSession(e)) ? undefined : e instanceof Error ? e : new Error(String(e)))
+          if (r === undefined) reject(e ?? new Error('emcp/postgres: the driver gave no result'))
+          else resolve(result(r))
+        }
+        // prepared on this connection already: Bind and Execute only (prepared.ts says why); else Parse, Describe too
+        const run = (): void => {
+          if (rerun(client, name, sql, params, done)) return
+          callback<DriverResult>((cb) => client.query({ name, text: sql, values: [...params] }, cb), (e, r) => {
+            if (r !== undefined) remember(client, name, r)
+            done(e, r)
+          })
+        }
+        if (timeouts.get(client) === ms) return run()
+        callback<DriverResult>((cb) => client.query({ text: `SET statement_timeout = ${ms}`, values: [] }, cb), (e, r) => {
+          if (r === undefined) return done(e ?? new Error('emcp/postgres: the driver gave no result'))
+          timeouts.set(client, ms)
+          run()
+        })
+      })
+    })
 
 const listenOn = async (client: PgClientLike, channel: string, f: (payload: string) => void, end: () => Promise<void>) => {
   client.on('notification', (m) => {

@@ -23,6 +23,7 @@ import { accepted, json, refuse, replyOf, sseHeaders } from './reply.js'
 import { sseStream, type SseStream } from './sse.js'
 import type { Outbound, ServerMessage } from '../../server/outbound.js'
 import { clip } from '../../util/clip.js'
+import { links, type Links } from '../../util/links.js'
 import type { InFlight } from '../drain.js'
 import { acceptsEventStream } from './negotiate.js'
 
@@ -38,22 +39,22 @@ const http: SessionOrigin = { transport: 'http' }
  * result is out: its request left the chain (and the drain's count) when the stream's headers did.
  */
 export const stateless = (server: Server, streaming?: InFlight): HttpHandler & { readonly releaseAll: () => void } => {
-  // the sessions with a call running
-  const running = new Set<Session>()
+  // the sessions with a call running (a list, not a Set: links.ts says why)
+  const running = links<Session>()
   const handle: HttpHandler = async (req) => {
     const m = req.message
     if (isObject(m) && isRequestId(m.id) && m.method === 'tools/call' && acceptsEventStream(req.header('accept'))) return relayed(server, req, m.id, running, streaming)
     const session = fresh(req)
     if (isObject(m) && isRequestId(m.id) && (m.method === 'initialize' || m.method === 'resources/subscribe')) return withoutChannel(server, req, session)
-    running.add(session)
+    const link = running.add(session)
     try {
       return replyOf(await server.dispatch(m, session)())
     } finally {
-      running.delete(session)
+      running.remove(link)
     }
   }
   const releaseAll = (): void => {
-    for (const s of running) server.release(s)
+    for (const s of running.values()) server.release(s)
   }
   return Object.assign(handle, { releaseAll })
 }
@@ -75,7 +76,7 @@ const fresh = (req: HttpRequest, channel?: Outbound): Session => {
  * the first of them; anything else the server would send (a question to the client, a
  * notification of no request) has no way back and is not sent.
  */
-const relayed = (server: Server, req: HttpRequest, id: RequestId, running: Set<Session>, streaming: InFlight | undefined): Promise<HttpReply> =>
+const relayed = (server: Server, req: HttpRequest, id: RequestId, running: Links<Session>, streaming: InFlight | undefined): Promise<HttpReply> =>
   new Promise((resolve) => {
     let stream: SseStream | undefined
     let left = false
@@ -111,7 +112,7 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, running: Set<S
       stream?.close()
       void server.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, session)()
     }
-    running.add(session)
+    const link = running.add(session)
     server
       .dispatch(req.message, session)()
       .then(
@@ -128,7 +129,7 @@ const relayed = (server: Server, req: HttpRequest, id: RequestId, running: Set<S
       .finally(() => {
         left = true
         if (stream !== undefined) req.signal?.removeEventListener('abort', gone)
-        running.delete(session)
+        running.remove(link)
         leave?.()
       })
   })
