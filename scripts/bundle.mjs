@@ -13,6 +13,7 @@ import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
+import { coreAsScript } from './core-script.mjs'
 
 /** Entry name -> tsc output; package.json `exports` point at dist/bundle/<name>.js. */
 export const entries = {
@@ -116,7 +117,7 @@ const linkCore = {
 }
 
 rmSync('dist/bundle', { recursive: true, force: true })
-await build({
+const { metafile } = await build({
   entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, coreLinked.has(name) || name === 'index' ? `emcp-entry:${file}` : file])),
   outdir: 'dist/bundle',
   bundle: true,
@@ -132,8 +133,16 @@ await build({
   sourcemap: true,
   external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi', '@readme/openapi-parser'],
   plugins: [esModules, linkCore],
+  metafile: true,
   logLevel: 'warning',
 })
+
+// The core chunk (the one the barrel imports) as a script Node compiles through a code cache,
+// behind a shim of the same name: see core-shim.js.
+const coreChunks = metafile.outputs['dist/bundle/index.js'].imports.filter((i) => i.kind === 'import-statement' && !i.external)
+if (coreChunks.length !== 1) throw new Error(`bundle: the barrel imports ${coreChunks.length} chunks, expected the core alone`)
+const corePath = coreChunks[0].path
+coreAsScript('dist/bundle', corePath.slice('dist/bundle/'.length), metafile.outputs[corePath].imports.filter((i) => i.kind === 'dynamic-import').length)
 
 // The playground page (playground/, browser code): one minified script and one stylesheet
 // beside its index.html in dist/bundle/playground, which `serveHttp({ playground: true })`
