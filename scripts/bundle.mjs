@@ -88,11 +88,14 @@ const pureTopLevel = (source) =>
 const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'meos-worker', 'cli-dev-hooks'].includes(name)))
 
 /**
- * Two small modules every transport shares (the drain's refusals, the loader's mark), linked
- * with the core so that they sit in its chunk: each was a file of its own, for the set of
- * entries that reach it, which Node's loader resolved, read and linked for a kilobyte or two.
+ * Two small modules every transport shares (the drain's refusals, the loader's mark), and the
+ * stdio transport (shared by emcp/stdio, the client and the command line), linked with the core
+ * so that they sit in its chunk: each was a file of its own, for the set of entries that reach
+ * it, which Node's loader resolved, read and linked for a few kilobytes (the stdio chunk and
+ * its entry: about 5M instructions of a stdio server's start). None of them imports a Node
+ * module statically, so the core still needs none (Workers load it).
  */
-const withTheCore = ['dist/src/transport/drain.js', 'dist/src/transport/loading.js']
+const withTheCore = ['dist/src/transport/drain.js', 'dist/src/transport/loading.js', 'dist/src/transport/stdio.js']
 
 /** The imports that link an entry with the core: the barrel and the modules above. */
 const coreImports = [...withTheCore, entries.index].map((file) => `import ${JSON.stringify(`./${file}`)}\n`).join('')
