@@ -4,9 +4,11 @@
 // Why: Node 20 keeps no compile cache for ES modules (module.enableCompileCache came with
 // Node 22.1), so every start of a server parsed and compiled the whole core again, about
 // half of what a stdio server cost from spawn to its first answer beyond Node's own start.
-// A script (node:vm) takes a code cache: the first run writes it beside the script, once the
-// server has answered (or at exit), and later starts deserialize the compiled functions
-// instead of parsing the source.
+// A script (node:vm) takes a code cache: the first run writes it beside the script, a second
+// after loading (a server has answered by then) or at exit, and later starts deserialize the
+// compiled functions instead of parsing the source. A later run that compiled a tenth more
+// by its first second writes it again, so a first run that only printed a usage does not
+// decide what every later start finds.
 //
 // The cache: one file per Node version, architecture and set of V8 options, beside the
 // script, in the package's own folder (so whoever can replace it can replace the code as
@@ -51,6 +53,7 @@ const fromScript = () => {
   // the script is a function of import.meta.url and of import(): both stay this module's
   const core = script.runInThisContext()(import.meta.url, (specifier) => import(specifier))
   if (cachedData === undefined || script.cachedDataRejected === true) saveLater(fs, crc32, proc, script, cacheFile)
+  else growLater(fs, crc32, proc, script, cacheFile, cachedData.length)
   return core
 }
 
@@ -78,7 +81,7 @@ const optionsKey = (proc) => {
 /**
  * Writes the code cache a second after the core loaded, when a server has built its tools and
  * answered its first requests (their functions are compiled by then and go into the cache), or
- * at exit if that comes first. Any failure (a read-only folder, a full disk) leaves no cache.
+ * at exit if that comes first.
  */
 const saveLater = (fs, crc32, proc, script, cacheFile) => {
   let saved = false
@@ -86,23 +89,40 @@ const saveLater = (fs, crc32, proc, script, cacheFile) => {
     if (saved) return
     saved = true
     proc.removeListener('exit', save)
-    const temporary = `${cacheFile}.${proc.pid}.tmp`
-    try {
-      const data = script.createCachedData()
-      const head = Buffer.alloc(4)
-      head.writeUInt32LE(crc32(data))
-      fs.writeFileSync(temporary, Buffer.concat([head, data]))
-      fs.renameSync(temporary, cacheFile)
-    } catch {
-      try {
-        fs.rmSync(temporary, { force: true })
-      } catch {
-        // nothing was written
-      }
-    }
+    write(fs, crc32, proc, script.createCachedData(), cacheFile)
   }
   setTimeout(save, 1000).unref()
   proc.once('exit', save)
+}
+
+/**
+ * A second after a load that took a cache, writes it again if the process compiled a tenth
+ * more by then: a first start that only printed its usage and exited wrote the core's top
+ * level alone, and a server's start would otherwise compile the rest again each time. The
+ * cache only grows (what was loaded stays compiled), so this settles after a start or two.
+ */
+const growLater = (fs, crc32, proc, script, cacheFile, loadedBytes) => {
+  setTimeout(() => {
+    const data = script.createCachedData()
+    if (data.length > loadedBytes * 1.1) write(fs, crc32, proc, data, cacheFile)
+  }, 1000).unref()
+}
+
+/** Writes `data` with its checksum to a temporary file and renames it over `cacheFile`; any failure (a read-only folder, a full disk) leaves no cache. */
+const write = (fs, crc32, proc, data, cacheFile) => {
+  const temporary = `${cacheFile}.${proc.pid}.tmp`
+  try {
+    const head = Buffer.alloc(4)
+    head.writeUInt32LE(crc32(data))
+    fs.writeFileSync(temporary, Buffer.concat([head, data]))
+    fs.renameSync(temporary, cacheFile)
+  } catch {
+    try {
+      fs.rmSync(temporary, { force: true })
+    } catch {
+      // nothing was written
+    }
+  }
 }
 
 const core = fromScript() ?? (await import('__MODULE__'))

@@ -7,7 +7,7 @@
  * refused cache at once).
  */
 import { spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -214,6 +214,54 @@ describe('the core code cache', () => {
     for (const s of starts) expect(answerOf(s.stdout)).toMatchObject(sum)
     expect(caches(folder).size).toBe(1)
     expect(leftovers(folder)).toEqual([])
+    const kept = caches(folder)
+    await run(folder)
+    expect(caches(folder)).toEqual(kept)
+  })
+})
+
+/** Runs the child serving in `folder`, and ends its input only once the cache file `name` was replaced (the child wrote it again), or after 60 s. */
+const runUntilRewritten = (folder: string, name: string): Promise<{ stdout: string; rewritten: boolean }> =>
+  new Promise((resolve, reject) => {
+    const file = join(folder, 'bundle', name)
+    const before = statSync(file).ino
+    const c = spawn(process.execPath, [join(folder, 'child.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let rewritten = false
+    const watcher = watch(join(folder, 'bundle'), () => {
+      let now: number | undefined
+      try {
+        now = statSync(file).ino
+      } catch {
+        now = undefined
+      }
+      if (now !== undefined && now !== before) finish(true)
+    })
+    const timer = setTimeout(() => finish(false), 60_000)
+    const finish = (done: boolean): void => {
+      rewritten ||= done
+      watcher.close()
+      clearTimeout(timer)
+      c.stdin.end()
+    }
+    c.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s))
+    c.on('error', reject)
+    c.on('close', () => resolve({ stdout, rewritten }))
+    c.stdin.write(`${call}\n`)
+  })
+
+describe('a cache made by a short first run', () => {
+  it('grows when a later server has compiled a tenth more by its first second', async () => {
+    const folder = copy()
+    // builds a server and exits at once: the cache holds little more than the core's top level
+    await run(folder, { args: ['throw'] })
+    const [name] = [...caches(folder).keys()]
+    const small = statSync(join(folder, 'bundle', name!)).size
+    const served = await runUntilRewritten(folder, name!)
+    expect(answerOf(served.stdout)).toMatchObject(sum)
+    expect(served.rewritten).toBe(true)
+    expect(statSync(join(folder, 'bundle', name!)).size).toBeGreaterThan(small * 1.1)
+    // and a start after it takes the larger one (a refused cache would be written again at exit)
     const kept = caches(folder)
     await run(folder)
     expect(caches(folder)).toEqual(kept)
