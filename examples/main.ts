@@ -12,10 +12,9 @@
  *   console.log(`would listen on ${port}`)
  * })
  */
-import { realpathSync } from 'node:fs'
 import { basename } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { isMain } from './is-main.js'
 
 /** The options of a program, as `parseArgs` takes them. */
 export type Options = NonNullable<ParseArgsConfig['options']>
@@ -30,16 +29,8 @@ export interface Program<O extends Options> {
 /** The values `parseArgs` gives for the options `O`. */
 export type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>['values']
 
-/** Whether the module at `url` is the program node was started with (symbolic links resolved). */
-export const isMain = (url: string): boolean => {
-  const entry = process.argv[1]
-  if (entry === undefined) return false
-  try {
-    return url === pathToFileURL(realpathSync(entry)).href
-  } catch {
-    return false
-  }
-}
+/** Whether the module at a URL is the program node was started with (is-main.ts). */
+export { isMain }
 
 /** Runs `run` with the parsed options when the module at `url` is the program (see the header). */
 export const runMain = <O extends Options>(url: string, program: Program<O>, run: (values: Values<O>, positionals: ReadonlyArray<string>) => unknown): void => {

@@ -13,6 +13,7 @@ import { build } from 'esbuild'
 import { copyFileSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
+import { coreAsScript } from './core-script.mjs'
 
 /** Entry name -> tsc output; package.json `exports` point at dist/bundle/<name>.js. */
 export const entries = {
@@ -87,11 +88,14 @@ const pureTopLevel = (source) =>
 const coreLinked = new Set(Object.keys(entries).filter((name) => !['index', 'meos-worker', 'cli-dev-hooks'].includes(name)))
 
 /**
- * Two small modules every transport shares (the drain's refusals, the loader's mark), linked
- * with the core so that they sit in its chunk: each was a file of its own, for the set of
- * entries that reach it, which Node's loader resolved, read and linked for a kilobyte or two.
+ * Two small modules every transport shares (the drain's refusals, the loader's mark), and the
+ * stdio transport (shared by emcp/stdio, the client and the command line), linked with the core
+ * so that they sit in its chunk: each was a file of its own, for the set of entries that reach
+ * it, which Node's loader resolved, read and linked for a few kilobytes (the stdio chunk and
+ * its entry: about 5M instructions of a stdio server's start). None of them imports a Node
+ * module statically, so the core still needs none (Workers load it).
  */
-const withTheCore = ['dist/src/transport/drain.js', 'dist/src/transport/loading.js']
+const withTheCore = ['dist/src/transport/drain.js', 'dist/src/transport/loading.js', 'dist/src/transport/stdio.js']
 
 /** The imports that link an entry with the core: the barrel and the modules above. */
 const coreImports = [...withTheCore, entries.index].map((file) => `import ${JSON.stringify(`./${file}`)}\n`).join('')
@@ -116,7 +120,7 @@ const linkCore = {
 }
 
 rmSync('dist/bundle', { recursive: true, force: true })
-await build({
+const { metafile } = await build({
   entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, coreLinked.has(name) || name === 'index' ? `emcp-entry:${file}` : file])),
   outdir: 'dist/bundle',
   bundle: true,
@@ -132,8 +136,16 @@ await build({
   sourcemap: true,
   external: ['ajv', 'ajv-formats', 'ajv/*', '@cfworker/json-schema', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/*', 'jose', '@opentelemetry/api', 'redis', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', 'yaml', 'esbuild', 'fflate', 'koffi', '@readme/openapi-parser'],
   plugins: [esModules, linkCore],
+  metafile: true,
   logLevel: 'warning',
 })
+
+// The core chunk (the one the barrel imports) as a script Node compiles through a code cache,
+// behind a shim of the same name: see core-shim.js.
+const coreChunks = metafile.outputs['dist/bundle/index.js'].imports.filter((i) => i.kind === 'import-statement' && !i.external)
+if (coreChunks.length !== 1) throw new Error(`bundle: the barrel imports ${coreChunks.length} chunks, expected the core alone`)
+const corePath = coreChunks[0].path
+coreAsScript('dist/bundle', corePath.slice('dist/bundle/'.length), metafile.outputs[corePath].imports.filter((i) => i.kind === 'dynamic-import').length)
 
 // The playground page (playground/, browser code): one minified script and one stylesheet
 // beside its index.html in dist/bundle/playground, which `serveHttp({ playground: true })`

@@ -181,8 +181,12 @@ describe('the packed package in a fresh consumer project', () => {
   beforeAll(async () => {
     tmp = realpathSync(mkdtempSync(join(tmpdir(), 'emcp-package-')))
     consumer = join(tmp, 'consumer')
-    // --ignore-scripts: dist/ is already built by `npm test`; --offline: packing needs no network
-    const pack = await run('npm', ['pack', '--json', '--ignore-scripts', '--offline', '--pack-destination', tmp], root, 120_000)
+    // --ignore-scripts: dist/ is already built by `npm test`; --offline: packing needs no network.
+    // A code cache that a start wrote beside the core (scripts/core-shim.js) is this machine's,
+    // never the package's: one is put there for the pack to leave out.
+    const probe = join(root, 'dist', 'bundle', `probe-${process.pid}.v8cache`)
+    writeFileSync(probe, 'not a cache')
+    const pack = await run('npm', ['pack', '--json', '--ignore-scripts', '--offline', '--pack-destination', tmp], root, 120_000).finally(() => rmSync(probe, { force: true }))
     if (pack.code !== 0) throw new Error(`npm pack failed (${pack.code}):\n${pack.stderr}`)
     const [info] = JSON.parse(pack.stdout) as ReadonlyArray<{ readonly filename: string; readonly files: ReadonlyArray<{ readonly path: string }> }>
     if (info === undefined) throw new Error(`npm pack printed no package:\n${pack.stdout}`)
@@ -240,11 +244,14 @@ describe('the packed package in a fresh consumer project', () => {
   it('the tarball holds only the `files` list, and every `exports` and `bin` target is in it', () => {
     // a `files` entry is a path (a folder ships whole) or a glob (`**` any folders, `*` any name part;
     // `**/` is set aside while `*` is replaced, or its `.*` would become `.[^/]*`: one folder deep only)
-    const patterns = pkg.files.map((f) =>
+    const patterns = pkg.files.filter((f) => !f.startsWith('!')).map((f) =>
       f.includes('*') ? new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '(?:.*/)?')}$`) : new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&')}(?:/.*)?$`),
     )
     const allowed = (p: string): boolean => p === 'package.json' || patterns.some((re) => re.test(p))
     expect(packed.filter((p) => !allowed(p))).toEqual([])
+    // the core's script ships; no code cache and no half-written one does
+    expect(packed.filter((p) => p.endsWith('.script.js'))).toHaveLength(1)
+    expect(packed.filter((p) => p.endsWith('.v8cache') || p.endsWith('.tmp'))).toEqual([])
     expect(packed.some((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('dist/examples/'))).toBe(false)
     // the compiled sources are not shipped: the bundles are what runs, the .d.ts files what types
     expect(packed.filter((p) => p.startsWith('dist/src/') && !p.endsWith('.d.ts'))).toEqual([])

@@ -15,7 +15,7 @@
  * await serveStdio(mcpServer([echo], { name: 'e', version: '1' }).implement({ echo: ({ text }) => text }))
  */
 import type { Readable, Writable } from 'node:stream'
-import { inspect, type InspectOptions } from 'node:util'
+import type { InspectOptions } from 'node:util'
 import * as O from 'fp-ts/lib/Option.js'
 import type { AnyTool } from '../contract/emcp.js'
 import { encode, failure, parse, rpcError } from '../protocol/jsonrpc.js'
@@ -310,6 +310,20 @@ const isDroppable = (message: ServerMessage): boolean =>
 const redirectConsole = (): (() => void) => {
   const saved = { log: console.log, info: console.info, debug: console.debug, dir: console.dir }
   console.log = console.info = console.debug = console.error
-  console.dir = (item: unknown, options?: InspectOptions) => console.error(inspect(item, { customInspect: false, ...options }))
+  console.dir = (item: unknown, options?: InspectOptions) => {
+    const inspect = inspectOf()
+    if (inspect === undefined) console.error(item)
+    else console.error(inspect(item, { customInspect: false, ...options }))
+  }
   return () => Object.assign(console, saved)
+}
+
+/**
+ * node:util's inspect, taken when console.dir is called rather than imported: this module sits
+ * in the core bundle, which Workers load too, where a static `node:util` would need
+ * nodejs_compat. Node before 20.16 has no getBuiltinModule: console.error formats it there.
+ */
+const inspectOf = (): ((item: unknown, options: InspectOptions) => string) | undefined => {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+  return typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:util') as typeof import('node:util')).inspect : undefined
 }

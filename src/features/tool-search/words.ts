@@ -50,7 +50,9 @@ export const expansionWeight = 0.6
 
 /** An analyzer over a vocabulary and a table of abbreviations. */
 export const analyzer = (options: AnalyzerOptions = {}): Analyzer => {
-  const table = new Map(Object.entries({ ...builtIn, ...(options.abbreviations ?? {}) }).map(([k, v]) => [k.toLowerCase(), v.toLowerCase().split(/\s+/).filter((w) => w !== '')]))
+  // the entries of both, the server's last so that they win: spread into one object first, the
+  // 130 built-in keys cost V8 about half a millisecond
+  const table = new Map([...Object.entries(builtIn), ...Object.entries(options.abbreviations ?? {})].map(([k, v]) => [k.toLowerCase(), v.toLowerCase().split(/\s+/).filter((w) => w !== '')]))
   const said = new Map(Object.entries(synonyms).map(([k, v]) => [k, v.split(' ')]))
   const parts = new Set<string>([...table.keys(), ...baseParts])
   for (const w of options.vocabulary ?? []) if (w.length >= 3 && w.length <= maxPart) parts.add(w.toLowerCase())

@@ -1,0 +1,295 @@
+/**
+ * The core's code cache (scripts/core-shim.js): on Node the built core runs as a script
+ * compiled through a V8 code cache, written beside it by the first start and read by the next.
+ * Each test works on its own copy of dist/bundle in a temporary folder, so that no other test's
+ * children write into the cache it watches; a child there imports the copy, serves one tool
+ * over stdio, answers one call and exits when its input ends (the exit writes a missing or
+ * refused cache at once).
+ */
+import { spawn } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { root } from './children.js'
+
+const folders: string[] = []
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+})
+
+/** A fresh copy of the built bundle, with a module type and the child below. */
+const copy = (): string => {
+  const folder = mkdtempSync(join(tmpdir(), 'emcp-code-cache-'))
+  folders.push(folder)
+  cpSync(join(root, 'dist', 'bundle'), join(folder, 'bundle'), { recursive: true, filter: (from) => !from.endsWith('.v8cache') })
+  writeFileSync(join(folder, 'package.json'), '{"type":"module"}\n')
+  writeFileSync(join(folder, 'child.js'), child)
+  return folder
+}
+
+const child = `
+import { emcp, mcpServer, ToolError } from './bundle/index.js'
+import { serveStdio } from './bundle/stdio.js'
+const add = emcp({
+  name: 'add',
+  description: 'Adds two numbers.',
+  input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+})
+if (process.argv[2] === 'throw') {
+  try { mcpServer([add, add], { name: 'c', version: '1' }) } catch (e) { process.stdout.write(JSON.stringify({ stack: e.stack }) + '\\n') }
+} else {
+  await serveStdio(mcpServer([add], { name: 'c', version: '1' }).implement({ add: ({ a, b }) => (a < 0 ? Promise.reject(new ToolError('negative')) : { sum: a + b }) }))
+}
+`
+
+const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } })
+
+/** Runs the child in `folder` with `args` and `env`, sends one call, and resolves with its output once it exited. */
+const run = (folder: string, options: { args?: string[]; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<{ stdout: string; stderr: string; code: number | null }> =>
+  new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [...(options.nodeArgs ?? []), join(folder, 'child.js'), ...(options.args ?? [])], {
+      cwd: folder,
+      env: { ...process.env, NODE_OPTIONS: '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 60_000,
+    })
+    let stdout = ''
+    let stderr = ''
+    c.stdout.setEncoding('utf8').on('data', (s: string) => {
+      stdout += s
+      // the answer is in: end the input, and the child exits
+      if (stdout.includes('\n')) c.stdin.end()
+    })
+    c.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s))
+    c.on('error', reject)
+    c.on('close', (code) => resolve({ stdout, stderr, code }))
+    c.stdin.write(`${call}\n`)
+  })
+
+/** The answer to the call, as the child wrote it. */
+const answerOf = (stdout: string): unknown => JSON.parse(stdout.split('\n')[0]!)
+
+/** The cache files in the copy's bundle folder, by name, with their inode (a rewrite is a new file). */
+const caches = (folder: string): Map<string, number> =>
+  new Map(
+    readdirSync(join(folder, 'bundle'))
+      .filter((name) => name.endsWith('.v8cache'))
+      .map((name) => [name, statSync(join(folder, 'bundle', name)).ino]),
+  )
+
+/** Files left behind by a write (the temporary ones). */
+const leftovers = (folder: string): string[] => readdirSync(join(folder, 'bundle')).filter((name) => name.endsWith('.tmp'))
+
+const sum = { jsonrpc: '2.0', id: 1, result: { structuredContent: { sum: 5 } } }
+
+describe('the core code cache', () => {
+  it('is written by the first start and read, not written again, by the next', async () => {
+    const folder = copy()
+    expect(caches(folder).size).toBe(0)
+    const first = await run(folder)
+    expect(answerOf(first.stdout)).toMatchObject(sum)
+    expect(first.stderr).toBe('')
+    const written = caches(folder)
+    expect(written.size).toBe(1)
+    const [name] = [...written.keys()]
+    expect(name).toMatch(/^chunk-\w+\.script\.js\.v\d+\.\d+\.\d+-\w+-\w+\.v8cache$/)
+    expect(statSync(join(folder, 'bundle', name!)).size).toBeGreaterThan(10_000)
+
+    const second = await run(folder)
+    expect(answerOf(second.stdout)).toMatchObject(sum)
+    expect(second.stderr).toBe('')
+    // V8 took it: a refused cache is written again at exit, as a new file
+    expect(caches(folder)).toEqual(written)
+    expect(leftovers(folder)).toEqual([])
+  })
+
+  it('is refused by V8 when damaged, the server answers all the same, and a good one replaces it', async () => {
+    const folder = copy()
+    await run(folder)
+    const [name] = [...caches(folder).keys()]
+    const file = join(folder, 'bundle', name!)
+    const good = readFileSync(file)
+    // the same length, every byte after the header changed
+    const damaged = Buffer.from(good.map((byte, i) => (i < 32 ? byte : byte ^ 0x5a)))
+    writeFileSync(file, damaged)
+    const before = caches(folder)
+    const after = await run(folder)
+    expect(answerOf(after.stdout)).toMatchObject(sum)
+    expect(after.stderr).toBe('')
+    expect(caches(folder).get(name!)).not.toBe(before.get(name!))
+    // and the replacement is taken
+    const kept = caches(folder)
+    await run(folder)
+    expect(caches(folder)).toEqual(kept)
+  })
+
+  it('is refused when cut short', async () => {
+    const folder = copy()
+    await run(folder)
+    const [name] = [...caches(folder).keys()]
+    const file = join(folder, 'bundle', name!)
+    writeFileSync(file, readFileSync(file).subarray(0, 100))
+    const after = await run(folder)
+    expect(answerOf(after.stdout)).toMatchObject(sum)
+    expect(statSync(file).size).toBeGreaterThan(100)
+  })
+
+  it('keeps one file per set of Node options', async () => {
+    const folder = copy()
+    await run(folder)
+    await run(folder, { nodeArgs: ['--stack-size=900'] })
+    expect(caches(folder).size).toBe(2)
+  })
+
+  it('is neither read nor written under EMCP_CODE_CACHE=off, which imports the ES module', async () => {
+    const folder = copy()
+    const off = await run(folder, { env: { EMCP_CODE_CACHE: 'off' } })
+    expect(answerOf(off.stdout)).toMatchObject(sum)
+    expect(caches(folder).size).toBe(0)
+    const trace = await run(folder, { args: ['throw'], env: { EMCP_CODE_CACHE: 'off' } })
+    expect(JSON.parse(trace.stdout).stack).toMatch(/bundle[\\/]core-\w+\.js/)
+  })
+
+  it('steps aside under --enable-source-maps, so that stack traces point into the sources', async () => {
+    const folder = copy()
+    const mapped = await run(folder, { args: ['throw'], nodeArgs: ['--enable-source-maps'] })
+    const { stack } = JSON.parse(mapped.stdout) as { stack: string }
+    expect(stack).toContain('duplicate tool name: add')
+    expect(stack).toMatch(/src[\\/]server[\\/]server\.ts:\d+/)
+    expect(caches(folder).size).toBe(0)
+    // without it, the same error comes from the script
+    const plain = await run(folder, { args: ['throw'] })
+    expect(JSON.parse(plain.stdout).stack).toMatch(/\.script\.js:\d+:\d+/)
+  })
+
+  it('leaves no cache and no trace when it cannot be written', async () => {
+    const folder = copy()
+    await run(folder)
+    const [name] = [...caches(folder).keys()]
+    // a folder where the cache file would go: the rename fails (as in a read-only folder)
+    rmSync(join(folder, 'bundle', name!))
+    mkdirSync(join(folder, 'bundle', name!))
+    writeFileSync(join(folder, 'bundle', name!, 'keep'), '')
+    const blocked = await run(folder)
+    expect(answerOf(blocked.stdout)).toMatchObject(sum)
+    expect(blocked.stderr).toBe('')
+    expect(leftovers(folder)).toEqual([])
+  })
+
+  it('falls back to the ES module when the script is not beside the shim (a bundled copy)', async () => {
+    const folder = copy()
+    for (const name of readdirSync(join(folder, 'bundle')).filter((n) => n.endsWith('.script.js'))) rmSync(join(folder, 'bundle', name))
+    const fallback = await run(folder)
+    expect(answerOf(fallback.stdout)).toMatchObject(sum)
+    expect(fallback.stderr).toBe('')
+    expect(caches(folder).size).toBe(0)
+  })
+
+  it('answers a tool error the same way through the script and through the ES module', async () => {
+    const folder = copy()
+    const negative = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: -1, b: 3 } } })
+    const one = (env: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const c = spawn(process.execPath, [join(folder, 'child.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 60_000 })
+        let out = ''
+        c.stdout.setEncoding('utf8').on('data', (s: string) => {
+          out += s
+          if (out.includes('\n')) c.stdin.end()
+        })
+        c.on('error', reject)
+        c.on('close', () => resolve(out.split('\n')[0]!))
+        c.stdin.write(`${negative}\n`)
+      })
+    const viaScript = await one({})
+    const viaModule = await one({ EMCP_CODE_CACHE: 'off' })
+    expect(JSON.parse(viaScript)).toMatchObject({ id: 1, result: { isError: true } })
+    expect(viaScript).toBe(viaModule)
+  })
+
+  it('has several first starts at once each answer, leaving one good cache and no temporary file', async () => {
+    const folder = copy()
+    const starts = await Promise.all([run(folder), run(folder), run(folder), run(folder)])
+    for (const s of starts) expect(answerOf(s.stdout)).toMatchObject(sum)
+    expect(caches(folder).size).toBe(1)
+    expect(leftovers(folder)).toEqual([])
+    const kept = caches(folder)
+    await run(folder)
+    expect(caches(folder)).toEqual(kept)
+  })
+})
+
+/** Runs the child serving in `folder`, and ends its input only once the cache file `name` was replaced (the child wrote it again), or after 60 s. */
+const runUntilRewritten = (folder: string, name: string): Promise<{ stdout: string; rewritten: boolean }> =>
+  new Promise((resolve, reject) => {
+    const file = join(folder, 'bundle', name)
+    const before = statSync(file).ino
+    const c = spawn(process.execPath, [join(folder, 'child.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let rewritten = false
+    const watcher = watch(join(folder, 'bundle'), () => {
+      let now: number | undefined
+      try {
+        now = statSync(file).ino
+      } catch {
+        now = undefined
+      }
+      if (now !== undefined && now !== before) finish(true)
+    })
+    const timer = setTimeout(() => finish(false), 60_000)
+    const finish = (done: boolean): void => {
+      rewritten ||= done
+      watcher.close()
+      clearTimeout(timer)
+      c.stdin.end()
+    }
+    c.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s))
+    c.on('error', reject)
+    c.on('close', () => resolve({ stdout, rewritten }))
+    c.stdin.write(`${call}\n`)
+  })
+
+describe('a cache made by a short first run', () => {
+  it('grows when a later server has compiled a tenth more by its first second', async () => {
+    const folder = copy()
+    // builds a server and exits at once: the cache holds little more than the core's top level
+    await run(folder, { args: ['throw'] })
+    const [name] = [...caches(folder).keys()]
+    const small = statSync(join(folder, 'bundle', name!)).size
+    const served = await runUntilRewritten(folder, name!)
+    expect(answerOf(served.stdout)).toMatchObject(sum)
+    expect(served.rewritten).toBe(true)
+    expect(statSync(join(folder, 'bundle', name!)).size).toBeGreaterThan(small * 1.1)
+    // and a start after it takes the larger one (a refused cache would be written again at exit)
+    const kept = caches(folder)
+    await run(folder)
+    expect(caches(folder)).toEqual(kept)
+  })
+})
+
+describe('the shim', () => {
+  it('exports what the ES module of the same core exports, by name and kind', async () => {
+    const folder = copy()
+    const compare = `
+      const shim = await import('./bundle/index.js')
+      const names = (await import('node:fs')).readdirSync('./bundle').filter((n) => /^core-\\w+\\.js$/.test(n))
+      const core = await import('./bundle/' + names[0])
+      const shimCore = await import('./bundle/' + names[0].replace('core-', 'chunk-'))
+      const kinds = (m) => Object.fromEntries(Object.keys(m).sort().map((k) => [k, typeof m[k]]))
+      process.stdout.write(JSON.stringify({ same: JSON.stringify(kinds(core)) === JSON.stringify(kinds(shimCore)), count: Object.keys(core).length, emcp: typeof shim.emcp }))
+    `
+    writeFileSync(join(folder, 'compare.js'), compare)
+    const out = await new Promise<string>((resolve, reject) => {
+      const c = spawn(process.execPath, [join(folder, 'compare.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 })
+      let text = ''
+      c.stdout.setEncoding('utf8').on('data', (s: string) => (text += s))
+      c.on('error', reject)
+      c.on('close', () => resolve(text))
+    })
+    const result = JSON.parse(out) as { same: boolean; count: number; emcp: string }
+    expect(result.same).toBe(true)
+    expect(result.count).toBeGreaterThan(100)
+    expect(result.emcp).toBe('function')
+  })
+})
