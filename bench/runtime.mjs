@@ -1210,7 +1210,7 @@ const renderPage = (result) => {
   out.push(`- **calls/s, 2000 tools**: the many-in-flight load against a server with ${MANY_TOOLS} filler tools (${p.stdio.many.toLocaleString('en-US')} / ${p.http.many.toLocaleString('en-US')} calls).`)
   out.push(`- **tools/list, 2000 tools**: the median round trip of ${p.listTimed} sequential \`tools/list\` calls after ${p.listWarmup} warm-up.`)
   out.push('- **peak RSS**: `VmHWM` of the server process after its load (no filler tools; and with 2000); **RSS after startup**: `VmRSS` after `initialize`, before any load.')
-  out.push(`- **startup**: from spawn to the first answered \`ping\` (median of ${p.startupSpawns} spawn${p.startupSpawns === 1 ? '' : 's'} per round; HTTP polls every 2 ms); every server starts without \`NODE_EXTRA_CA_CERTS\`, whose certificate parsing would add one fixed cost to both sides.`)
+  out.push(`- **startup**: from spawn to the first answered \`ping\` (median of ${p.startupSpawns} spawn${p.startupSpawns === 1 ? '' : 's'} per round; HTTP polls every 2 ms); every server starts without \`NODE_EXTRA_CA_CERTS\`, whose certificate parsing would add one fixed cost to both sides. On Node, emcp's first start of a build writes the core's code cache beside it and every later start reads it (docs/deploy.md): the first spawn of a round (the one that carries the load) may be that first start, the median is of starts that read it.`)
   out.push('- **server CPU per call**: the on-CPU time of all the server process\'s threads (Linux schedstat, nanoseconds; else user + system in clock ticks) during the many-in-flight load, divided by the calls.')
   out.push('')
   out.push(
