@@ -1,5 +1,5 @@
 /**
- * The quick check of a schema that is served as it is: one walk, no allocation, that answers
+ * The quick check of a schema that is served as it is: one walk, one small record, that answers
  * true when neither `unknownKeywords` (keywords.ts) nor `locatedSchemaProblems`
  * (schema-check.ts) would find anything, and false when either might. Why: a contract's
  * schemas are checked when it is made, and a server defines thousands; the two walks that
@@ -28,8 +28,7 @@ import type { JsonSchema } from './schema.js'
 export const plainlyServable = (schema: JsonSchema, keywords: boolean): boolean => {
   const $schema = schema.$schema
   if ($schema !== undefined && !knownDialect($schema)) return false
-  count = 0
-  const clean = walk(schema, 0, keywords)
+  const clean = walk(schema, keywords ? 1 : 0, { count: 0 })
   // the full walk would have found no header mirror either: protocol/headers.ts skips its own
   if (clean) noteUnmirrored(schema)
   // a literal's slot check remembers its pass for the root check that follows it at once
@@ -52,45 +51,66 @@ export const provedServable = (schema: object): boolean => {
 // internals
 
 let proved: object | undefined
-/** The subschemas counted so far in the current walk (one walk at a time: it never calls out). */
-let count = 0
+
+/** What one walk has seen so far: the subschemas counted (one record per walk, so that a walk inside a walk, from a getter, counts its own). */
+interface Seen {
+  count: number
+}
 
 /**
- * One node, as `locatedSchemaProblems` visits it (arrays flattened, data keywords and scalars
- * skipped, name maps read name by name), with `keys` true where `unknownKeywords` visits it
- * too (a schema position).
+ * The walk: the nodes as `locatedSchemaProblems` visits them (arrays flattened, data keywords
+ * and scalars skipped, name maps read name by name), with the keys checked where
+ * `unknownKeywords` visits too (a schema position). One function calling itself, its level
+ * the node's depth twice plus one at a schema position: the optimizing compiler inlined the
+ * pair of functions it once was into each other, three copies deep, and compiling those cost
+ * more than a 2000-tool server spends walking (about 20 000 instructions per tool, under
+ * callgrind). Its own calls go at most two deep per level of subschemas (an object, a list of
+ * them), so the depth bound bounds them; a list directly inside a list, which no schema
+ * written by hand holds, is flattened by `items` without calling itself.
  */
-const walk = (node: unknown, depth: number, keys: boolean): boolean => {
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) if (!walk(node[i], depth, false)) return false
-    return true
-  }
+const walk = (node: unknown, level: number, seen: Seen): boolean => {
+  const depth = level >> 1
+  if (Array.isArray(node)) return items(node, depth << 1, seen)
   if (!isObject(node)) return true
-  if (++count > schemaBounds.maxSubschemas || depth > schemaBounds.maxDepth) return false
+  if (++seen.count > schemaBounds.maxSubschemas || depth > schemaBounds.maxDepth) return false
   if (typeof node.$ref === 'string' || typeof node.$dynamicRef === 'string' || 'x-mcp-header' in node) return false
+  const schema = (level & 1) === 1
   for (const key in node) {
     const role = keywordRoles.get(key)
-    if (keys && role === undefined && !isAnnotation(key)) return false
+    if (schema && role === undefined && !isAnnotation(key)) return false
     const value = node[key]
     if (typeof value !== 'object' || value === null || role === Role.data) continue
-    if (!child(value, depth + 1, role, keys)) return false
+    // the value one level down: its items at a schema position when the keyword holds schemas and this node is at one
+    const below = (depth + 1) << 1
+    const at = schema ? below | 1 : below
+    if (role === undefined || role === Role.plain) {
+      if (!walk(value, below, seen)) return false
+    } else if ((role & Role.map) !== 0 && isObject(value)) {
+      if ('x-mcp-header' in value) return false
+      for (const name in value) if (!walk(value[name], at, seen)) return false
+    } else if ((role & Role.one) !== 0 && isObject(value)) {
+      if (!walk(value, at, seen)) return false
+    } else if ((role & Role.list) !== 0 && Array.isArray(value)) {
+      // the list as unknownKeywords reads it (its items are schemas), as locatedSchemaProblems counts it (flattened, at this depth)
+      if (!items(value, at, seen)) return false
+    } else if (!walk(value, below, seen)) return false
   }
   return true
 }
 
-/** The value of a keyword of role `role` (undefined: not a keyword), one level down; `keys` as for its node. */
-const child = (value: object, depth: number, role: number | undefined, keys: boolean): boolean => {
-  if (role === undefined || role === Role.plain) return walk(value, depth, false)
-  if ((role & Role.map) !== 0 && isObject(value)) {
-    if ('x-mcp-header' in value) return false
-    for (const name in value) if (!walk(value[name], depth, keys)) return false
-    return true
+/**
+ * The items of a list, each walked at `level`; the items of lists inside it at no schema
+ * position (as a list at a schema position holds schemas, and a schema is no list), flattened
+ * with a list of their own rather than by calling itself.
+ */
+const items = (list: ReadonlyArray<unknown>, level: number, seen: Seen): boolean => {
+  let inner: Array<ReadonlyArray<unknown>> | undefined
+  for (let next: ReadonlyArray<unknown> | undefined = list, at = level; next !== undefined; next = inner?.pop(), at = level & ~1) {
+    for (let i = 0; i < next.length; i++) {
+      const item = next[i]
+      if (Array.isArray(item)) (inner ??= []).push(item)
+      else if (typeof item === 'object' && item !== null && !walk(item, at, seen)) return false
+    }
   }
-  if ((role & Role.one) !== 0 && isObject(value)) return walk(value, depth, keys)
-  if ((role & Role.list) !== 0 && Array.isArray(value)) {
-    // the list as unknownKeywords reads it (its items are schemas), as locatedSchemaProblems counts it (flattened, at this depth)
-    for (let i = 0; i < value.length; i++) if (!walk(value[i], depth, keys)) return false
-    return true
-  }
-  return walk(value, depth, false)
+  return true
 }

@@ -97,6 +97,16 @@ describe('plainlyServable', () => {
     expect(locatedSchemaProblems(wide)).toEqual([{ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` }])
   })
 
+  it('walks in a loop, not by calling itself: arrays nested far deeper than the call stack allows, and a list too long for a schema', () => {
+    let nested: unknown = []
+    for (let i = 0; i < 200_000; i++) nested = [nested]
+    expect(plainlyServable({ type: 'object', 'x-note': nested }, true)).toBe(true)
+    // more objects than the bounds allow, in one list under an annotation: the full walks answer, and say why
+    const many = { type: 'object', 'x-note': Array.from({ length: 4 * schemaBounds.maxSubschemas }, () => ({})) }
+    expect(plainlyServable(many, true)).toBe(false)
+    expect(locatedSchemaProblems(many)).toEqual([{ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` }])
+  })
+
   it('remembers one pass with keywords, for the very schema, once', () => {
     const a = { type: 'object' }
     const b = { type: 'object' }

@@ -34,6 +34,8 @@ export const notALiteral = (u: object): string | undefined => {
   for (const k in u) {
     if (!Object.hasOwn(u, k)) continue
     const v = (u as Record<string, unknown>)[k]
+    // a scalar is neither (most keys of a literal: type, description), and asks nothing more
+    if ((typeof v !== 'object' && typeof v !== 'function') || v === null) continue
     if (tupled === undefined && oddTuple(v)) tupled = k
     if (shaped === undefined && isStandardSchema(v)) shaped = k
   }
