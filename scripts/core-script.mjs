@@ -3,12 +3,13 @@
 //   core-<hash>.js            the chunk as it was, an ES module (Deno, Bun, workerd, bundlers)
 //   chunk-<hash>.script.js    the same code as one function expression, for node:vm
 //   chunk-<hash>.js           the shim, in its place: every entry and chunk imports it as before
+//   <entry>.js                an entry that only re-exported core names: a shim of its own
 // The script keeps every line and column of the chunk but its first line, so the chunk's source
 // map serves it shifted by one line; each rewrite below is of equal length for that reason.
 //
 //   import { coreAsScript } from './core-script.mjs'
 //   coreAsScript('dist/bundle', 'chunk-I463ERYV.js', 2)
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Script } from 'node:vm'
 
@@ -52,10 +53,36 @@ export const coreAsScript = (outdir, chunk, dynamicImports) => {
   writeFileSync(join(outdir, `${script}.map`), JSON.stringify({ ...map, file: script, mappings: `;${map.mappings}` }))
   writeFileSync(join(outdir, script), source)
   renameSync(join(outdir, chunk), join(outdir, esModule))
-  const shim = readFileSync(new URL('./core-shim.js', import.meta.url), 'utf8')
-    .replace('__SCRIPT__', () => `./${script}`)
-    .replace('__MODULE__', () => `./${esModule}`)
-    .replace('__EXPORTS__', () => exported.map(({ name }) => name).join(', '))
-  writeFileSync(join(outdir, chunk), shim)
-  return { script, esModule, exports: exported.map(({ name }) => name) }
+  const template = readFileSync(new URL('./core-shim.js', import.meta.url), 'utf8')
+  /** The shim exporting `bindings` (`name` or `core:name`, as a destructuring pattern takes them). */
+  const shimOf = (bindings) =>
+    template
+      .replaceAll('__SCRIPT__', () => `./${script}`)
+      .replace('__MODULE__', () => `./${esModule}`)
+      .replace('__EXPORTS__', () => bindings.join(', '))
+  writeFileSync(join(outdir, chunk), shimOf(exported.map(({ name }) => name)))
+  const entries = readdirSync(outdir).filter((file) => file.endsWith('.js') && !/^(chunk|core)-/.test(file))
+  const shims = entries.filter((file) => {
+    const bindings = reexports(readFileSync(join(outdir, file), 'utf8'), chunk)
+    if (bindings !== undefined) writeFileSync(join(outdir, file), shimOf(bindings))
+    return bindings !== undefined
+  })
+  return { script, esModule, exports: exported.map(({ name }) => name), shims }
+}
+
+/**
+ * The bindings of an entry that only re-exports names of the core chunk (`import{a,b as c}from
+ * "./chunk-X.js";export{a,c as d};`), as `a, b: d`; undefined for any other entry. Such an
+ * entry becomes a shim itself, so that Node loads one file for it instead of two.
+ */
+const reexports = (text, chunk) => {
+  const match = new RegExp(`^import\\{([^}]*)\\}from"\\./${chunk.replace(/[.]/g, '\\.')}";export\\{([^}]*)\\};\\n//# sourceMappingURL=\\S+\\n?$`).exec(text)
+  if (match === null) return undefined
+  const pairs = (list) => list.split(',').map((entry) => entry.split(' as ').map((t) => t.trim()))
+  const local = new Map(pairs(match[1]).map(([name, alias = name]) => [alias, name]))
+  return pairs(match[2]).map(([alias, name = alias]) => {
+    const from = local.get(alias)
+    if (from === undefined) throw new Error(`bundle: ${chunk}: an entry exports ${alias}, which it does not import`)
+    return from === name ? name : `${from}: ${name}`
+  })
 }

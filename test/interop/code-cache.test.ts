@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { root } from './children.js'
 
@@ -291,5 +292,37 @@ describe('the shim', () => {
     expect(result.same).toBe(true)
     expect(result.count).toBeGreaterThan(100)
     expect(result.emcp).toBe('function')
+  })
+
+  it.each([
+    ['index.js', 'src/index.js'],
+    ['stdio.js', 'src/transport/stdio.js'],
+    ['manifest.js', 'src/sources/manifest/index.js'],
+  ])('%s, an entry that only re-exported core names and is a shim itself, exports what its source does, from the one core', async (entry, source) => {
+    const folder = copy()
+    const check = `
+      const names = (m) => Object.keys(m).sort().join(',')
+      const built = await import('./bundle/${entry}')
+      const compiled = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', source)).href)})
+      const barrel = await import('./bundle/index.js')
+      const shared = Object.keys(built).filter((k) => k in barrel)
+      process.stdout.write(JSON.stringify({ same: names(built) === names(compiled), count: Object.keys(built).length, shared: shared.length, one: shared.every((k) => built[k] === barrel[k]) }))
+    `
+    writeFileSync(join(folder, 'check.js'), check)
+    for (const env of [{}, { EMCP_CODE_CACHE: 'off' }]) {
+      const out = await new Promise<string>((resolve, reject) => {
+        const c = spawn(process.execPath, [join(folder, 'check.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 60_000 })
+        let text = ''
+        c.stdout.setEncoding('utf8').on('data', (s: string) => (text += s))
+        c.on('error', reject)
+        c.on('close', () => resolve(text))
+      })
+      const result = JSON.parse(out) as { same: boolean; count: number; shared: number; one: boolean }
+      expect(result.same, JSON.stringify(env)).toBe(true)
+      expect(result.count).toBeGreaterThan(0)
+      // the barrel and manifest.js share fromManifest and more: the same values, so one core
+      if (entry === 'manifest.js') expect(result.shared).toBeGreaterThan(0)
+      expect(result.one).toBe(true)
+    }
   })
 })
