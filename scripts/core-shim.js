@@ -110,7 +110,8 @@ const growLater = (fs, crc32, proc, script, cacheFile, loadedBytes) => {
 
 /** Writes `data` with its checksum to a temporary file and renames it over `cacheFile`; any failure (a read-only folder, a full disk) leaves no cache. */
 const write = (fs, crc32, proc, data, cacheFile) => {
-  const temporary = `${cacheFile}.${proc.pid}.tmp`
+  // the process id and a random part: worker threads of one process share the id
+  const temporary = `${cacheFile}.${proc.pid}-${Math.random().toString(36).slice(2)}.tmp`
   try {
     const head = Buffer.alloc(4)
     head.writeUInt32LE(crc32(data))
