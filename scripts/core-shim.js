@@ -70,9 +70,19 @@ const readCache = (fs, crc32, cacheFile) => {
   return crc32(data) === bytes.readUInt32LE(0) ? data : undefined
 }
 
-/** A short key of the options V8 compiles under: a cache made under other flags is refused, so each set keeps its own. */
+/**
+ * A short key of the options V8 compiles under: a cache made under other flags is refused, so
+ * each set keeps its own. The code of `-e` and `-p` is left out (it is no option of V8's, and a
+ * tool that starts `node -e` with a new program each time would otherwise leave a cache each).
+ */
 const optionsKey = (proc) => {
-  const text = `${proc.execArgv.join(' ')}\n${proc.env.NODE_OPTIONS ?? ''}`
+  const options = []
+  for (let i = 0; i < proc.execArgv.length; i++) {
+    const arg = proc.execArgv[i]
+    if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print') i++
+    else if (!arg.startsWith('--eval=') && !arg.startsWith('--print=')) options.push(arg)
+  }
+  const text = `${options.join(' ')}\n${proc.env.NODE_OPTIONS ?? ''}`
   let hash = 0x811c9dc5
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
   return (hash >>> 0).toString(36)
@@ -113,6 +123,7 @@ const write = (fs, crc32, proc, data, cacheFile) => {
   // the process id and a random part: worker threads of one process share the id
   const temporary = `${cacheFile}.${proc.pid}-${Math.random().toString(36).slice(2)}.tmp`
   try {
+    keepFew(fs, cacheFile)
     const head = Buffer.alloc(4)
     head.writeUInt32LE(crc32(data))
     fs.writeFileSync(temporary, Buffer.concat([head, data]))
@@ -124,6 +135,30 @@ const write = (fs, crc32, proc, data, cacheFile) => {
       // nothing was written
     }
   }
+}
+
+/** The most caches kept beside the script (Node versions and option sets), so the folder cannot fill up. */
+const maxCaches = 8
+
+/**
+ * Before a cache is written: of this script's other caches, the least recently written go
+ * until `maxCaches` remain with the new one, so that a machine starting servers under ever new
+ * options (or Node versions) keeps a few files, not one for each.
+ */
+const keepFew = (fs, cacheFile) => {
+  const { basename, dirname, join } = globalThis.process.getBuiltinModule('node:path')
+  const dir = dirname(cacheFile)
+  // the script's own name and a dot: `<script>.<node>-<arch>-<options>.v8cache`
+  const prefix = `${basename(cacheFile).slice(0, basename(cacheFile).indexOf('.script.js.') + '.script.js.'.length)}`
+  const names = fs.readdirSync(dir).filter((name) => name.startsWith(prefix))
+  const writtenAt = (name) => fs.statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0
+  const others = names
+    .filter((name) => name.endsWith('.v8cache') && join(dir, name) !== cacheFile)
+    .map((name) => ({ name, written: writtenAt(name) }))
+    .sort((a, b) => a.written - b.written)
+  for (const old of others.slice(0, Math.max(0, others.length - (maxCaches - 1)))) fs.rmSync(join(dir, old.name), { force: true })
+  // a writer killed between its write and its rename left its temporary file: gone after a minute
+  for (const name of names) if (name.endsWith('.tmp') && writtenAt(name) < Date.now() - 60_000) fs.rmSync(join(dir, name), { force: true })
 }
 
 // One core for every entry in the process: the barrel, emcp/stdio and emcp/manifest are each

@@ -7,7 +7,7 @@
  * refused cache at once).
  */
 import { spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -142,6 +142,44 @@ describe('the core code cache', () => {
     await run(folder)
     await run(folder, { nodeArgs: ['--stack-size=900'] })
     expect(caches(folder).size).toBe(2)
+  })
+
+  it('keys by V8 options only: programs given with -e share one cache', async () => {
+    const folder = copy()
+    for (const n of [1, 2, 3]) {
+      // a different program text each time, as a tool starting `node -e` would give
+      const out = await run(folder, { nodeArgs: ['--input-type=module', '-e', `await import('./child.js') // ${n}`] })
+      expect(answerOf(out.stdout)).toMatchObject(sum)
+    }
+    expect(caches(folder).size).toBe(1)
+  })
+
+  it('keeps at most eight caches beside the script, the least recently written going first, and clears a stale temporary file', async () => {
+    const folder = copy()
+    await run(folder)
+    const [name] = [...caches(folder).keys()]
+    const file = join(folder, 'bundle', name!)
+    const base = name!.slice(0, name!.indexOf('.script.js.') + '.script.js.'.length)
+    // nine caches of other (made up) Node versions, oldest first, and a temporary file from a killed writer
+    const made = Array.from({ length: 9 }, (_, i) => join(folder, 'bundle', `${base}v0.0.${i}-x64-abc.v8cache`))
+    made.forEach((path, i) => {
+      writeFileSync(path, readFileSync(file))
+      utimesSync(path, new Date(2000, 0, 1 + i), new Date(2000, 0, 1 + i))
+    })
+    const stale = join(folder, 'bundle', `${name!}.1-x.tmp`)
+    writeFileSync(stale, 'half')
+    utimesSync(stale, new Date(2000, 0, 1), new Date(2000, 0, 1))
+    // the cache of this Node goes: the next start writes it again, and makes room first
+    rmSync(file)
+    await run(folder)
+    const left = [...caches(folder).keys()]
+    expect(left).toHaveLength(8)
+    expect(left).toContain(name)
+    // the two oldest made-up ones went
+    expect(existsSync(made[0]!)).toBe(false)
+    expect(existsSync(made[1]!)).toBe(false)
+    expect(existsSync(made[8]!)).toBe(true)
+    expect(existsSync(stale)).toBe(false)
   })
 
   it('is neither read nor written under EMCP_CODE_CACHE=off, which imports the ES module', async () => {
