@@ -46,19 +46,20 @@ const fromScript = () => {
     // bundled into another file, or served from elsewhere: the script is not beside it
     return undefined
   }
-  const cacheFile = `${file}.${proc.version}-${proc.arch}-${optionsKey(proc)}.v8cache`
-  const cachedData = readCache(fs, crc32, cacheFile)
+  // where the cache lives and what writes it: one record, handed to the functions below
+  const at = { fs, crc32, proc, file, cacheFile: `${file}.${proc.version}-${proc.arch}-${optionsKey(proc)}.v8cache` }
+  const cachedData = readCache(at)
   const { Script } = proc.getBuiltinModule('node:vm')
   const script = new Script(source, { filename: file, cachedData })
   // the script is a function of import.meta.url and of import(): both stay this module's
   const core = script.runInThisContext()(import.meta.url, (specifier) => import(specifier))
-  if (cachedData === undefined || script.cachedDataRejected === true) saveLater(fs, crc32, proc, script, cacheFile)
-  else growLater(fs, crc32, proc, script, cacheFile, cachedData.length)
+  if (cachedData === undefined || script.cachedDataRejected === true) saveLater(at, script)
+  else growLater(at, script, cachedData.length)
   return core
 }
 
-/** The cache in `cacheFile` when its checksum holds (its first four bytes, little-endian), else undefined. */
-const readCache = (fs, crc32, cacheFile) => {
+/** The cache in `at.cacheFile` when its checksum holds (its first four bytes, little-endian), else undefined. */
+const readCache = ({ fs, crc32, cacheFile }) => {
   let bytes
   try {
     bytes = fs.readFileSync(cacheFile)
@@ -93,16 +94,16 @@ const optionsKey = (proc) => {
  * answered its first requests (their functions are compiled by then and go into the cache), or
  * at exit if that comes first.
  */
-const saveLater = (fs, crc32, proc, script, cacheFile) => {
+const saveLater = (at, script) => {
   let saved = false
   const save = () => {
     if (saved) return
     saved = true
-    proc.removeListener('exit', save)
-    write(fs, crc32, proc, script.createCachedData(), cacheFile)
+    at.proc.removeListener('exit', save)
+    write(at, script.createCachedData())
   }
   setTimeout(save, 1000).unref()
-  proc.once('exit', save)
+  at.proc.once('exit', save)
 }
 
 /**
@@ -111,19 +112,20 @@ const saveLater = (fs, crc32, proc, script, cacheFile) => {
  * level alone, and a server's start would otherwise compile the rest again each time. The
  * cache only grows (what was loaded stays compiled), so this settles after a start or two.
  */
-const growLater = (fs, crc32, proc, script, cacheFile, loadedBytes) => {
+const growLater = (at, script, loadedBytes) => {
   setTimeout(() => {
     const data = script.createCachedData()
-    if (data.length > loadedBytes * 1.1) write(fs, crc32, proc, data, cacheFile)
+    if (data.length > loadedBytes * 1.1) write(at, data)
   }, 1000).unref()
 }
 
-/** Writes `data` with its checksum to a temporary file and renames it over `cacheFile`; any failure (a read-only folder, a full disk) leaves no cache. */
-const write = (fs, crc32, proc, data, cacheFile) => {
+/** Writes `data` with its checksum to a temporary file and renames it over `at.cacheFile`; any failure (a read-only folder, a full disk) leaves no cache. */
+const write = (at, data) => {
+  const { fs, crc32, proc, cacheFile } = at
   // the process id and a random part: worker threads of one process share the id
   const temporary = `${cacheFile}.${proc.pid}-${Math.random().toString(36).slice(2)}.tmp`
   try {
-    keepFew(fs, cacheFile)
+    keepFew(at)
     const head = Buffer.alloc(4)
     head.writeUInt32LE(crc32(data))
     fs.writeFileSync(temporary, Buffer.concat([head, data]))
@@ -145,11 +147,11 @@ const maxCaches = 8
  * until `maxCaches` remain with the new one, so that a machine starting servers under ever new
  * options (or Node versions) keeps a few files, not one for each.
  */
-const keepFew = (fs, cacheFile) => {
-  const { basename, dirname, join } = globalThis.process.getBuiltinModule('node:path')
-  const dir = dirname(cacheFile)
-  // the script's own name and a dot: `<script>.<node>-<arch>-<options>.v8cache`
-  const prefix = `${basename(cacheFile).slice(0, basename(cacheFile).indexOf('.script.js.') + '.script.js.'.length)}`
+const keepFew = ({ fs, proc, file, cacheFile }) => {
+  const { basename, dirname, join } = proc.getBuiltinModule('node:path')
+  const dir = dirname(file)
+  // `<script>.<node>-<arch>-<options>.v8cache`, and the temporary files beside them
+  const prefix = `${basename(file)}.`
   const names = fs.readdirSync(dir).filter((name) => name.startsWith(prefix))
   const writtenAt = (name) => fs.statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0
   const others = names

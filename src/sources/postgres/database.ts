@@ -251,7 +251,6 @@ export const postgres = async (urlOrPool: string | PgPoolLike, options: PoolOpti
 // ---------------------------------------------------------------------------------------
 // functions
 
-
 /** The SQLSTATE and message of a driver's error, or undefined when it did not come from PostgreSQL. */
 export const databaseError = (e: unknown): DatabaseError | undefined => {
   if (typeof e !== 'object' || e === null) return undefined
