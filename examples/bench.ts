@@ -31,8 +31,10 @@ const filler = (i: number): AnyTool => {
 /** A benchmark server with `n` filler tools beside `add`. */
 export const benchServer = (n: number) => {
   const fillers = Array.from({ length: n }, (_, i) => filler(i))
+  // one handler for every filler tool, as the raw loop has one function for them
+  const echo: Handler<AnyTool> = (args: unknown) => JSON.stringify(args)
   const fillerHandlers: Record<string, Handler<AnyTool>> = {}
-  for (const f of fillers) fillerHandlers[f.name] = (args: unknown) => JSON.stringify(args)
+  for (const f of fillers) fillerHandlers[f.name] = echo
   return mcpServer([add, ...fillers], { name: 'bench', version: '1.0.0' }).implement({
     ...fillerHandlers,
     add: ({ a, b }) => ({ sum: a + b }),

@@ -10,7 +10,9 @@ import { schemaProblems } from '../schema/schema-check.js'
 import type { JsonSchema } from '../schema/schema.js'
 import { plainlyServable, provedServable } from '../schema/servable.js'
 import { markMade, slotSchema, type KeywordRule } from '../schema/slot-schema.js'
-import type { AnyTool } from './emcp.js'
+import { slotOf } from '../schema/standard/shape.js'
+import { inputSlots, type ClaimMap } from './claims.js'
+import type { AnyTool, ToolMeta } from './emcp.js'
 
 /**
  * The definition's own enumerable keys but `input`, `output` and `claims`, in order, as rest
@@ -29,6 +31,27 @@ export const metaOf = <D extends object>(def: D): Omit<D, 'input' | 'output' | '
   for (const k of Object.getOwnPropertySymbols(from)) if (Object.prototype.propertyIsEnumerable.call(from, k)) meta[k] = from[k]
   // what `const { input, output, claims, ...meta } = def` would give, and is typed as
   return meta as Omit<D, 'input' | 'output' | 'claims'>
+}
+
+/**
+ * What `emcp` makes of a definition at run time: one frozen object, its fields set in the
+ * order they are listed (no parts made only to be copied: this runs for every tool), marked
+ * made with its literals checked.
+ */
+export const contractOf = (def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool => {
+  const { claims, input: givenInput, output: givenOutput } = def
+  const input = slotOf(givenInput)
+  const output = slotOf(givenOutput)
+  const inputSchema = objectRoot(def.name, 'input', input)
+  const tool: Record<string, unknown> = metaOf(def)
+  if (claims === undefined) tool.inputSchema = inputSchema
+  else Object.assign(tool, inputSlots(def.name, claims, inputSchema))
+  tool.input = input
+  if (output !== undefined) {
+    tool.output = output
+    tool.outputSchema = objectRoot(def.name, 'output', output)
+  }
+  return markMade(Object.freeze(tool), 'error') as unknown as AnyTool
 }
 
 /** The fields of a contract that are only types (never present at run time). */

@@ -18,13 +18,12 @@ import type { ToolContent, ToolError } from './content.js'
 import type { ToolContext } from '../server/context.js'
 import type { DefaultedOf, FastFromSchema, WithPlainProperties } from '../schema/fast-schema.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
-import { metaOf, objectRoot } from './contract-parts.js'
+import { contractOf } from './contract-parts.js'
 import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-check.js'
-import { markMade } from '../schema/slot-schema.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
-import { slotOf, type Optionalized, type ShapeType, type StandardShape, type ZodInputs, type ZodOutputs, type ZodShape } from '../schema/standard/shape.js'
-import { inputSlots, type CheckedClaims, type ClaimMap } from './claims.js'
+import { type Optionalized, type ShapeType, type StandardShape, type ZodInputs, type ZodOutputs, type ZodShape } from '../schema/standard/shape.js'
+import type { CheckedClaims, ClaimMap } from './claims.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -387,12 +386,5 @@ export function emcp<
 >
 // the implementation: it builds what the signature above promises, from the definition as given
 export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
-  const { claims, input: givenInput, output: givenOutput } = def
-  // a raw shape is made the Standard Schema of its object once, here: every reader downstream sees a schema
-  const input = slotOf(givenInput)
-  const output = slotOf(givenOutput)
-  const slots = inputSlots(def.name, claims, objectRoot(def.name, 'input', input as InputSpec))
-  // the fields copied in a loop and the slots assigned, not spread: see metaOf
-  const tool = Object.assign(metaOf(def), slots, { input }, output === undefined ? {} : { output, outputSchema: objectRoot(def.name, 'output', output as OutputSpec) })
-  return markMade(Object.freeze(tool), 'error') as unknown as AnyTool
+  return contractOf(def)
 }

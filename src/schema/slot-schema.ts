@@ -36,16 +36,17 @@ export type KeywordRule = 'error' | 'allow'
 export const slotSchema = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule): JsonSchema => {
   if (isStandardSchema(spec)) return standardJsonSchema(name, slot, spec)
   if (isCodec(spec)) return codecToJsonSchema(spec)
-  // the message's start, spelled out only for a message: this runs for every slot of every contract
-  const where = (): string => `emcp: tool ${String(name)}: the ${slot} schema`
   // a manifest's schema is JSON: keys such as `kind` or `~standard` there are unknown keywords, which its reader warns about
   const foreign = keywords === 'error' && (typeof spec === 'object' || typeof spec === 'function') && spec !== null ? notALiteral(spec) : undefined
-  if (foreign !== undefined) throw new TypeError(`${where()} is not a JSON Schema literal: ${foreign}`)
-  if (!isObject(spec)) throw new TypeError(`${where()} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
+  if (foreign !== undefined) throw new TypeError(`${where(name, slot)} is not a JSON Schema literal: ${foreign}`)
+  if (!isObject(spec)) throw new TypeError(`${where(name, slot)} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
   // the quick walk first: the full one only spells out what it may have found
   if (keywords === 'error' && !plainlyServable(spec, true)) {
     const unknown = unknownKeywords(spec)
-    if (unknown.length > 0) throw new TypeError(`${where()}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
+    if (unknown.length > 0) throw new TypeError(`${where(name, slot)}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
   }
   return spec
 }
+
+/** The start of a slot's message, spelled out only for a message (a function, not a closure: this runs for every slot of every contract). */
+const where = (name: unknown, slot: string): string => `emcp: tool ${String(name)}: the ${slot} schema`

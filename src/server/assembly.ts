@@ -10,6 +10,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { clip } from '../util/clip.js'
 import type { AnyTool } from '../contract/emcp.js'
+import type { ToolContext } from './context.js'
 import { rpcError, type Request } from '../protocol/jsonrpc.js'
 import type { Answer, Feature, MethodHandler } from './feature.js'
 import { mirrorProblems } from '../protocol/headers.js'
@@ -34,20 +35,36 @@ export const capabilitiesOf = (features: ReadonlyArray<Feature>, completes: bool
 /** The capabilities that are maps by name (of extensions, of experimental features). */
 const byName = ['extensions', 'experimental'] as const
 
-/** Fails unless there is exactly one handler per tool, and every tool's header mirrors are well formed. */
-export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): void => {
+/**
+ * The handler of each tool, in the order of `byName`, read once (a record changed after
+ * `implement` changes nothing); fails unless there is exactly one handler per tool, and every
+ * tool's header mirrors are well formed.
+ */
+export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): ReadonlyArray<Handler> => {
   const problems: string[] = []
-  for (const name of byName.keys()) if (typeof handlers[name] !== 'function') problems.push(`missing handler for tool ${name}`)
-  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  const mirrorErrors: string[] = []
+  const found: Handler[] = []
   for (const tool of byName.values()) {
+    // the map's key is its tool's name (sumOf)
+    const handler = handlers[tool.name]
+    if (typeof handler === 'function') found.push(handler as Handler)
+    else problems.push(`missing handler for tool ${tool.name}`)
     // a schema whose contract's walk found no header mirror needs no second look (nearly every
     // tool): asked here, mirrorProblems is not called, nor compiled, for a server of such tools
     if (checkedWithoutHeaderMirrors(tool.inputSchema)) continue
     const mirrors = mirrorProblems(tool)
-    if (mirrors.length > 0) problems.push(...mirrors)
+    if (mirrors.length > 0) mirrorErrors.push(...mirrors)
   }
+  // a record with a handler for every tool has a key it should not have only when it has more keys
+  const keys = Object.keys(handlers)
+  if (keys.length !== found.length) for (const key of keys) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  problems.push(...mirrorErrors)
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
+  return found
 }
+
+/** A tool's handler, as the tool table calls it. */
+type Handler = (args: unknown, ctx: ToolContext) => unknown
 
 /**
  * One table of every method answered: the server's own, then the features' (which may

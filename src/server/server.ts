@@ -233,8 +233,8 @@ const build = <U extends AnyTool>(
   info: ServerInfo,
   options: ServerOptions,
 ): Server<U> => {
-  checkHandlers(byName, handlers)
-  return assemble<U>(info, options, (config) => toolTable(tools, handlers, config))
+  const found = checkHandlers(byName, handlers)
+  return assemble<U>(info, options, (config) => toolTable(tools, found, config))
 }
 
 /**

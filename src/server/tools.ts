@@ -73,30 +73,34 @@ type ToolRegistry = Registry<Callable, ToolsView>
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** The tool table over checked contracts and their handlers. */
-export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string, unknown>, config: ToolsConfig): ToolTable => {
+/** The tool table over checked contracts and their handlers, one for each, in order. */
+export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: ReadonlyArray<Callable['handler']>, config: ToolsConfig): ToolTable => {
   const taskOnly = tools.filter((t) => needsTakeover(t, config)).map((t) => t.name)
   if (taskOnly.length > 0)
     throw new TypeError(`emcp: ${taskOnly.join(', ')} run only as tasks (taskSupport: 'required'): add tasks() to the server's features`)
-  const reg = toolRegistry(tools, handlers, config)
-  const gate = searchGate({ enabled: () => reg.view().enabled, has: (name) => reg.isEnabled(name), chain: config.chain })
+  // the registry (a callable per tool, a map by name, the list view) is made when first read:
+  // a server answers initialize and ping without it, and a 2000-tool one started about 2 ms
+  // sooner for it (bench example); everything that can refuse the tools was checked above
+  const made: Made = {}
+  const reg = (): ToolRegistry => made.reg ?? madeNow(made, toolRegistry(tools, handlers, config))
+  const gate = searchGate({ enabled: () => reg().view().enabled, has: (name) => reg().isEnabled(name), chain: config.chain })
   if (config.search !== undefined) gate.set(config.search, tools)
   const caller = toolCaller({
-    find: (name) => gate.find(name) ?? reg.get(name),
-    isEnabled: (name) => gate.find(name) !== undefined || reg.isEnabled(name),
+    find: (name) => gate.find(name) ?? reg().get(name),
+    isEnabled: (name) => gate.find(name) !== undefined || reg().isEnabled(name),
     chain: config.chain,
     takeovers: config.takeovers,
   })
   return {
-    tools: contractsOf(reg, tools),
+    tools: contractsOf(made, tools),
     list: toolLister(reg, gate, config),
     call: (req, session) => (gate.mode() !== undefined && req.params?.name === callToolName ? gate.callThrough(req, session, caller) : caller(req, session)),
     add: toolAdder(reg, gate, config),
-    remove: reg.remove,
-    setEnabled: reg.setEnabled,
-    batch: reg.batch,
+    remove: (name) => reg().remove(name),
+    setEnabled: (name, enabled) => reg().setEnabled(name, enabled),
+    batch: (changes) => reg().batch(changes),
     setSearch: (options) => {
-      gate.set(options, reg.list().map((c) => c.tool))
+      gate.set(options, reg().list().map((c) => c.tool))
       config.hub.broadcast('notifications/tools/list_changed')
     },
   }
@@ -106,7 +110,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: Record<string
 // internals
 
 /** The registry of callables; its view (the list pages) is derived when it changes, and clients are told. */
-const toolRegistry = (tools: ReadonlyArray<AnyTool>, handlers: Record<string, unknown>, config: ToolsConfig): ToolRegistry => {
+const toolRegistry = (tools: ReadonlyArray<AnyTool>, handlers: ReadonlyArray<Callable['handler']>, config: ToolsConfig): ToolRegistry => {
   // 2025-11-25 clients see non-object output schemas wrapped; 2026-07-28 clients as they are.
   // The pages are made and serialised on the first `tools/list` of each era after a change,
   // not when the server is built: a server answers its first requests (initialize, ping, a
@@ -128,16 +132,31 @@ const toolRegistry = (tools: ReadonlyArray<AnyTool>, handlers: Record<string, un
     }
   }
   return registry(
-    tools.map((t) => callable(t, handlers[t.name] as Callable['handler'])),
+    tools.map((t, i) => callable(t, handlers[i]!)),
     { noun: 'tool', keyOf: (c) => c.tool.name, derive, changed: () => config.hub.broadcast('notifications/tools/list_changed') },
   )
 }
 
-/** The contracts served, in order: the same array until the registry changes. */
-const contractsOf = (reg: ToolRegistry, tools: ReadonlyArray<AnyTool>): (() => ReadonlyArray<AnyTool>) => {
-  const contracts = { of: reg.list(), tools }
+/** The registry of a table once it is made, and its list then (the contracts given, in order). */
+interface Made {
+  reg?: ToolRegistry
+  first?: ReadonlyArray<Callable>
+}
+
+/** Records the registry just made. */
+const madeNow = (made: Made, reg: ToolRegistry): ToolRegistry => {
+  made.first = reg.list()
+  return (made.reg = reg)
+}
+
+/** The contracts served, in order: the same array (the one given, until the registry is made) until the registry changes. */
+const contractsOf = (made: Made, tools: ReadonlyArray<AnyTool>): (() => ReadonlyArray<AnyTool>) => {
+  const contracts: { of?: ReadonlyArray<Callable>; tools: ReadonlyArray<AnyTool> } = { tools }
   return () => {
-    const of = reg.list()
+    if (made.reg === undefined) return contracts.tools
+    const of = made.reg.list()
+    // the registry as it was made held the contracts given, in order
+    contracts.of ??= made.first
     if (contracts.of !== of) {
       contracts.of = of
       contracts.tools = of.map((c) => c.tool)
@@ -150,11 +169,11 @@ const contractsOf = (reg: ToolRegistry, tools: ReadonlyArray<AnyTool>): (() => R
  * `tools/list`: the pages computed on change, or, when something authorizes, the session's
  * own; in search mode, those of the gateways and the pinned tools (computed once per change).
  */
-const toolLister = (reg: ToolRegistry, gate: SearchGate, { chain, pageSize }: ToolsConfig) => {
+const toolLister = (reg: () => ToolRegistry, gate: SearchGate, { chain, pageSize }: ToolsConfig) => {
   const searchPages: { of?: ReadonlyArray<AnyTool>; legacy?: ReadonlyArray<RawJson>; modern?: ReadonlyArray<RawJson> } = {}
   return (req: Request, session: Session): E.Either<RpcError, unknown> => {
     const legacy = !isModernVersion(session.protocolVersion)
-    const view = reg.view()
+    const view = reg().view()
     const allowed = (t: AnyTool): boolean => missingScopes(t, session).length === 0 && authorized(chain, t, session)
     const searching = gate.mode() !== undefined
     const shown = gate.listed(view.enabled)
@@ -178,15 +197,15 @@ const toolLister = (reg: ToolRegistry, gate: SearchGate, { chain, pageSize }: To
 }
 
 /** Adding a tool to a running server: the checks `mcpServer` makes at build, one tool at a time. */
-const toolAdder = (reg: ToolRegistry, gate: SearchGate, config: ToolsConfig) => (tool: AnyTool, handler: Callable['handler']): void => {
+const toolAdder = (reg: () => ToolRegistry, gate: SearchGate, config: ToolsConfig) => (tool: AnyTool, handler: Callable['handler']): void => {
   if (gate.find(tool.name) !== undefined) throw new TypeError(`emcp: cannot add tool ${tool.name}: tool search lists its own tool of that name`)
-  const checked = sumOf([...reg.list().map((c) => c.tool), tool])
+  const checked = sumOf([...reg().list().map((c) => c.tool), tool])
   if (E.isLeft(checked)) throw new TypeError(`emcp: cannot add tool: ${checked.left.map((e) => e.message).join('; ')}`)
   if (typeof handler !== 'function') throw new TypeError(`emcp: missing handler for tool ${tool.name}`)
   const mirrors = mirrorProblems(tool)
   if (mirrors.length > 0) throw new TypeError(`emcp: cannot add tool: ${mirrors.join('; ')}`)
   if (needsTakeover(tool, config)) throw new TypeError(`emcp: cannot add tool ${tool.name}: it runs only as a task and the server has no tasks() feature`)
-  reg.add(callable(tool, handler))
+  reg().add(callable(tool, handler))
 }
 
 /** True when the tool runs only as a task and no feature can run it so. */

@@ -514,3 +514,32 @@ describe('server: dynamic tools (notifications/tools/list_changed)', () => {
     expect(() => server.enableTool('nope' as never)).toThrow(/no tool is named nope/)
   })
 })
+
+describe('server: the handlers and tools as implement saw them', () => {
+  it('calls the handler the record held when implement was called, not one put there later', async () => {
+    const handlers: Record<string, () => string> = { a: () => 'first', b: () => 'b' }
+    const server = mcpServer([tool('a'), tool('b')] as any, { name: 'h', version: '1' }).implement(handlers as any)
+    handlers.a = () => 'second'
+    delete handlers.b
+    expect((await ask(server, 'tools/call', { name: 'a', arguments: {} })).result.content[0].text).toBe('first')
+    expect((await ask(server, 'tools/call', { name: 'b', arguments: {} })).result.content[0].text).toBe('b')
+  })
+
+  it('keeps the same tools array until the list changes, whether it was read before or after the first tools/list', async () => {
+    const server = serverOf()
+    const before = server.tools
+    expect(before.map((t) => t.name)).toEqual(['e', 'a', 'd', 'b', 'c'])
+    await ask(server, 'tools/list')
+    expect(server.tools).toBe(before)
+    server.removeTool('d')
+    expect(server.tools.map((t) => t.name)).toEqual(['e', 'a', 'b', 'c'])
+    expect(server.tools).toBe(server.tools)
+  })
+
+  it('lists a tool added before anything was listed or called', async () => {
+    const server = serverOf()
+    const grown = server.addTool(tool('f'), () => 'f')
+    expect(grown.tools.map((t) => t.name)).toEqual(['e', 'a', 'd', 'b', 'c', 'f'])
+    expect((await ask(grown, 'tools/list')).result.tools.map((t: { name: string }) => t.name)).toEqual(['e', 'a', 'd', 'b', 'c', 'f'])
+  })
+})
