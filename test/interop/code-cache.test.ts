@@ -186,46 +186,65 @@ describe('the core code cache', () => {
   })
 })
 
-/** Runs the child serving in `folder`, and ends its input only once the cache file `name` was replaced (the child wrote it again), or after 60 s. */
-const runUntilRewritten = (folder: string, name: string): Promise<{ stdout: string; rewritten: boolean }> =>
+/** Runs the child serving in `folder` (under `nodeArgs`), and ends its input only once `written()` holds (a cache was written while it served), or after 60 s. */
+const runUntil = (folder: string, written: () => boolean, nodeArgs: string[] = []): Promise<{ stdout: string; written: boolean }> =>
   new Promise((resolve, reject) => {
-    const file = join(folder, 'bundle', name)
-    const before = statSync(file).ino
-    const c = spawn(process.execPath, [join(folder, 'child.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const c = spawn(process.execPath, [...nodeArgs, join(folder, 'child.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
-    let rewritten = false
+    let seen = false
     const watcher = watch(join(folder, 'bundle'), () => {
-      let now: number | undefined
+      let now = false
       try {
-        now = statSync(file).ino
+        now = written()
       } catch {
-        now = undefined
+        // a file went between the listing and its stat: the next event looks again
       }
-      if (now !== undefined && now !== before) finish(true)
+      if (now) finish(true)
     })
     const timer = setTimeout(() => finish(false), 60_000)
     const finish = (done: boolean): void => {
-      rewritten ||= done
+      seen ||= done
       watcher.close()
       clearTimeout(timer)
       c.stdin.end()
     }
     c.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s))
     c.on('error', reject)
-    c.on('close', () => resolve({ stdout, rewritten }))
+    c.on('close', () => resolve({ stdout, written: seen }))
     c.stdin.write(`${call}\n`)
   })
 
-describe('a cache made by a short first run', () => {
+describe('a cache written while the server runs', () => {
+  it.each([
+    ['', []],
+    // the shim waits on V8's clock (Atomics.waitAsync); without it, on a timer
+    [' (without Atomics.waitAsync)', ['--import', 'data:text/javascript,delete Atomics.waitAsync']],
+  ])('is written by a first start that keeps serving a second after loading, not only at its exit%s', async (_, nodeArgs) => {
+    const folder = copy()
+    const served = await runUntil(folder, () => caches(folder).size > 0, nodeArgs)
+    expect(answerOf(served.stdout)).toMatchObject(sum)
+    expect(served.written).toBe(true)
+    expect(leftovers(folder)).toEqual([])
+    // one cache, and the next start takes it
+    const kept = caches(folder)
+    expect(kept.size).toBe(1)
+    await run(folder, { nodeArgs })
+    expect(caches(folder)).toEqual(kept)
+  })
+
   it('grows when a later server has compiled a tenth more by its first second', async () => {
     const folder = copy()
     // builds a server and exits at once: the cache holds little more than the core's top level
     await run(folder, { args: ['throw'] })
     const [name] = [...caches(folder).keys()]
     const small = statSync(join(folder, 'bundle', name!)).size
-    const served = await runUntilRewritten(folder, name!)
+    const before = caches(folder).get(name!)
+    const served = await runUntil(folder, () => {
+      const now = caches(folder).get(name!)
+      return now !== undefined && now !== before
+    })
     expect(answerOf(served.stdout)).toMatchObject(sum)
-    expect(served.rewritten).toBe(true)
+    expect(served.written).toBe(true)
     expect(statSync(join(folder, 'bundle', name!)).size).toBeGreaterThan(small * 1.1)
     // and a start after it takes the larger one (a refused cache would be written again at exit)
     const kept = caches(folder)
