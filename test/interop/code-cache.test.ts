@@ -1,89 +1,16 @@
 /**
  * The core's code cache (scripts/core-shim.js): on Node the built core runs as a script
  * compiled through a V8 code cache, written beside it by the first start and read by the next.
- * Each test works on its own copy of dist/bundle in a temporary folder, so that no other test's
- * children write into the cache it watches; a child there imports the copy, serves one tool
- * over stdio, answers one call and exits when its input ends (the exit writes a missing or
- * refused cache at once).
+ * Each test works on its own copy of dist/bundle (./code-cache-child.ts). What a read refuses,
+ * part by part of the file: ./code-cache-check.test.ts.
  */
 import { spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { root } from './children.js'
-
-const folders: string[] = []
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
-})
-
-/** A fresh copy of the built bundle, with a module type and the child below. */
-const copy = (): string => {
-  const folder = mkdtempSync(join(tmpdir(), 'emcp-code-cache-'))
-  folders.push(folder)
-  cpSync(join(root, 'dist', 'bundle'), join(folder, 'bundle'), { recursive: true, filter: (from) => !from.endsWith('.v8cache') })
-  writeFileSync(join(folder, 'package.json'), '{"type":"module"}\n')
-  writeFileSync(join(folder, 'child.js'), child)
-  return folder
-}
-
-const child = `
-import { emcp, mcpServer, ToolError } from './bundle/index.js'
-import { serveStdio } from './bundle/stdio.js'
-const add = emcp({
-  name: 'add',
-  description: 'Adds two numbers.',
-  input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
-  output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
-})
-if (process.argv[2] === 'throw') {
-  try { mcpServer([add, add], { name: 'c', version: '1' }) } catch (e) { process.stdout.write(JSON.stringify({ stack: e.stack }) + '\\n') }
-} else {
-  await serveStdio(mcpServer([add], { name: 'c', version: '1' }).implement({ add: ({ a, b }) => (a < 0 ? Promise.reject(new ToolError('negative')) : { sum: a + b }) }))
-}
-`
-
-const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } })
-
-/** Runs the child in `folder` with `args` and `env`, sends one call, and resolves with its output once it exited. */
-const run = (folder: string, options: { args?: string[]; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<{ stdout: string; stderr: string; code: number | null }> =>
-  new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [...(options.nodeArgs ?? []), join(folder, 'child.js'), ...(options.args ?? [])], {
-      cwd: folder,
-      env: { ...process.env, NODE_OPTIONS: '', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: 60_000,
-    })
-    let stdout = ''
-    let stderr = ''
-    c.stdout.setEncoding('utf8').on('data', (s: string) => {
-      stdout += s
-      // the answer is in: end the input, and the child exits
-      if (stdout.includes('\n')) c.stdin.end()
-    })
-    c.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s))
-    c.on('error', reject)
-    c.on('close', (code) => resolve({ stdout, stderr, code }))
-    c.stdin.write(`${call}\n`)
-  })
-
-/** The answer to the call, as the child wrote it. */
-const answerOf = (stdout: string): unknown => JSON.parse(stdout.split('\n')[0]!)
-
-/** The cache files in the copy's bundle folder, by name, with their inode (a rewrite is a new file). */
-const caches = (folder: string): Map<string, number> =>
-  new Map(
-    readdirSync(join(folder, 'bundle'))
-      .filter((name) => name.endsWith('.v8cache'))
-      .map((name) => [name, statSync(join(folder, 'bundle', name)).ino]),
-  )
-
-/** Files left behind by a write (the temporary ones). */
-const leftovers = (folder: string): string[] => readdirSync(join(folder, 'bundle')).filter((name) => name.endsWith('.tmp'))
-
-const sum = { jsonrpc: '2.0', id: 1, result: { structuredContent: { sum: 5 } } }
+import { answerOf, caches, call, copy, leftovers, run, sum } from './code-cache-child.js'
 
 describe('the core code cache', () => {
   it('is written by the first start and read, not written again, by the next', async () => {
@@ -259,46 +186,65 @@ describe('the core code cache', () => {
   })
 })
 
-/** Runs the child serving in `folder`, and ends its input only once the cache file `name` was replaced (the child wrote it again), or after 60 s. */
-const runUntilRewritten = (folder: string, name: string): Promise<{ stdout: string; rewritten: boolean }> =>
+/** Runs the child serving in `folder` (under `nodeArgs`), and ends its input only once `written()` holds (a cache was written while it served), or after 60 s. */
+const runUntil = (folder: string, written: () => boolean, nodeArgs: string[] = []): Promise<{ stdout: string; written: boolean }> =>
   new Promise((resolve, reject) => {
-    const file = join(folder, 'bundle', name)
-    const before = statSync(file).ino
-    const c = spawn(process.execPath, [join(folder, 'child.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const c = spawn(process.execPath, [...nodeArgs, join(folder, 'child.js')], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
-    let rewritten = false
+    let seen = false
     const watcher = watch(join(folder, 'bundle'), () => {
-      let now: number | undefined
+      let now = false
       try {
-        now = statSync(file).ino
+        now = written()
       } catch {
-        now = undefined
+        // a file went between the listing and its stat: the next event looks again
       }
-      if (now !== undefined && now !== before) finish(true)
+      if (now) finish(true)
     })
     const timer = setTimeout(() => finish(false), 60_000)
     const finish = (done: boolean): void => {
-      rewritten ||= done
+      seen ||= done
       watcher.close()
       clearTimeout(timer)
       c.stdin.end()
     }
     c.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s))
     c.on('error', reject)
-    c.on('close', () => resolve({ stdout, rewritten }))
+    c.on('close', () => resolve({ stdout, written: seen }))
     c.stdin.write(`${call}\n`)
   })
 
-describe('a cache made by a short first run', () => {
+describe('a cache written while the server runs', () => {
+  it.each([
+    ['', []],
+    // the shim waits on V8's clock (Atomics.waitAsync); without it, on a timer
+    [' (without Atomics.waitAsync)', ['--import', 'data:text/javascript,delete Atomics.waitAsync']],
+  ])('is written by a first start that keeps serving a second after loading, not only at its exit%s', async (_, nodeArgs) => {
+    const folder = copy()
+    const served = await runUntil(folder, () => caches(folder).size > 0, nodeArgs)
+    expect(answerOf(served.stdout)).toMatchObject(sum)
+    expect(served.written).toBe(true)
+    expect(leftovers(folder)).toEqual([])
+    // one cache, and the next start takes it
+    const kept = caches(folder)
+    expect(kept.size).toBe(1)
+    await run(folder, { nodeArgs })
+    expect(caches(folder)).toEqual(kept)
+  })
+
   it('grows when a later server has compiled a tenth more by its first second', async () => {
     const folder = copy()
     // builds a server and exits at once: the cache holds little more than the core's top level
     await run(folder, { args: ['throw'] })
     const [name] = [...caches(folder).keys()]
     const small = statSync(join(folder, 'bundle', name!)).size
-    const served = await runUntilRewritten(folder, name!)
+    const before = caches(folder).get(name!)
+    const served = await runUntil(folder, () => {
+      const now = caches(folder).get(name!)
+      return now !== undefined && now !== before
+    })
     expect(answerOf(served.stdout)).toMatchObject(sum)
-    expect(served.rewritten).toBe(true)
+    expect(served.written).toBe(true)
     expect(statSync(join(folder, 'bundle', name!)).size).toBeGreaterThan(small * 1.1)
     // and a start after it takes the larger one (a refused cache would be written again at exit)
     const kept = caches(folder)
