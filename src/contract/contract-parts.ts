@@ -43,6 +43,7 @@ export const contractOf = (def: ToolMeta & { readonly name: string; readonly inp
   const input = slotOf(givenInput)
   const output = slotOf(givenOutput)
   const inputSchema = objectRoot(def.name, 'input', input)
+  const unmirrored = walkedClean(inputSchema)
   const tool: Record<string, unknown> = metaOf(def)
   if (claims === undefined) tool.inputSchema = inputSchema
   else Object.assign(tool, inputSlots(def.name, claims, inputSchema))
@@ -51,7 +52,7 @@ export const contractOf = (def: ToolMeta & { readonly name: string; readonly inp
     tool.output = output
     tool.outputSchema = objectRoot(def.name, 'output', output)
   }
-  return markMade(Object.freeze(tool), 'error') as unknown as AnyTool
+  return markMade(Object.freeze(tool), 'error', unmirrored) as unknown as AnyTool
 }
 
 /** The fields of a contract that are only types (never present at run time). */
@@ -61,7 +62,7 @@ type Phantom = '_I' | '_O' | '_S' | '_D' | '_C' | '_R' | '_H' | '_app' | '_W'
  * The contract `T` from its run-time fields, each checked against `T`'s own, frozen and marked
  * made with `rule`. The one place the phantom fields are taken as present: they are types only.
  */
-export const madeContract = <T extends AnyTool>(parts: Omit<T, Phantom>, rule: KeywordRule): T => markMade(Object.freeze(parts), rule) as T
+export const madeContract = <T extends AnyTool>(parts: Omit<T, Phantom>, rule: KeywordRule, unmirrored: boolean): T => markMade(Object.freeze(parts), rule, unmirrored) as T
 
 /**
  * MCP wants `type: "object"` at the root of an input schema. A derived schema without a root
@@ -75,13 +76,35 @@ export const madeContract = <T extends AnyTool>(parts: Omit<T, Phantom>, rule: K
 export const objectRoot = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule = 'error'): JsonSchema => {
   const given = slotSchema(name, slot, spec, keywords)
   // a literal's slot check walked it already; the full walk only spells out what the quick one may have found
-  const problems = provedServable(given) || plainlyServable(given, false) ? noProblems : schemaProblems(given)
+  const clean = provedServable(given) || plainlyServable(given, false)
+  const problems = clean ? noProblems : schemaProblems(given)
   if (problems.length > 0) throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema cannot be served: ${problems.join('; ')}`)
+  const root = rooted(name, slot, given)
+  cleanRoot = clean ? root : undefined
+  return root
+}
+
+/** The schema a slot publishes: the given one, or an object-like one without a type given `type: "object"`; anything else is refused for an input. */
+const rooted = (name: unknown, slot: 'input' | 'output', given: JsonSchema): JsonSchema => {
   if (given.type === 'object') return given
   if (given.type === undefined && (slot === 'input' || objectLike(given))) return { type: 'object', ...given }
   if (slot === 'output') return given
   throw new TypeError(`emcp: tool ${String(name)}: the ${slot} schema must describe an object (type "object"), not ${JSON.stringify(given.type)}`)
 }
+
+/**
+ * True when `schema` is what the last `objectRoot` returned, and the quick walk passed it (so
+ * it carries no header mirror); asked once, right after. A one-shot memory, by identity: an
+ * `objectRoot` run in between (from a getter) leaves the answer false, which only costs the
+ * contract a full look at its mirrors later.
+ */
+export const walkedClean = (schema: JsonSchema): boolean => {
+  const same = cleanRoot === schema
+  cleanRoot = undefined
+  return same
+}
+
+let cleanRoot: JsonSchema | undefined
 
 const noProblems: ReadonlyArray<string> = []
 

@@ -13,7 +13,7 @@
  * const server = mcpServer([search], { name: 's', version: '1' }).implement({ search: (args) => `searched ${String(args.q)}` })
  */
 import type { TaskSupport, Tool, ToolMeta } from './emcp.js'
-import { madeContract, metaOf, objectRoot } from './contract-parts.js'
+import { madeContract, metaOf, objectRoot, walkedClean } from './contract-parts.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
 import { slotOf, type StandardShape } from '../schema/standard/shape.js'
@@ -63,9 +63,11 @@ export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): Runti
   // a raw shape (code only: a manifest's schema is JSON, with no schema objects in it) becomes the Standard Schema of its object
   const input = keywords === 'error' ? slotOf(def.input) : def.input
   const output = keywords === 'error' ? slotOf(def.output) : def.output
-  const slots = inputSlots(def.name, def.claims, objectRoot(def.name, 'input', input, keywords))
+  const inputSchema = objectRoot(def.name, 'input', input, keywords)
+  const unmirrored = walkedClean(inputSchema)
+  const slots = inputSlots(def.name, def.claims, inputSchema)
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
   // the fields copied in a loop and the slots assigned, not spread, as `emcp` does (see metaOf): one hidden class for every contract
   const tool = Object.assign(metaOf(def), { input }, slots, outputSchema === undefined ? {} : { output, outputSchema })
-  return madeContract<RuntimeTool>(tool, keywords)
+  return madeContract<RuntimeTool>(tool, keywords, unmirrored)
 }

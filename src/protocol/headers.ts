@@ -15,6 +15,7 @@ import { fromBase64, fromUtf8 } from '../util/bytes.js'
 import { isObject } from '../util/json-object.js'
 import type { JsonSchema } from '../schema/schema.js'
 import { checkedWithoutHeaderMirrors } from '../schema/schema-check.js'
+import { madeUnmirrored } from '../schema/slot-schema.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -91,9 +92,16 @@ const namesOf = (trail: PropertyTrail | null): ReadonlyArray<string> => {
 
 /** The problems of a tool's `x-mcp-header` annotations, each naming the tool. */
 export const mirrorProblems = (tool: { readonly name: string; readonly inputSchema: JsonSchema }): ReadonlyArray<string> => {
-  const found = mirroredParams(tool.inputSchema)
+  const found = toolMirrors(tool)
   return E.isLeft(found) ? found.left.map((p) => `tool ${tool.name}: ${p}`) : noProblems
 }
+
+/** The mirrored parameters of a tool's input schema (`mirroredParams`), known to be none without a walk when its contract's walk found none. */
+export const toolMirrors = (tool: { readonly inputSchema: JsonSchema }): E.Either<ReadonlyArray<string>, ReadonlyArray<MirroredParam>> =>
+  knownMirrorFree(tool) ? none : mirroredParams(tool.inputSchema)
+
+/** True when a tool's input schema is known to carry no header mirror: the walk of its contract (or a full check of the schema) found none. */
+export const knownMirrorFree = (tool: { readonly inputSchema: JsonSchema }): boolean => madeUnmirrored(tool) || checkedWithoutHeaderMirrors(tool.inputSchema)
 
 /** The answer for a tool whose mirrors are well formed (shared: it is never changed). */
 const noProblems: ReadonlyArray<string> = []

@@ -54,19 +54,14 @@ export const schemaProblems = (schema: JsonSchema): ReadonlyArray<string> =>
 /**
  * True when `schema` was checked here whole and no object in it (subschema or map of them,
  * outside data keywords) has an `x-mcp-header` key: its header mirrors need no walk of their
- * own (protocol/headers.ts). Why here: this walk runs for every tool a contract is made for,
- * and a second walk for an annotation nearly no schema carries cost about a tenth of building
- * a 2000-tool server. Like every check made when a contract is made, it holds for the schema
- * as it was then.
+ * own (protocol/headers.ts). Why here: a schema the quick walk could not pass comes here, and a
+ * second walk for an annotation nearly no schema carries would cost as much again (a contract
+ * whose quick walk passed records the same fact itself, see slot-schema.ts's `madeUnmirrored`).
+ * Like every check made when a contract is made, it holds for the schema as it was then.
  */
 export const checkedWithoutHeaderMirrors = (schema: object): boolean => unmirrored.has(schema)
 
 const unmirrored = new WeakSet<object>()
-
-/** Records that a walk of `schema` found it within bounds and without header mirrors (servable.ts's quick walk). */
-export const noteUnmirrored = (schema: object): void => {
-  unmirrored.add(schema)
-}
 
 /** Every reason a schema cannot be served as it is, each with the pointer of the keyword at fault. */
 export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaProblem> => {

@@ -17,7 +17,7 @@
  */
 import { isObject } from '../util/json-object.js'
 import { isAnnotation, keywordRoles, Role } from './keywords.js'
-import { knownDialect, noteUnmirrored, schemaBounds } from './schema-check.js'
+import { knownDialect, schemaBounds } from './schema-check.js'
 import type { JsonSchema } from './schema.js'
 
 /**
@@ -28,9 +28,8 @@ import type { JsonSchema } from './schema.js'
 export const plainlyServable = (schema: JsonSchema, keywords: boolean): boolean => {
   const $schema = schema.$schema
   if ($schema !== undefined && !knownDialect($schema)) return false
+  // clean also says: no header mirror (the contract made of it records that, see objectRoot)
   const clean = walk(schema, keywords ? 1 : 0, { count: 0 })
-  // the full walk would have found no header mirror either: protocol/headers.ts skips its own
-  if (clean) noteUnmirrored(schema)
   // a literal's slot check remembers its pass for the root check that follows it at once
   proved = clean && keywords ? schema : undefined
   return clean

@@ -17,17 +17,30 @@ import { plainlyServable } from './servable.js'
 import { isStandardSchema, notALiteral } from './standard/detect.js'
 import { standardJsonSchema } from './standard/json-schema.js'
 
-/** Contracts made by `emcp` or `runtimeTool`, with the rule their literals were checked by. */
-const made = new WeakMap<object, KeywordRule>()
+/**
+ * Contracts made by `emcp` or `runtimeTool`: the rule their literals were checked by, and
+ * whether the walk of their input schema found no header mirror, in one entry (bits): this is
+ * set for every tool a server defines, and a weak map's entry is its dearest part.
+ */
+const made = new WeakMap<object, number>()
 
-/** Records that `contract` was made with its literals checked by `rule` (manifests: `'allow'`, warned about by their reader). */
-export const markMade = <T extends object>(contract: T, rule: KeywordRule): T => {
-  made.set(contract, rule)
+/** The bits of an entry of `made`. */
+const Made = { error: 1, allow: 2, unmirrored: 4 } as const
+
+/** Records that `contract` was made with its literals checked by `rule` (manifests: `'allow'`, warned about by their reader), and whether its input schema is known to carry no header mirror. */
+export const markMade = <T extends object>(contract: T, rule: KeywordRule, unmirrored = false): T => {
+  made.set(contract, Made[rule] | (unmirrored ? Made.unmirrored : 0))
   return contract
 }
 
 /** The rule a contract's literals were checked by when it was made; undefined for one built by hand. */
-export const madeWith = (contract: object): KeywordRule | undefined => made.get(contract)
+export const madeWith = (contract: object): KeywordRule | undefined => {
+  const bits = made.get(contract)
+  return bits === undefined ? undefined : (bits & Made.error) !== 0 ? 'error' : 'allow'
+}
+
+/** True when the contract was made with an input schema its walk found without a header mirror (protocol/headers.ts). */
+export const madeUnmirrored = (contract: object): boolean => ((made.get(contract) ?? 0) & Made.unmirrored) !== 0
 
 /** What an unknown keyword (or another library's key) in a literal does: refuse the contract (code), or let it through for the caller to warn about (manifests). */
 export type KeywordRule = 'error' | 'allow'

@@ -13,8 +13,7 @@ import type { AnyTool } from '../contract/emcp.js'
 import type { ToolContext } from './context.js'
 import { rpcError, type Request } from '../protocol/jsonrpc.js'
 import type { Answer, Feature, MethodHandler } from './feature.js'
-import { mirrorProblems } from '../protocol/headers.js'
-import { checkedWithoutHeaderMirrors } from '../schema/schema-check.js'
+import { knownMirrorFree, mirrorProblems } from '../protocol/headers.js'
 import { allEras, type Era } from '../protocol/versions.js'
 import { isObject } from '../util/json-object.js'
 
@@ -51,7 +50,7 @@ export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Re
     else problems.push(`missing handler for tool ${tool.name}`)
     // a schema whose contract's walk found no header mirror needs no second look (nearly every
     // tool): asked here, mirrorProblems is not called, nor compiled, for a server of such tools
-    if (checkedWithoutHeaderMirrors(tool.inputSchema)) continue
+    if (knownMirrorFree(tool)) continue
     const mirrors = mirrorProblems(tool)
     if (mirrors.length > 0) mirrorErrors.push(...mirrors)
   }

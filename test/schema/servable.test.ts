@@ -4,6 +4,7 @@ import { unknownKeywords } from '../../src/schema/keywords.js'
 import { checkedWithoutHeaderMirrors, locatedSchemaProblems, schemaBounds } from '../../src/schema/schema-check.js'
 import type { JsonSchema } from '../../src/schema/schema.js'
 import { plainlyServable, provedServable } from '../../src/schema/servable.js'
+import { knownMirrorFree } from '../../src/protocol/headers.js'
 
 /** A small deterministic generator (mulberry32), so that a failure names its seed. */
 const rng = (seed: number) => () => {
@@ -80,7 +81,11 @@ describe('plainlyServable', () => {
   it('passes plain schemas at once, and sends references, header mirrors and bounds to the full checks', () => {
     const plain = { type: 'object', properties: { a: { type: 'string', description: 'A', enum: [{ bogus: 1 }] }, b: { type: 'array', items: [{ type: 'number' }] } }, required: ['a'], 'x-note': { any: 'thing' } }
     expect(plainlyServable(plain, true)).toBe(true)
-    expect(checkedWithoutHeaderMirrors(plain)).toBe(true)
+    // the contract made of it records that its walk found no header mirror; a copy built by hand does not say so
+    const made = emcp({ name: 'plain', input: plain as { type: 'object' } })
+    expect(knownMirrorFree(made)).toBe(true)
+    expect(knownMirrorFree({ ...made })).toBe(false)
+    expect(knownMirrorFree(emcp({ name: 'mirrored', input: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'A' } } } }))).toBe(false)
     // keys that only look like data keywords name properties here: their schemas are checked
     expect(plainlyServable({ type: 'object', properties: { enum: { type: 'string', requird: 1 } } }, true)).toBe(false)
     expect(plainlyServable({ type: 'object', properties: { enum: { $ref: '#/nowhere' } } }, false)).toBe(false)

@@ -12,7 +12,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { clip, shown } from '../../util/clip.js'
 import type { AnyTool } from '../../contract/emcp.js'
-import { decodeHeader, mirroredParams, sameValue, valueAt, type MirroredParam } from '../../protocol/headers.js'
+import { decodeHeader, sameValue, toolMirrors, valueAt, type MirroredParam } from '../../protocol/headers.js'
 import { metaKeys } from '../../protocol/2026-07-28/modern.js'
 import type { Server } from '../../server/server.js'
 import type { HttpRequestHead } from './model.js'
@@ -36,7 +36,7 @@ export const headerCheck = (server: Server) => {
   const paramsOf = (tool: AnyTool): ReadonlyArray<MirroredParam> => {
     let ps = mirrored.get(tool)
     if (ps === undefined) {
-      const found = mirroredParams(tool.inputSchema)
+      const found = toolMirrors(tool)
       mirrored.set(tool, (ps = E.isRight(found) ? found.right : []))
     }
     return ps
