@@ -1305,6 +1305,7 @@ const renderPage = (result) => {
   out.push('npm run bench:types        # the type-checking figures')
   out.push('node bench/profile.mjs     # a CPU profile of the emcp server under the pipelined stdio load (after a build)')
   out.push('node bench/stdio-profile.mjs # instructions per stdio call and to the first answer, under callgrind')
+  out.push("node bench/top-level.mjs     # instructions of the core's top level, module by module, under callgrind")
   out.push('node bench/stdio-cpu.mjs     # the server\'s own CPU time per stdio call, builds or servers interleaved')
   out.push('node bench/http-cpu.mjs      # the server\'s own CPU time and allocation per HTTP call (PostgreSQL tool), builds or servers interleaved')
   out.push('```')

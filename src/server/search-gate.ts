@@ -16,6 +16,7 @@ import type { AnyTool } from '../contract/emcp.js'
 import type { Answer } from './feature.js'
 import { clip } from '../util/clip.js'
 import { isObject } from '../util/json-object.js'
+import { once } from '../util/once.js'
 import { rpcError, type Request } from '../protocol/jsonrpc.js'
 import { legacyOutputSchema, wrapsOutput } from '../protocol/2025-11-25/legacy-output.js'
 import { isModernVersion } from '../protocol/versions.js'
@@ -71,17 +72,20 @@ export const searchGate = (setup: GateSetup): SearchGate => {
   const state: { mode?: SearchMode; listedOf?: ReadonlyArray<AnyTool>; listed?: ReadonlyArray<AnyTool> } = {}
   const visibleTo = (session: Readonly<Session>) => (t: AnyTool): boolean =>
     missingScopes(t, session).length === 0 && authorized(setup.chain, t, session as Session) && (setup.visible === undefined || setup.visible(t, session as Session))
-  const search = callable(searchTool, (args, ctx) => {
-    const mode = state.mode
-    // the mode was turned off while this call waited: nothing to search
-    if (mode === undefined) return errorMessage(`tool ${searchToolName} is not served now`)
-    // `args` passed searchTool's input schema before the handler runs; the output schemas are
-    // shown as tools/list shows them to this session's era
-    const legacy = !isModernVersion(ctx.session.protocolVersion)
-    const outputSchema = (t: AnyTool) => (legacy && t.outputSchema !== undefined && wrapsOutput(t.outputSchema) ? legacyOutputSchema(t.outputSchema) : t.outputSchema)
-    return searchAnswer(mode.indexOf(setup.enabled()), args as Parameters<typeof searchAnswer>[1], mode.defaultLimit, { visible: visibleTo(ctx.session), outputSchema })
-  })
-  const gateway = callable(callTool, () => errorMessage(`${callToolName} is answered by the tool it names`))
+  // the gateways' callables are made when search mode first finds one: a server without it never pays for them
+  const search = once(() =>
+    callable(searchTool(), (args, ctx) => {
+      const mode = state.mode
+      // the mode was turned off while this call waited: nothing to search
+      if (mode === undefined) return errorMessage(`tool ${searchToolName} is not served now`)
+      // `args` passed searchTool's input schema before the handler runs; the output schemas are
+      // shown as tools/list shows them to this session's era
+      const legacy = !isModernVersion(ctx.session.protocolVersion)
+      const outputSchema = (t: AnyTool) => (legacy && t.outputSchema !== undefined && wrapsOutput(t.outputSchema) ? legacyOutputSchema(t.outputSchema) : t.outputSchema)
+      return searchAnswer(mode.indexOf(setup.enabled()), args as Parameters<typeof searchAnswer>[1], mode.defaultLimit, { visible: visibleTo(ctx.session), outputSchema })
+    }),
+  )
+  const gateway = once(() => callable(callTool(), () => errorMessage(`${callToolName} is answered by the tool it names`)))
   return {
     mode: () => state.mode,
     set: (options, tools) => {
@@ -97,11 +101,11 @@ export const searchGate = (setup: GateSetup): SearchGate => {
       }
       return state.listed
     },
-    find: (name) => (state.mode === undefined ? undefined : name === searchToolName ? search : name === callToolName ? gateway : undefined),
+    find: (name) => (state.mode === undefined ? undefined : name === searchToolName ? search() : name === callToolName ? gateway() : undefined),
     callThrough: (req, session, call) => {
       const mode = state.mode
       if (mode === undefined) return call(req, session)
-      if (setup.chain.authorize.length > 0 && !authorized(setup.chain, callTool, session))
+      if (setup.chain.authorize.length > 0 && !authorized(setup.chain, callTool(), session))
         return E.left(rpcError('Forbidden', `Forbidden: ${session.identity === undefined ? 'an anonymous caller' : session.identity.subject} may not call tool ${callToolName}`))
       const target = targetOf(req.params?.arguments)
       if (typeof target === 'string') return E.right(errorMessage(`Invalid arguments for tool ${callToolName}: ${target}`))

@@ -17,6 +17,7 @@ import { emcp, type AnyTool, type ToolAnnotations } from '../../contract/emcp.js
 import type { JsonSchema } from '../../schema/schema.js'
 import type { Abbreviations } from './abbreviations.js'
 import { searchIndex, type Hit, type SearchIndex } from './rank.js'
+import { once } from '../../util/once.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -65,72 +66,83 @@ export interface SearchMode {
 // ---------------------------------------------------------------------------------------
 // constructors
 
-/** The `search_tools` contract. */
-export const searchTool = emcp({
-  name: searchToolName,
-  title: 'Search tools',
-  description:
-    'Find the tools of this server for a task: give a few words (what you want done, the kinds of values involved); get the best-matching tool names with one-line descriptions, best first. Call one with call_tool; set details to true to get each tool\'s input and output schemas and annotations as well.',
-  input: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', minLength: 1, maxLength: maxQueryChars, description: 'What the tool should do, in a few words (e.g. "number of instants of a temporal value").' },
-      limit: { type: 'integer', minimum: 1, maximum: maxSearchLimit, description: `How many tools to answer (default 10, at most ${maxSearchLimit}).` },
-      details: { type: 'boolean', description: "Also answer each tool's input and output schemas and annotations." },
+/**
+ * The `search_tools` contract, made on first use: built at import, the two gateways cost
+ * about 0.9M instructions (their schemas checked and compiled) of every start of every
+ * server, which almost never turns tool search on.
+ */
+export const searchTool = once(() =>
+  emcp({
+    name: searchToolName,
+    title: 'Search tools',
+    description:
+      'Find the tools of this server for a task: give a few words (what you want done, the kinds of values involved); get the best-matching tool names with one-line descriptions, best first. Call one with call_tool; set details to true to get each tool\'s input and output schemas and annotations as well.',
+    input: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', minLength: 1, maxLength: maxQueryChars, description: 'What the tool should do, in a few words (e.g. "number of instants of a temporal value").' },
+        limit: { type: 'integer', minimum: 1, maximum: maxSearchLimit, description: `How many tools to answer (default 10, at most ${maxSearchLimit}).` },
+        details: { type: 'boolean', description: "Also answer each tool's input and output schemas and annotations." },
+      },
+      required: ['query'],
+      additionalProperties: false,
     },
-    required: ['query'],
-    additionalProperties: false,
-  },
-  output: {
-    type: 'object',
-    properties: {
-      tools: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            name: { type: 'string' },
-            description: { type: 'string' },
-            score: { type: 'number' },
-            inputSchema: { type: 'object' },
-            outputSchema: {},
-            annotations: { type: 'object' },
+    output: {
+      type: 'object',
+      properties: {
+        tools: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              description: { type: 'string' },
+              score: { type: 'number' },
+              inputSchema: { type: 'object' },
+              outputSchema: {},
+              annotations: { type: 'object' },
+            },
+            required: ['name', 'description', 'score'],
           },
-          required: ['name', 'description', 'score'],
         },
       },
+      required: ['tools'],
     },
-    required: ['tools'],
-  },
-  annotations: { title: 'Search tools', readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-} as const)
+    annotations: { title: 'Search tools', readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  } as const),
+)
 
-/** The `call_tool` contract (its calls are answered by the tool they name: see `callThrough` in server/tools.ts). */
-export const callTool = emcp({
-  name: callToolName,
-  title: 'Call a tool',
-  description:
-    'Call one of this server\'s tools by name (find it with search_tools): its arguments are checked against that tool\'s own input schema, and its result is that tool\'s result.',
-  input: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128, description: 'The tool to call, as search_tools named it.' },
-      arguments: { type: 'object', description: "The tool's arguments, as its input schema describes them." },
+/** The `call_tool` contract, made on first use (its calls are answered by the tool they name: see `callThrough` in server/tools.ts). */
+export const callTool = once(() =>
+  emcp({
+    name: callToolName,
+    title: 'Call a tool',
+    description:
+      'Call one of this server\'s tools by name (find it with search_tools): its arguments are checked against that tool\'s own input schema, and its result is that tool\'s result.',
+    input: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 128, description: 'The tool to call, as search_tools named it.' },
+        arguments: { type: 'object', description: "The tool's arguments, as its input schema describes them." },
+      },
+      required: ['name'],
+      additionalProperties: false,
     },
-    required: ['name'],
-    additionalProperties: false,
-  },
-  annotations: { title: 'Call a tool', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-} as const)
+    annotations: { title: 'Call a tool', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  } as const),
+)
 
-/** The gateways, in the order listed. */
-export const gateways: ReadonlyArray<AnyTool> = [searchTool, callTool]
+/** The gateways' names, in the order listed (known without making the contracts). */
+const gatewayNames: ReadonlyArray<string> = [searchToolName, callToolName]
+
+/** The gateways, in the order listed, made on first use. */
+export const gateways = once((): ReadonlyArray<AnyTool> => [searchTool(), callTool()])
 
 /** A search mode for `options` over the tools served now; throws a TypeError for options that cannot work. */
 export const searchMode = (options: ToolSearchOptions, tools: ReadonlyArray<AnyTool>): SearchMode => {
   checkShape(options)
   const names = new Set(tools.map((t) => t.name))
-  const taken = gateways.filter((g) => names.has(g.name)).map((g) => g.name)
+  const taken = gatewayNames.filter((name) => names.has(name))
   if (taken.length > 0) throw new TypeError(`emcp: toolSearch lists its own ${taken.join(' and ')}: rename the server's tool of that name`)
   const unknown = (options.pinned ?? []).filter((p) => !names.has(p))
   if (unknown.length > 0) throw new TypeError(`emcp: toolSearch.pinned names no tool: ${unknown.join(', ')}`)
@@ -157,7 +169,7 @@ export const searchOptionsOf = (setting: boolean | ToolSearchOptions | undefined
 
 /** What `tools/list` shows in search mode: the gateways, then the pinned tools among those served, in order. */
 export const listedInSearch = (mode: SearchMode, enabled: ReadonlyArray<AnyTool>): ReadonlyArray<AnyTool> => [
-  ...gateways,
+  ...gateways(),
   ...enabled.filter((t) => mode.pinned.has(t.name)),
 ]
 

@@ -53,20 +53,20 @@ export const analyzer = (options: AnalyzerOptions = {}): Analyzer => {
   // the entries of both, the server's last so that they win: spread into one object first, the
   // 130 built-in keys cost V8 about half a millisecond
   const table = new Map([...Object.entries(builtIn), ...Object.entries(options.abbreviations ?? {})].map(([k, v]) => [k.toLowerCase(), v.toLowerCase().split(/\s+/).filter((w) => w !== '')]))
-  const said = new Map(Object.entries(synonyms).map(([k, v]) => [k, v.split(' ')]))
+  const said = new Map(Object.entries(synonyms()).map(([k, v]) => [k, v.split(' ')]))
   const parts = new Set<string>([...table.keys(), ...baseParts])
   for (const w of options.vocabulary ?? []) if (w.length >= 3 && w.length <= maxPart) parts.add(w.toLowerCase())
   /** The words a word stands for: itself (unless a bare prefix), its table expansion, its synonyms. */
   const meanings = (w: string, prefix: boolean): ReadonlyArray<readonly [string, number]> => [
     ...(prefix ? [] : [[w, 1] as const]),
-    ...(prefix ? (prefixes[w] ?? '').split(' ').map((x) => [x, expansionWeight] as const) : []),
+    ...(prefix ? (prefixes()[w] ?? '').split(' ').map((x) => [x, expansionWeight] as const) : []),
     ...(table.get(w) ?? []).map((x) => [x, expansionWeight] as const),
     ...(said.get(w) ?? []).map((x) => [x, expansionWeight] as const),
   ]
   /** The stemmed terms of one word, each once at its best weight. */
   const expand = (w: string): ReadonlyArray<readonly [string, number]> => {
     const pieces = table.has(w) || w.length < 4 ? [] : split(w, parts, table)
-    const expanded = [...meanings(w, false), ...pieces.flatMap((p, i) => meanings(p, i === 0 && pieces.length > 1 && p in prefixes))]
+    const expanded = [...meanings(w, false), ...pieces.flatMap((p, i) => meanings(p, i === 0 && pieces.length > 1 && p in prefixes()))]
     const seen = new Set<string>()
     const out: Array<readonly [string, number]> = []
     for (const [x, weight] of expanded) {
@@ -91,7 +91,7 @@ export const analyzer = (options: AnalyzerOptions = {}): Analyzer => {
   const terms = (text: string, role: 'name' | 'text' | 'query'): ReadonlyArray<Term> => {
     const out: Term[] = []
     rawWords(text).forEach((w, word) => {
-      if (role === 'query' && stopwords.has(w)) return
+      if (role === 'query' && stopwords().has(w)) return
       for (const [term, weight] of role === 'query' ? expand(w) : expandKnown(w)) out.push({ term, weight, word })
     })
     return out
@@ -156,7 +156,7 @@ const split = (w: string, parts: ReadonlySet<string>, table: ReadonlyMap<string,
   if (w.length > 4 * maxPart || !/^[a-z0-9]+$/.test(w)) return []
   const known = (p: string, at: number, end: number): boolean =>
     p !== w &&
-    (parts.has(p) || table.has(p) || (p.endsWith('s') && parts.has(p.slice(0, -1))) || (at === 0 && p in prefixes) || (letters.has(p) && p.length === 1 && (at === 0 || end === w.length)))
+    (parts.has(p) || table.has(p) || (p.endsWith('s') && parts.has(p.slice(0, -1))) || (at === 0 && p in prefixes()) || (letters().has(p) && p.length === 1 && (at === 0 || end === w.length)))
   // best[i]: the fewest parts covering w[0, i), and where the last one starts
   const best: Array<{ readonly count: number; readonly from: number } | undefined> = [{ count: 0, from: -1 }]
   for (let end = 1; end <= w.length; end++)

@@ -18,6 +18,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { base64url, fromBase64url, fromUtf8, utf8 } from '../../util/bytes.js'
 import { isObject } from '../../util/json-object.js'
+import { once } from '../../util/once.js'
 
 // ---------------------------------------------------------------------------------------
 // model
@@ -188,12 +189,6 @@ const keysOf = (options: RequestStateOptions): ReadonlyArray<() => Promise<Crypt
 /** Raw bytes as an HMAC SHA-256 key that signs and verifies. */
 const hmacKey = (bytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> =>
   crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
-
-/** `make` called on the first call only; every call gets its result. */
-const once = <A>(make: () => A): (() => A) => {
-  let made: { readonly value: A } | undefined
-  return () => (made ??= { value: make() }).value
-}
 
 /** A digest of the request parameters that say what is asked (everything but `_meta` and the MRTR fields). */
 export const digestOf = async (method: string, params: { readonly [key: string]: unknown } | undefined): Promise<string> => {

@@ -94,7 +94,7 @@ export const catalogServer = (entries: ReadonlyArray<CatalogEntry>, info: Server
   const server: Server = mcpServer(kept.map((e) => e.tool), info, serverOptions).implement(handlers)
   // the listing as tools/list gives it (in tool-search mode: the gateways and the pinned tools): the wire fields of each tool, nothing else
   const search = searchOptionsOf(serverOptions.toolSearch)
-  const listed = search === undefined ? server.tools : [...gateways, ...server.tools.filter((t) => search.pinned?.includes(t.name) === true)]
+  const listed = search === undefined ? server.tools : [...gateways(), ...server.tools.filter((t) => search.pinned?.includes(t.name) === true)]
   const estimate = listingBudget(
     listed.map(({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }) =>
       stripUndefined({ name, title, description, inputSchema, outputSchema, annotations, icons, _meta }),
