@@ -8,7 +8,9 @@
  * says "look closer": every message, path and order stays theirs.
  *
  * What sends a schema to the full walks besides a problem: a `$ref` or `$dynamicRef`
- * (resolved there), an `x-mcp-header` (its mirrors are read there), a node out of bounds.
+ * (resolved there), an `x-mcp-header` (its mirrors are read there), a node out of bounds;
+ * with the keywords checked, also another library's schema as a value at the root (which
+ * `notALiteral` names: the slot check skips it for a literal this walk passes).
  *
  * @example
  * import { plainlyServable } from './servable.js'
@@ -18,6 +20,7 @@
 import { isObject } from '../util/json-object.js'
 import { isAnnotation, keywordRoles, Role } from './keywords.js'
 import { knownDialect, schemaBounds } from './schema-check.js'
+import { foreignValue } from './standard/detect.js'
 import type { JsonSchema } from './schema.js'
 
 /**
@@ -51,6 +54,10 @@ export const provedServable = (schema: object): boolean => {
 
 let proved: object | undefined
 
+// the walk's constants as bindings of this module, not properties read at each key
+const { data: dataRole, plain: plainRole, map: mapRole, one: oneRole, list: listRole } = Role
+const { maxSubschemas, maxDepth } = schemaBounds
+
 /** What one walk has seen so far: the subschemas counted (one record per walk, so that a walk inside a walk, from a getter, counts its own). */
 interface Seen {
   count: number
@@ -67,29 +74,33 @@ interface Seen {
  * them), so the depth bound bounds them; a list directly inside a list, which no schema
  * written by hand holds, is flattened by `items` without calling itself.
  */
-const walk = (node: unknown, level: number, seen: Seen): boolean => {
+const walk = (given: unknown, level: number, seen: Seen): boolean => {
   const depth = level >> 1
-  if (Array.isArray(node)) return items(node, depth << 1, seen)
-  if (!isObject(node)) return true
-  if (++seen.count > schemaBounds.maxSubschemas || depth > schemaBounds.maxDepth) return false
+  if (Array.isArray(given)) return items(given, depth << 1, seen)
+  // tested inline, not with isObject: this runs for every node of every schema a server defines
+  if (typeof given !== 'object' || given === null) return true
+  const node = given as { readonly [key: string]: unknown }
+  if (++seen.count > maxSubschemas || depth > maxDepth) return false
   if (typeof node.$ref === 'string' || typeof node.$dynamicRef === 'string' || 'x-mcp-header' in node) return false
   const schema = (level & 1) === 1
   for (const key in node) {
     const role = keywordRoles.get(key)
     if (schema && role === undefined && !isAnnotation(key)) return false
     const value = node[key]
-    if (typeof value !== 'object' || value === null || role === Role.data) continue
+    // the root of a literal whose keywords are checked (level 1): another library's schema there says it is none
+    if (level === 1 && foreignValue(value)) return false
+    if (typeof value !== 'object' || value === null || role === dataRole) continue
     // the value one level down: its items at a schema position when the keyword holds schemas and this node is at one
     const below = (depth + 1) << 1
     const at = schema ? below | 1 : below
-    if (role === undefined || role === Role.plain) {
+    if (role === undefined || role === plainRole) {
       if (!walk(value, below, seen)) return false
-    } else if ((role & Role.map) !== 0 && isObject(value)) {
+    } else if ((role & mapRole) !== 0 && isObject(value)) {
       if ('x-mcp-header' in value) return false
       for (const name in value) if (!walk(value[name], at, seen)) return false
-    } else if ((role & Role.one) !== 0 && isObject(value)) {
+    } else if ((role & oneRole) !== 0 && isObject(value)) {
       if (!walk(value, at, seen)) return false
-    } else if ((role & Role.list) !== 0 && Array.isArray(value)) {
+    } else if ((role & listRole) !== 0 && Array.isArray(value)) {
       // the list as unknownKeywords reads it (its items are schemas), as locatedSchemaProblems counts it (flattened, at this depth)
       if (!items(value, at, seen)) return false
     } else if (!walk(value, below, seen)) return false

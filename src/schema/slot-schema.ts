@@ -14,7 +14,7 @@ import { unknownKeywords } from './keywords.js'
 import { codecToJsonSchema } from './codec-schema.js'
 import { isCodec, type JsonSchema } from './schema.js'
 import { plainlyServable } from './servable.js'
-import { isStandardSchema, notALiteral } from './standard/detect.js'
+import { foreignMark, isStandardSchema, notALiteral } from './standard/detect.js'
 import { standardJsonSchema } from './standard/json-schema.js'
 
 /**
@@ -49,12 +49,15 @@ export type KeywordRule = 'error' | 'allow'
 export const slotSchema = (name: unknown, slot: 'input' | 'output', spec: unknown, keywords: KeywordRule): JsonSchema => {
   if (isStandardSchema(spec)) return standardJsonSchema(name, slot, spec)
   if (isCodec(spec)) return codecToJsonSchema(spec)
+  // a literal with no mark of another library that the quick walk passes (its root's values
+  // included) is served as it is: the checks below would find nothing, and only spell it out
+  if (keywords === 'error' && isObject(spec) && foreignMark(spec) === undefined && plainlyServable(spec, true)) return spec
   // a manifest's schema is JSON: keys such as `kind` or `~standard` there are unknown keywords, which its reader warns about
   const foreign = keywords === 'error' && (typeof spec === 'object' || typeof spec === 'function') && spec !== null ? notALiteral(spec) : undefined
   if (foreign !== undefined) throw new TypeError(`${where(name, slot)} is not a JSON Schema literal: ${foreign}`)
   if (!isObject(spec)) throw new TypeError(`${where(name, slot)} must be a JSON Schema object, a Standard Schema (zod, valibot, arktype, ...) or an io-ts codec, not ${spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec}`)
-  // the quick walk first: the full one only spells out what it may have found
-  if (keywords === 'error' && !plainlyServable(spec, true)) {
+  // the quick walk did not pass it (above): the full one spells out what it may have found
+  if (keywords === 'error') {
     const unknown = unknownKeywords(spec)
     if (unknown.length > 0) throw new TypeError(`${where(name, slot)}: ${unknown.map((p) => `${p.message} (at ${p.path})`).join('; ')}`)
   }

@@ -23,11 +23,25 @@ export const isStandardSchema = (u: unknown): u is StandardSchemaV1 => {
  * Why a slot value that is not a Standard Schema is not a JSON Schema literal either, or
  * undefined when nothing says it is another library's schema. (`in` tests run no getter.)
  */
-export const notALiteral = (u: object): string | undefined => {
+export const notALiteral = (u: object): string | undefined => foreignMark(u) ?? foreignProperty(u)
+
+/** The marks of another library's schema on `u` itself (`in` tests: inherited and hidden keys count), or undefined. */
+export const foreignMark = (u: object): string | undefined => {
   if ('~standard' in u) return 'it carries "~standard" but is not a Standard Schema v1 (version 1 with a validate function): pass the schema itself, as the library made it'
   if ('_zod' in u || '_def' in u) return 'it is a zod schema without "~standard": use zod 3.24 or later (zod 4.2 or later for its JSON Schema), or write the JSON Schema literal'
   if ('kind' in u && 'expects' in u) return 'it is a valibot schema without "~standard": use valibot 1 and wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
   if (typeof u === 'function' && 'ast' in u) return 'it is an effect schema without "~standard": wrap it with Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(schema))'
+  return undefined
+}
+
+/**
+ * True for a value that is a schema of another library (or arktype's tuple around one that is
+ * no entry of its): at the root of a literal, it says the whole is not one (see notALiteral).
+ */
+export const foreignValue = (v: unknown): boolean => ((typeof v === 'object' && v !== null) || typeof v === 'function') && (oddTuple(v) || isStandardSchema(v))
+
+/** Why a property of `u` says it is not a literal: a tuple around a schema, or a schema of its own; undefined when none does. */
+const foreignProperty = (u: object): string | undefined => {
   // one pass over the keys for both questions (this runs for every slot of every contract); the tuple is named first
   let tupled: string | undefined
   let shaped: string | undefined

@@ -40,6 +40,25 @@ describe('another library\'s schema is never taken for a literal', () => {
     )
   })
 
+  it('a schema of another library as a root value the quick walk does not enter (data, annotation, a function) is refused all the same', async () => {
+    const { type } = await import('arktype')
+    const refused = /is not a JSON Schema literal: its property "(default|x-note|additionalProperties|examples)" is a (schema of its own|tuple around a schema)/
+    expect(() => emcp({ name: 'd', input: { type: 'object', default: z.string() } as never })).toThrow(refused)
+    expect(() => emcp({ name: 'x', input: { type: 'object', 'x-note': z.string() } as never })).toThrow(refused)
+    expect(() => emcp({ name: 'f', input: { type: 'object', additionalProperties: type('string') } as never })).toThrow(refused)
+    expect(() => emcp({ name: 't', input: { type: 'object', examples: [z.string(), '!'] } as never })).toThrow(refused)
+    // deeper than the root, data is data and a plain literal is served as it is
+    const plain = emcp({ name: 'p', input: { type: 'object', properties: { a: { type: 'string', default: 'x', examples: [['a', '?']] } }, default: { a: 'x' } } })
+    expect(plain.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'string', default: 'x', examples: [['a', '?']] } }, default: { a: 'x' } })
+  })
+
+  it('a mark of another library that no enumerable key shows (inherited, hidden) is still found', () => {
+    const hidden = Object.defineProperty({ type: 'object' }, '_def', { value: {}, enumerable: false })
+    expect(() => runtimeTool({ name: 'h', input: hidden })).toThrow('emcp: tool h: the input schema is not a JSON Schema literal: it is a zod schema without "~standard"')
+    const inherited = Object.create({ '~standard': { version: 2 } }, { type: { value: 'object', enumerable: true } })
+    expect(() => runtimeTool({ name: 'i', input: inherited })).toThrow(/carries "~standard" but is not a Standard Schema v1/)
+  })
+
   it('a zod schema is validated by zod even though it has encode and decode (never taken for an io-ts codec)', async () => {
     const t = emcp({ name: 'n', description: 'N.', input: z.object({ n: z.coerce.number() }), output: z.object({ twice: z.number() }) })
     const c = inMemoryClient(mcpServer([t], { name: 's', version: '1' }).implement({ n: ({ n }) => ({ twice: 2 * n }) }))
