@@ -31,14 +31,12 @@ const filler = (i: number): AnyTool => {
 /** A benchmark server with `n` filler tools beside `add`. */
 export const benchServer = (n: number) => {
   const fillers = Array.from({ length: n }, (_, i) => filler(i))
-  // one handler for every filler tool, as the raw loop has one function for them
+  // one handler for every filler tool, as the raw loop has one function for them; the record
+  // is filled in place (a spread of 2000 keys into a new one cost about half a millisecond)
   const echo: Handler<AnyTool> = (args: unknown) => JSON.stringify(args)
-  const fillerHandlers: Record<string, Handler<AnyTool>> = {}
-  for (const f of fillers) fillerHandlers[f.name] = echo
-  return mcpServer([add, ...fillers], { name: 'bench', version: '1.0.0' }).implement({
-    ...fillerHandlers,
-    add: ({ a, b }) => ({ sum: a + b }),
-  })
+  const handlers: { add: Handler<typeof add>; [name: string]: Handler<AnyTool> | Handler<typeof add> } = { add: ({ a, b }) => ({ sum: a + b }) }
+  for (const f of fillers) handlers[f.name] = echo
+  return mcpServer([add, ...fillers], { name: 'bench', version: '1.0.0' }).implement(handlers)
 }
 
 const usage = `The benchmark server: add plus TOOLS=N filler tools.
