@@ -23,18 +23,17 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } f
 import { SourceMap } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import ts from 'typescript'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const work = join(root, 'bench', '.work', 'top-level')
-const argv = process.argv.slice(2)
-const flag = (name, d) => {
-  const i = argv.indexOf(name)
-  return i === -1 ? d : argv[i + 1]
-}
-const byDeclaration = flag('--by', 'module') === 'declaration'
-const match = new RegExp(flag('--match', '.'))
-const top = Number(flag('--top', 30))
+const { values: options } = parseArgs({
+  options: { by: { type: 'string', default: 'module' }, match: { type: 'string', default: '.' }, top: { type: 'string', default: '30' } },
+})
+const byDeclaration = options.by === 'declaration'
+const match = new RegExp(options.match)
+const top = Number(options.top)
 const node = ['--allow-natives-syntax', '--random-seed=1']
 
 /** The marker a dump is taken before: a runtime function only natives syntax reaches. */
