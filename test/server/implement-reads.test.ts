@@ -31,3 +31,18 @@ describe('implement: the tool list as it was', () => {
     expect(server.tools.map((t) => t.name)).toEqual(['a', 'b'])
   })
 })
+
+describe('implement: the handler record', () => {
+  it('names a handler for an unknown tool though an inherited one makes up the count', () => {
+    const handlers = Object.assign(Object.create({ b: () => 'b' }) as object, { a: () => 'a', x: () => 'x' })
+    expect(() => mcpServer([tool('a'), tool('b')] as any, { name: 'h', version: '1' }).implement(handlers as any)).toThrow(
+      'emcp: handler for unknown tool x',
+    )
+  })
+
+  it('names a handler for an unknown tool though a tool named after an Object method makes up the count', () => {
+    expect(() => mcpServer([tool('a'), tool('constructor')] as any, { name: 'h', version: '1' }).implement({ a: () => 'a', x: () => 'x' } as any)).toThrow(
+      /handler for unknown tool x/,
+    )
+  })
+})
