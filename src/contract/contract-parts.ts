@@ -33,12 +33,15 @@ export const metaOf = <D extends object>(def: D): Omit<D, 'input' | 'output' | '
   return meta as Omit<D, 'input' | 'output' | 'claims'>
 }
 
+/** A tool's definition as `emcp` reads it at run time (its signatures say what each field may be). */
+export type ToolDefinition = ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }
+
 /**
  * What `emcp` makes of a definition at run time: one frozen object, its fields set in the
  * order they are listed (no parts made only to be copied: this runs for every tool), marked
  * made with its literals checked.
  */
-export const contractOf = (def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool => {
+export const contractOf = (def: ToolDefinition): AnyTool => {
   const { claims, input: givenInput, output: givenOutput } = def
   const input = slotOf(givenInput)
   const output = slotOf(givenOutput)

@@ -18,7 +18,7 @@ import type { ToolContent, ToolError } from './content.js'
 import type { ToolContext } from '../server/context.js'
 import type { DefaultedOf, FastFromSchema, WithPlainProperties } from '../schema/fast-schema.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
-import { contractOf } from './contract-parts.js'
+import { contractOf, type ToolDefinition } from './contract-parts.js'
 import type { Allowed, CheckedKeys, MarkedLiteral } from '../schema/keyword-check.js'
 import type { SchemaShape } from '../schema/schema-shape.js'
 import type { InferInput, InferOutput, StandardSchemaV1, StandardTypedV1 } from '../schema/standard/spec.js'
@@ -385,6 +385,6 @@ export function emcp<
           : Tool<N, SpecType<IS>, FastFromSchema<OS, 'input'>, true, DefaultedOf<IS>, {} extends CL ? never : keyof CL & string, never, IS extends Library ? WireOf<IS, OS> : OS extends Library ? WireOf<IS, OS> : unknown>
 >
 // the implementation: it builds what the signature above promises, from the definition as given
-export function emcp(def: ToolMeta & { readonly name: string; readonly input: unknown; readonly output?: unknown; readonly claims?: ClaimMap }): AnyTool {
+export function emcp(def: ToolDefinition): AnyTool {
   return contractOf(def)
 }

@@ -54,9 +54,8 @@ export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Re
     const mirrors = mirrorProblems(tool)
     if (mirrors.length > 0) mirrorErrors.push(...mirrors)
   }
-  // a record with a handler for every tool has a key it should not have only when it has more keys
-  const keys = Object.keys(handlers)
-  if (keys.length !== found.length) for (const key of keys) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
+  // every key looked at: a handler found may be inherited (a prototype's, Object's own `constructor`), so no count of them says none is unknown
+  for (const key of Object.keys(handlers)) if (!byName.has(key)) problems.push(`handler for unknown tool ${key}`)
   problems.push(...mirrorErrors)
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
   return found

@@ -208,7 +208,8 @@ export const mcpServer = <const T extends readonly AnyTool[], const A extends Re
   info: ServerInfo,
   options: ServerOptions & { readonly apps?: A } = {},
 ): ServerBuilder<T[number]> => {
-  const list = tools as unknown as ReadonlyArray<T[number]>
+  // a copy: the tool table is made on first use, and the caller's array may have changed by then
+  const list = (tools as unknown as ReadonlyArray<T[number]>).slice()
   const checked = sumOf(list)
   if (E.isLeft(checked))
     throw new TypeError(`emcp: invalid tool list: ${checked.left.map((e) => `${e.path} ${e.message}`).join('; ')}`)
