@@ -16,6 +16,7 @@ import { escapeToken } from '../util/json-pointer.js'
 import type { SchemaProblem } from './schema-check.js'
 import { dataKeywords, schemaBounds } from './schema-check.js'
 import type { JsonSchema } from './schema.js'
+import { isStandardSchema } from './standard/detect.js'
 
 /**
  * Every keyword a literal may use (2020-12 core, applicator, validation, unevaluated, format,
@@ -69,6 +70,11 @@ export const unknownKeywords = (schema: JsonSchema): ReadonlyArray<SchemaProblem
   const problems: SchemaProblem[] = []
   // this runs for every tool a server defines: for-in, and a node's pointer is only spelled out for a problem
   const visit = (node: unknown, trail: Trail | undefined, depth: number): void => {
+    // a function or another library's schema where a schema belongs validates nothing as a literal (JSON would drop it, or its toJSON say something else)
+    if (trail !== undefined && (typeof node === 'function' || isStandardSchema(node))) {
+      if (problems.length < maxReported) problems.push({ path: clip(pointerOf(trail)), message: foreignMessage })
+      return
+    }
     if (!isObject(node) || depth > schemaBounds.maxDepth || problems.length >= maxReported) return
     for (const key in node) {
       if (!knownKeywords.has(key)) {
@@ -76,9 +82,9 @@ export const unknownKeywords = (schema: JsonSchema): ReadonlyArray<SchemaProblem
         continue
       }
       const value = node[key]
-      if (typeof value !== 'object' || value === null) continue
+      if ((typeof value !== 'object' && typeof value !== 'function') || value === null) continue
       const at: Trail = { up: trail, token: key }
-      if (oneSchema.has(key) && isObject(value)) visit(value, at, depth + 1)
+      if (oneSchema.has(key) && (isObject(value) || typeof value === 'function')) visit(value, at, depth + 1)
       else if (schemaLists.has(key) && Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], { up: at, token: String(i) }, depth + 1)
       else if (schemaMaps.has(key) && isObject(value)) for (const name in value) visit(value[name], { up: at, token: name }, depth + 1)
     }
@@ -86,6 +92,9 @@ export const unknownKeywords = (schema: JsonSchema): ReadonlyArray<SchemaProblem
   visit(schema, undefined, 0)
   return problems
 }
+
+/** What a function or another library's schema at a schema position of a literal is told. */
+const foreignMessage = 'a schema of another library (or a function) where a JSON Schema belongs: a literal is JSON Schema all through; give the library\'s schema for the whole slot, or write this part as JSON Schema'
 
 /** The way down to a node, innermost token first. */
 interface Trail {

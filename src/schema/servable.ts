@@ -78,7 +78,7 @@ const walk = (given: unknown, level: number, seen: Seen): boolean => {
   const depth = level >> 1
   if (Array.isArray(given)) return items(given, depth << 1, seen)
   // tested inline, not with isObject: this runs for every node of every schema a server defines
-  if (typeof given !== 'object' || given === null) return true
+  if (typeof given !== 'object' || given === null) return typeof given !== 'function' || (level & 1) === 0
   const node = given as { readonly [key: string]: unknown }
   if (++seen.count > maxSubschemas || depth > maxDepth) return false
   if (typeof node.$ref === 'string' || typeof node.$dynamicRef === 'string' || 'x-mcp-header' in node) return false
@@ -89,7 +89,12 @@ const walk = (given: unknown, level: number, seen: Seen): boolean => {
     const value = node[key]
     // the root of a literal whose keywords are checked (level 1): another library's schema there says it is none
     if (level === 1 && foreignValue(value)) return false
-    if (typeof value !== 'object' || value === null || role === dataRole) continue
+    if (value === null || role === dataRole) continue
+    if (typeof value !== 'object') {
+      // a function under a keyword that holds schemas is no schema (the full checks say so)
+      if (typeof value === 'function' && schema && role !== undefined && role !== plainRole) return false
+      continue
+    }
     // the value one level down: its items at a schema position when the keyword holds schemas and this node is at one
     const below = (depth + 1) << 1
     const at = schema ? below | 1 : below
@@ -119,7 +124,7 @@ const items = (list: ReadonlyArray<unknown>, level: number, seen: Seen): boolean
     for (let i = 0; i < next.length; i++) {
       const item = next[i]
       if (Array.isArray(item)) (inner ??= []).push(item)
-      else if (typeof item === 'object' && item !== null && !walk(item, at, seen)) return false
+      else if (((typeof item === 'object' && item !== null) || typeof item === 'function') && !walk(item, at, seen)) return false
     }
   }
   return true

@@ -52,6 +52,18 @@ describe('another library\'s schema is never taken for a literal', () => {
     expect(plain.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'string', default: 'x', examples: [['a', '?']] } }, default: { a: 'x' } })
   })
 
+  it('a schema of another library (or a function) inside a literal, where a schema belongs, is refused with its path, not published through its toJSON', async () => {
+    const { type } = await import('arktype')
+    const foreign = 'a schema of another library (or a function) where a JSON Schema belongs'
+    expect(() => emcp({ name: 'p', input: { type: 'object', properties: { a: type('string') } } as never })).toThrow(`emcp: tool p: the input schema: ${foreign}`)
+    expect(() => emcp({ name: 'p', input: { type: 'object', properties: { a: type('string') } } as never })).toThrow(/\(at \/properties\/a\)/)
+    expect(() => emcp({ name: 'i', input: { type: 'object', properties: { l: { type: 'array', items: type('number') } } } as never })).toThrow(/\(at \/properties\/l\/items\)/)
+    expect(() => emcp({ name: 'z', input: { type: 'object', properties: { a: z.string() } } as never })).toThrow(/\(at \/properties\/a\)/)
+    expect(() => runtimeTool({ name: 'o', input: { type: 'object' }, output: { type: 'object', properties: { n: { anyOf: [{ type: 'string' }, () => 1] } } } as never })).toThrow(/the output schema: .*\(at \/properties\/n\/anyOf\/1\)/)
+    // a function under data or an annotation is no schema's place: not looked into
+    expect(emcp({ name: 'd', input: { type: 'object', properties: { a: { type: 'string', 'x-make': () => 'a' } } } as never }).name).toBe('d')
+  })
+
   it('a mark of another library that no enumerable key shows (inherited, hidden) is still found', () => {
     const hidden = Object.defineProperty({ type: 'object' }, '_def', { value: {}, enumerable: false })
     expect(() => runtimeTool({ name: 'h', input: hidden })).toThrow('emcp: tool h: the input schema is not a JSON Schema literal: it is a zod schema without "~standard"')
