@@ -24,6 +24,7 @@ import type { Session } from './session.js'
 import { sumOf } from '../contract/sum.js'
 import { withTags } from '../util/tags.js'
 import { registry, type Registry } from './registry.js'
+import { once } from '../util/once.js'
 import { isScoped, missingScopes } from './scopes.js'
 import { authorized, toolCaller, type Chain } from './tool-call.js'
 import { searchGate, type SearchGate } from './search-gate.js'
@@ -81,8 +82,12 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: ReadonlyArray
   // the registry (a callable per tool, a map by name, the list view) is made when first read:
   // a server answers initialize and ping without it, and a 2000-tool one started about 2 ms
   // sooner for it (bench example); everything that can refuse the tools was checked above
-  const made: Made = {}
-  const reg = (): ToolRegistry => made.reg ?? madeNow(made, toolRegistry(tools, handlers, config))
+  const contracts: Contracts = { tools }
+  const reg = once(() => {
+    const made = toolRegistry(tools, handlers, config)
+    contracts.of = made.list()
+    return made
+  })
   const gate = searchGate({ enabled: () => reg().view().enabled, has: (name) => reg().isEnabled(name), chain: config.chain })
   if (config.search !== undefined) gate.set(config.search, tools)
   const caller = toolCaller({
@@ -92,7 +97,7 @@ export const toolTable = (tools: ReadonlyArray<AnyTool>, handlers: ReadonlyArray
     takeovers: config.takeovers,
   })
   return {
-    tools: contractsOf(made, tools),
+    tools: contractsOf(contracts, reg),
     list: toolLister(reg, gate, config),
     call: (req, session) => (gate.mode() !== undefined && req.params?.name === callToolName ? gate.callThrough(req, session, caller) : caller(req, session)),
     add: toolAdder(reg, gate, config),
@@ -137,32 +142,21 @@ const toolRegistry = (tools: ReadonlyArray<AnyTool>, handlers: ReadonlyArray<Cal
   )
 }
 
-/** The registry of a table once it is made, and its list then (the contracts given, in order). */
-interface Made {
-  reg?: ToolRegistry
-  first?: ReadonlyArray<Callable>
-}
-
-/** Records the registry just made. */
-const madeNow = (made: Made, reg: ToolRegistry): ToolRegistry => {
-  made.first = reg.list()
-  return (made.reg = reg)
+/** The contracts served, and the registry's list they were read from (unset until the registry is made: the contracts given are served until then). */
+interface Contracts {
+  of?: ReadonlyArray<Callable>
+  tools: ReadonlyArray<AnyTool>
 }
 
 /** The contracts served, in order: the same array (the one given, until the registry is made) until the registry changes. */
-const contractsOf = (made: Made, tools: ReadonlyArray<AnyTool>): (() => ReadonlyArray<AnyTool>) => {
-  const contracts: { of?: ReadonlyArray<Callable>; tools: ReadonlyArray<AnyTool> } = { tools }
-  return () => {
-    if (made.reg === undefined) return contracts.tools
-    const of = made.reg.list()
-    // the registry as it was made held the contracts given, in order
-    contracts.of ??= made.first
-    if (contracts.of !== of) {
-      contracts.of = of
-      contracts.tools = of.map((c) => c.tool)
-    }
-    return contracts.tools
+const contractsOf = (contracts: Contracts, reg: () => ToolRegistry): (() => ReadonlyArray<AnyTool>) => () => {
+  if (contracts.of === undefined) return contracts.tools
+  const of = reg().list()
+  if (contracts.of !== of) {
+    contracts.of = of
+    contracts.tools = of.map((c) => c.tool)
   }
+  return contracts.tools
 }
 
 /**
