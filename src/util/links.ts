@@ -28,7 +28,7 @@ export interface Link<A> {
 export interface Links<A> {
   /** Appends `value`; its link removes it. */
   readonly add: (value: A) => Link<A>
-  /** Removes the member of `link` (again: nothing happens). */
+  /** Removes the member of `link` (again, or a link of another list: nothing happens). */
   readonly remove: (link: Link<A>) => void
   /** The members now, first added first (a copy: removing while walking it is safe). */
   readonly values: () => A[]
@@ -44,7 +44,7 @@ export const links = <A>(): Links<A> => {
   const list = new List<A>()
   return {
     add: (value) => list.add(value),
-    remove: (link) => list.remove(link as Node<A>),
+    remove: (link) => list.remove(link),
     values: () => list.values(),
     size: () => list.count,
   }
@@ -56,8 +56,14 @@ export const links = <A>(): Links<A> => {
 class Node<A> implements Link<A> {
   prev: Node<A> | undefined = undefined
   next: Node<A> | undefined = undefined
-  inList = true
-  constructor(readonly value: A) {}
+  /** The list it is in; none once removed. A link of another list, or removed already, is left alone. */
+  owner: List<A> | undefined
+  constructor(
+    readonly value: A,
+    owner: List<A>,
+  ) {
+    this.owner = owner
+  }
 }
 
 class List<A> {
@@ -66,7 +72,7 @@ class List<A> {
   count = 0
 
   add(value: A): Node<A> {
-    const n = new Node(value)
+    const n = new Node(value, this)
     if (this.tail === undefined) this.head = n
     else {
       this.tail.next = n
@@ -77,9 +83,11 @@ class List<A> {
     return n
   }
 
-  remove(n: Node<A>): void {
-    if (!n.inList) return
-    n.inList = false
+  remove(link: Link<A>): void {
+    // only this list's own links, once: anything else would unlink another list's neighbours
+    if (!(link instanceof Node) || link.owner !== this) return
+    const n = link as Node<A>
+    n.owner = undefined
     if (n.prev === undefined) this.head = n.next
     else n.prev.next = n.next
     if (n.next === undefined) this.tail = n.prev

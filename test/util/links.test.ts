@@ -59,3 +59,22 @@ describe('links', () => {
     expect(Object.values(first).filter((v) => typeof v === 'object' && v !== null && v !== first.value)).toEqual([])
   })
 })
+
+describe('links: a link of another list', () => {
+  it('is left alone: neither list loses a member', () => {
+    const a = links<string>()
+    const b = links<string>()
+    a.add('a1')
+    const a2 = a.add('a2')
+    a.add('a3')
+    b.add('b1')
+    b.remove(a2)
+    expect(a.values()).toEqual(['a1', 'a2', 'a3'])
+    expect(b.values()).toEqual(['b1'])
+    expect([a.size(), b.size()]).toEqual([3, 1])
+    b.remove({ value: 'a2' })
+    expect(b.values()).toEqual(['b1'])
+    a.remove(a2)
+    expect(a.values()).toEqual(['a1', 'a3'])
+  })
+})
