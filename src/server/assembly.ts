@@ -10,7 +10,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { clip } from '../util/clip.js'
 import type { AnyTool } from '../contract/emcp.js'
-import type { ToolContext } from './context.js'
+import type { Callable } from './call.js'
 import { rpcError, type Request } from '../protocol/jsonrpc.js'
 import type { Answer, Feature, MethodHandler } from './feature.js'
 import { knownMirrorFree, mirrorProblems } from '../protocol/headers.js'
@@ -39,14 +39,14 @@ const byName = ['extensions', 'experimental'] as const
  * `implement` changes nothing); fails unless there is exactly one handler per tool, and every
  * tool's header mirrors are well formed.
  */
-export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): ReadonlyArray<Handler> => {
+export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Record<string, unknown>): ReadonlyArray<Callable['handler']> => {
   const problems: string[] = []
   const mirrorErrors: string[] = []
-  const found: Handler[] = []
+  const found: Array<Callable['handler']> = []
   for (const tool of byName.values()) {
     // the map's key is its tool's name (sumOf)
     const handler = handlers[tool.name]
-    if (typeof handler === 'function') found.push(handler as Handler)
+    if (typeof handler === 'function') found.push(handler as Callable['handler'])
     else problems.push(`missing handler for tool ${tool.name}`)
     // a schema whose contract's walk found no header mirror needs no second look (nearly every
     // tool): asked here, mirrorProblems is not called, nor compiled, for a server of such tools
@@ -60,9 +60,6 @@ export const checkHandlers = (byName: ReadonlyMap<string, AnyTool>, handlers: Re
   if (problems.length > 0) throw new TypeError(`emcp: ${problems.join('; ')}`)
   return found
 }
-
-/** A tool's handler, as the tool table calls it. */
-type Handler = (args: unknown, ctx: ToolContext) => unknown
 
 /**
  * One table of every method answered: the server's own, then the features' (which may
