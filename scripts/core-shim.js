@@ -132,7 +132,9 @@ const growLater = (at, script, loadedBytes) => {
 /**
  * Calls `f` in a second, without keeping the process alive for it. Atomics.waitAsync times out
  * on V8's own clock: the first setTimeout of a process runs Node's timer code cold, about
- * 0.3 ms of every start, and a stdio server sets no other timer before its first answer.
+ * 0.3 ms of every start, and a stdio server sets no other timer before its first answer. A
+ * process that ends sooner may still see the wait settle as it exits (seen once in 26 short
+ * runs), so `f` may run then: it only writes a cache, atomically, as the exit hook would.
  */
 const aSecondLater = (f) => {
   if (typeof Atomics.waitAsync === 'function' && typeof SharedArrayBuffer === 'function') {
