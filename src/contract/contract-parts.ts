@@ -15,22 +15,17 @@ import { inputSlots, type ClaimMap } from './claims.js'
 import type { AnyTool, ToolMeta } from './emcp.js'
 
 /**
- * The definition's own enumerable keys but `input`, `output` and `claims`, in order, as rest
- * syntax copies them (symbols too; `__proto__` as a key). A loop rather than
- * `{ ...rest, ...slots }`: the spread gave nearly every contract a map (hidden class) of its
- * own, made again when the contract was frozen: about 4000 maps for a 2000-tool server.
+ * The definition's own enumerable keys but `input`, `output` and `claims`, in order, symbols
+ * too (`__proto__` as a key, never as the prototype): object rest, which V8 runs natively.
+ * What is added to it later (the slots) goes onto this object, never into a spread of it: a
+ * spread gave nearly every contract a map (hidden class) of its own, made again when the
+ * contract was frozen, about 4000 maps for a 2000-tool server. Measured against the loop this
+ * once was (for-in, `Object.hasOwn`, `Object.getOwnPropertySymbols`), 2000 definitions: 1.7 ms
+ * to 0.4 ms, with one map for all; the bench example's 2000-tool start, about 2 ms less.
  */
 export const metaOf = <D extends object>(def: D): Omit<D, 'input' | 'output' | 'claims'> => {
-  const meta: Record<PropertyKey, unknown> = {}
-  const from = def as Record<PropertyKey, unknown>
-  for (const k in from) {
-    if (!Object.hasOwn(from, k) || k === 'input' || k === 'output' || k === 'claims') continue
-    if (k === '__proto__') Object.defineProperty(meta, k, { value: from[k], enumerable: true, writable: true, configurable: true })
-    else meta[k] = from[k]
-  }
-  for (const k of Object.getOwnPropertySymbols(from)) if (Object.prototype.propertyIsEnumerable.call(from, k)) meta[k] = from[k]
-  // what `const { input, output, claims, ...meta } = def` would give, and is typed as
-  return meta as Omit<D, 'input' | 'output' | 'claims'>
+  const { input: _input, output: _output, claims: _claims, ...meta } = def as D & { readonly input?: unknown; readonly output?: unknown; readonly claims?: unknown }
+  return meta
 }
 
 /** A tool's definition as `emcp` reads it at run time (its signatures say what each field may be). */

@@ -67,7 +67,7 @@ export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): Runti
   const unmirrored = walkedClean(inputSchema)
   const slots = inputSlots(def.name, def.claims, inputSchema)
   const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
-  // the fields copied in a loop and the slots assigned, not spread, as `emcp` does (see metaOf): one hidden class for every contract
+  // the fields copied (metaOf) and the slots assigned onto that copy, not spread into another, as `emcp` does: one hidden class for every contract
   const tool = Object.assign(metaOf(def), { input }, slots, outputSchema === undefined ? {} : { output, outputSchema })
   return madeContract<RuntimeTool>(tool, keywords, unmirrored)
 }

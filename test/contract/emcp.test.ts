@@ -96,6 +96,15 @@ describe('emcp: the contract value', () => {
     expect(tool.input).toBe(def.input)
     expect(tool.inputSchema).toBe(def.input)
   })
+
+  it('copies no inherited key, whatever the definition\'s prototype holds', () => {
+    const base = { inherited: 'from the prototype' }
+    const def = Object.assign(Object.create(base) as Record<string, unknown>, { name: 'heir', 2: 'two', 1: 'one', input: { type: 'object' } })
+    const tool = emcp(def as never) as unknown as Record<string, unknown>
+    // integer-like keys first, as every own-key listing orders them
+    expect(Object.keys(tool)).toEqual(['1', '2', 'name', 'inputSchema', 'input'])
+    expect('inherited' in tool).toBe(false)
+  })
 })
 
 describe('emcp: the schema root is an object', () => {
