@@ -72,10 +72,23 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
   // the node holding each $ref: its pointer is only worked out for one that fails
   const refs: Array<{ readonly ref: string; readonly scoped: boolean; readonly node: object; readonly key: string }> = []
   let count = 0
+  let lists = 0
   let deepest = 0
   const visit = (node: unknown, depth: number, scoped: boolean): void => {
     if (Array.isArray(node)) {
-      for (const n of node) visit(n, depth, scoped)
+      // a list's items at the list's depth; a list inside a list flattened with a stack of its
+      // own, not by calling itself, one level deeper for the depth bound (past it, not opened),
+      // and every list counted: lists nested past what JSON.stringify can write, or holding
+      // themselves (only code builds that), end at the bounds
+      const pending: Array<readonly [ReadonlyArray<unknown>, number]> = [[node, depth]]
+      for (let next = pending.pop(); next !== undefined && ++lists <= schemaBounds.maxSubschemas; next = pending.pop()) {
+        const [list, at] = next
+        deepest = Math.max(deepest, at)
+        for (const n of list)
+          if (!Array.isArray(n)) visit(n, depth, scoped)
+          else if (at < schemaBounds.maxDepth) pending.push([n, at + 1])
+          else deepest = at + 1
+      }
       return
     }
     if (!isObject(node)) return
@@ -99,8 +112,9 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
     }
   }
   visit(schema, 0, false)
-  if (!mirrors && count <= schemaBounds.maxSubschemas && deepest <= schemaBounds.maxDepth) unmirrored.add(schema)
+  if (!mirrors && count <= schemaBounds.maxSubschemas && lists <= schemaBounds.maxSubschemas && deepest <= schemaBounds.maxDepth) unmirrored.add(schema)
   if (count > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` })
+  if (lists > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it holds more than ${schemaBounds.maxSubschemas} lists where schemas or annotations go` })
   if (deepest > schemaBounds.maxDepth) problems.push({ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` })
   if (schema.$schema !== undefined && !knownDialect(schema.$schema))
     problems.push({

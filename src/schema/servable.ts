@@ -32,7 +32,7 @@ export const plainlyServable = (schema: JsonSchema, keywords: boolean): boolean 
   const $schema = schema.$schema
   if ($schema !== undefined && !knownDialect($schema)) return false
   // clean also says: no header mirror (the contract made of it records that, see objectRoot)
-  const clean = walk(schema, keywords ? 1 : 0, { count: 0 })
+  const clean = walk(schema, keywords ? 1 : 0, { count: 0, lists: 0 })
   // a literal's slot check remembers its pass for the root check that follows it at once
   proved = clean && keywords ? schema : undefined
   return clean
@@ -58,9 +58,10 @@ let proved: object | undefined
 const { data: dataRole, plain: plainRole, map: mapRole, one: oneRole, list: listRole } = Role
 const { maxSubschemas, maxDepth } = schemaBounds
 
-/** What one walk has seen so far: the subschemas counted (one record per walk, so that a walk inside a walk, from a getter, counts its own). */
+/** What one walk has seen so far: the subschemas and the lists counted, as `locatedSchemaProblems` counts them (one record per walk, so that a walk inside a walk, from a getter, counts its own). */
 interface Seen {
   count: number
+  lists: number
 }
 
 /**
@@ -72,7 +73,7 @@ interface Seen {
  * more than a 2000-tool server spends walking (about 20 000 instructions per tool, under
  * callgrind). Its own calls go at most two deep per level of subschemas (an object, a list of
  * them), so the depth bound bounds them; a list directly inside a list, which no schema
- * written by hand holds, is flattened by `items` without calling itself.
+ * written by hand holds, ends the walk (`items`).
  */
 const walk = (given: unknown, level: number, seen: Seen): boolean => {
   const depth = level >> 1
@@ -114,18 +115,17 @@ const walk = (given: unknown, level: number, seen: Seen): boolean => {
 }
 
 /**
- * The items of a list, each walked at `level`; the items of lists inside it at no schema
- * position (as a list at a schema position holds schemas, and a schema is no list), flattened
- * with a list of their own rather than by calling itself.
+ * The items of a list, each walked at `level`. A list directly inside it sends the schema to
+ * the full checks: no schema holds one where schemas or annotations go (a list of schemas holds
+ * schemas), `locatedSchemaProblems` counts such nesting against the depth bound, and a list
+ * holding itself (which only code can build) would otherwise never end.
  */
 const items = (list: ReadonlyArray<unknown>, level: number, seen: Seen): boolean => {
-  let inner: Array<ReadonlyArray<unknown>> | undefined
-  for (let next: ReadonlyArray<unknown> | undefined = list, at = level; next !== undefined; next = inner?.pop(), at = level & ~1) {
-    for (let i = 0; i < next.length; i++) {
-      const item = next[i]
-      if (Array.isArray(item)) (inner ??= []).push(item)
-      else if (((typeof item === 'object' && item !== null) || typeof item === 'function') && !walk(item, at, seen)) return false
-    }
+  if (++seen.lists > maxSubschemas) return false
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]
+    if (Array.isArray(item)) return false
+    if (((typeof item === 'object' && item !== null) || typeof item === 'function') && !walk(item, level, seen)) return false
   }
   return true
 }

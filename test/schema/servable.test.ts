@@ -102,10 +102,34 @@ describe('plainlyServable', () => {
     expect(locatedSchemaProblems(wide)).toEqual([{ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` }])
   })
 
-  it('walks in a loop, not by calling itself: arrays nested far deeper than the call stack allows, and a list too long for a schema', () => {
+  it('ends on lists inside lists: nested far deeper than the call stack (or JSON.stringify) allows, holding themselves, or too many; and a list too long for a schema', () => {
     let nested: unknown = []
     for (let i = 0; i < 200_000; i++) nested = [nested]
-    expect(plainlyServable({ type: 'object', 'x-note': nested }, true)).toBe(true)
+    // a list inside a list sends the schema to the full checks, which count the nesting as depth (a tools/list could not write this one)
+    const deepLists = { type: 'object', 'x-note': nested }
+    expect(plainlyServable(deepLists, true)).toBe(false)
+    expect(locatedSchemaProblems(deepLists)).toEqual([{ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` }])
+    // a list holding itself (only code builds one) ends too: under a list of schemas, under an annotation
+    const loop: unknown[] = []
+    loop.push(loop)
+    for (const looped of [{ type: 'object', properties: { a: { anyOf: loop } } }, { type: 'object', 'x-loop': loop }]) {
+      expect(plainlyServable(looped, true)).toBe(false)
+      expect(locatedSchemaProblems(looped)).toEqual([{ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` }])
+      expect(() => emcp({ name: 'looped', input: looped as never })).toThrow(`emcp: tool looped: the input schema cannot be served: it nests deeper than ${schemaBounds.maxDepth} levels`)
+    }
+    // holding itself twice: each level doubles the lists to open, the count ends it
+    const fork: unknown[] = []
+    fork.push(fork, fork)
+    expect(locatedSchemaProblems({ type: 'object', 'x-fork': fork })).toContainEqual({ path: '', message: `it holds more than ${schemaBounds.maxSubschemas} lists where schemas or annotations go` })
+    // lists side by side count as well, in both walks
+    const side = { type: 'object', ...Object.fromEntries(Array.from({ length: schemaBounds.maxSubschemas + 1 }, (_, i) => [`x-${i}`, []])) }
+    expect(plainlyServable(side, true)).toBe(false)
+    expect(locatedSchemaProblems(side)).toEqual([{ path: '', message: `it holds more than ${schemaBounds.maxSubschemas} lists where schemas or annotations go` }])
+    // a few lists inside a list, where an annotation holds a matrix: served, after the full checks found nothing
+    const matrix = { type: 'object', 'x-matrix': [[1, 2], [3, 4]] }
+    expect(plainlyServable(matrix, true)).toBe(false)
+    expect(locatedSchemaProblems(matrix)).toEqual([])
+    expect(emcp({ name: 'matrix', input: matrix }).inputSchema).toEqual(matrix)
     // more objects than the bounds allow, in one list under an annotation: the full walks answer, and say why
     const many = { type: 'object', 'x-note': Array.from({ length: 4 * schemaBounds.maxSubschemas }, () => ({})) }
     expect(plainlyServable(many, true)).toBe(false)
