@@ -20,6 +20,8 @@ export const schemaBounds = {
   maxDepth: 64,
   /** The most subschemas in one schema, all nesting levels counted. */
   maxSubschemas: 5_000,
+  /** The most lists and objects inside the values of `const`, `enum`, `default` and `examples`, all together. */
+  maxDataNodes: 100_000,
 } as const
 
 /** The dialects emcp validates, by the `$schema` that names them. */
@@ -74,6 +76,7 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
   let count = 0
   let lists = 0
   let deepest = 0
+  let data: DataSeen = { nodes: 0, deepest: 0 }
   const visit = (node: unknown, depth: number, scoped: boolean): void => {
     if (Array.isArray(node)) {
       // a list's items at the list's depth; a list inside a list flattened with a stack of its
@@ -104,7 +107,11 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
     // for-in and no visit of scalars: this runs for every tool a server defines
     for (const key in node) {
       const value = node[key]
-      if (typeof value !== 'object' || value === null || dataKeywords.has(key)) continue
+      if (typeof value !== 'object' || value === null) continue
+      if (dataKeywords.has(key)) {
+        data = dataWithin(value, data)
+        continue
+      }
       if (nameMaps.has(key) && isObject(value)) {
         if (mirrorKey in value) mirrors = true
         for (const name in value) visit(value[name], depth + 1, inner)
@@ -112,10 +119,12 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
     }
   }
   visit(schema, 0, false)
-  if (!mirrors && count <= schemaBounds.maxSubschemas && lists <= schemaBounds.maxSubschemas && deepest <= schemaBounds.maxDepth) unmirrored.add(schema)
+  if (!mirrors && count <= schemaBounds.maxSubschemas && lists <= schemaBounds.maxSubschemas && deepest <= schemaBounds.maxDepth && dataFits(data)) unmirrored.add(schema)
   if (count > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it has more than ${schemaBounds.maxSubschemas} subschemas` })
   if (lists > schemaBounds.maxSubschemas) problems.push({ path: '', message: `it holds more than ${schemaBounds.maxSubschemas} lists where schemas or annotations go` })
   if (deepest > schemaBounds.maxDepth) problems.push({ path: '', message: `it nests deeper than ${schemaBounds.maxDepth} levels` })
+  if (data.deepest > schemaBounds.maxDepth) problems.push({ path: '', message: `a value under const, enum, default or examples nests deeper than ${schemaBounds.maxDepth} levels (or holds itself)` })
+  if (data.nodes > schemaBounds.maxDataNodes) problems.push({ path: '', message: `the values under const, enum, default and examples hold more than ${schemaBounds.maxDataNodes} lists and objects` })
   if (schema.$schema !== undefined && !knownDialect(schema.$schema))
     problems.push({
       path: '/$schema',
@@ -145,4 +154,31 @@ const pathTo = (root: unknown, target: object, depth = 0): string | undefined =>
     if (rest !== undefined) return `/${escapeToken(k)}${rest}`
   }
   return undefined
+}
+
+/** The lists and objects seen so far inside data values, and the deepest of them. */
+export interface DataSeen {
+  readonly nodes: number
+  readonly deepest: number
+}
+
+/** Whether the data values seen are within the bounds, so that a tools/list can write them. */
+export const dataFits = (d: DataSeen): boolean => d.nodes <= schemaBounds.maxDataNodes && d.deepest <= schemaBounds.maxDepth
+
+/**
+ * One data value's lists and objects added to what was seen: with a stack of its own, not by
+ * calling itself, and ending at the bounds, since code can hand a value nested past what
+ * JSON.stringify writes, or holding itself (which would loop, or double at every level).
+ */
+export const dataWithin = (value: object, seen: DataSeen): DataSeen => {
+  let { nodes, deepest } = seen
+  const pending: Array<readonly [object, number]> = [[value, 1]]
+  for (let next = pending.pop(); next !== undefined && dataFits({ nodes, deepest }); next = pending.pop()) {
+    const [node, at] = next
+    nodes++
+    deepest = Math.max(deepest, at)
+    if (at > schemaBounds.maxDepth) continue
+    for (const v of Array.isArray(node) ? node : Object.values(node)) if (typeof v === 'object' && v !== null) pending.push([v, at + 1])
+  }
+  return { nodes, deepest }
 }

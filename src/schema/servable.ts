@@ -19,7 +19,7 @@
  */
 import { isObject } from '../util/json-object.js'
 import { isAnnotation, keywordRoles, Role } from './keywords.js'
-import { knownDialect, schemaBounds } from './schema-check.js'
+import { dataFits, dataWithin, knownDialect, schemaBounds, type DataSeen } from './schema-check.js'
 import { foreignValue } from './standard/detect.js'
 import type { JsonSchema } from './schema.js'
 
@@ -32,7 +32,7 @@ export const plainlyServable = (schema: JsonSchema, keywords: boolean): boolean 
   const $schema = schema.$schema
   if ($schema !== undefined && !knownDialect($schema)) return false
   // clean also says: no header mirror (the contract made of it records that, see objectRoot)
-  const clean = walk(schema, keywords ? 1 : 0, { count: 0, lists: 0 })
+  const clean = walk(schema, keywords ? 1 : 0, { count: 0, lists: 0, data: { nodes: 0, deepest: 0 } })
   // a literal's slot check remembers its pass for the root check that follows it at once
   proved = clean && keywords ? schema : undefined
   return clean
@@ -62,6 +62,8 @@ const { maxSubschemas, maxDepth } = schemaBounds
 interface Seen {
   count: number
   lists: number
+  /** The lists and objects inside data values (`const`, `enum`, `default`, `examples`). */
+  data: DataSeen
 }
 
 /**
@@ -90,7 +92,12 @@ const walk = (given: unknown, level: number, seen: Seen): boolean => {
     const value = node[key]
     // the root of a literal whose keywords are checked (level 1): another library's schema there says it is none
     if (level === 1 && foreignValue(value)) return false
-    if (value === null || role === dataRole) continue
+    if (value === null) continue
+    // data: its lists and objects counted and bounded as the full checks do (code can hand one holding itself)
+    if (role === dataRole) {
+      if (typeof value === 'object' && !dataFits((seen.data = dataWithin(value, seen.data)))) return false
+      continue
+    }
     if (typeof value !== 'object') {
       // a function under a keyword that holds schemas is no schema (the full checks say so)
       if (typeof value === 'function' && schema && role !== undefined && role !== plainRole) return false
@@ -129,3 +136,4 @@ const items = (list: ReadonlyArray<unknown>, level: number, seen: Seen): boolean
   }
   return true
 }
+

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { emcp } from '../../src/index.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { emcp, encode, mcpServer, newSession } from '../../src/index.js'
 import { unknownKeywords } from '../../src/schema/keywords.js'
 import { checkedWithoutHeaderMirrors, locatedSchemaProblems, schemaBounds } from '../../src/schema/schema-check.js'
 import type { JsonSchema } from '../../src/schema/schema.js'
@@ -36,6 +37,8 @@ const valueOf = (next: () => number, key: string, depth: number): unknown => {
   for (let i = 0; i < 1 + next() * 3; i++) map[keys[Math.floor(next() * keys.length)] as string] = nodeOf(next, depth + 1)
   return map
 }
+
+const isObj = (u: unknown): boolean => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 const nodeOf = (next: () => number, depth: number): Record<string, unknown> => {
   const node: Record<string, unknown> = {}
@@ -76,6 +79,75 @@ describe('plainlyServable', () => {
     expect(tally.quick).toBeGreaterThan(200)
     expect(tally.unknown).toBeGreaterThan(200)
     expect(tally.problems).toBeGreaterThan(100)
+  })
+
+  it('keeps the invariant with lists planted inside lists: nested around the depth bound, holding themselves, forked, side by side around the list bound (600 random schemas)', () => {
+    const { maxDepth, maxSubschemas } = schemaBounds
+    /** A list `levels` deep in lists, a schema or a scalar at its bottom. */
+    const nestedList = (levels: number, bottom: unknown): unknown[] => {
+      let l: unknown[] = [bottom]
+      for (let i = 1; i < levels; i++) l = [l]
+      return l
+    }
+    const plants: ReadonlyArray<(next: () => number) => unknown> = [
+      next => nestedList(1 + Math.floor(next() * 4), next() < 0.5 ? 1 : nodeOf(next, 3)),
+      next => nestedList(maxDepth - 2 + Math.floor(next() * 5), { type: 'string' }),
+      () => { const loop: unknown[] = [{ type: 'string' }]; loop.push(loop); return loop },
+      () => { const fork: unknown[] = []; fork.push(fork, fork); return fork },
+      next => Array.from({ length: maxSubschemas - 2 + Math.floor(next() * 5) }, () => []),
+      next => [nodeOf(next, 2), [nodeOf(next, 3), [nodeOf(next, 4)]]],
+    ]
+    const where = ['x-note', '$comment', 'anyOf', 'allOf', 'prefixItems', 'items', 'enum', 'examples', 'default', 'required', 'type']
+    const tally = { quick: 0, refused: 0 }
+    for (let seed = 1; seed <= 600; seed++) {
+      const next = rng(seed)
+      const schema: Record<string, unknown> = { ...nodeOf(next, 1) }
+      // planted at the root or one level down, under a keyword of any role
+      const holder = next() < 0.5 || !isObj(schema.properties) ? schema : ((schema.properties as Record<string, unknown>).p = {} as Record<string, unknown>)
+      ;(holder as Record<string, unknown>)[where[seed % where.length] as string] = (plants[seed % plants.length] as (n: () => number) => unknown)(next)
+      const unknown = unknownKeywords(schema).length
+      const located = locatedSchemaProblems(schema).length
+      for (const k of [true, false]) {
+        const pass = plainlyServable(schema, k)
+        if (pass) tally.quick++
+        else tally.refused++
+        expect({ seed, k, pass, located, unknown }).toEqual({ seed, k, pass, located: pass ? 0 : located, unknown: pass && k ? 0 : unknown })
+      }
+    }
+    expect(tally.quick).toBeGreaterThan(20)
+    expect(tally.refused).toBeGreaterThan(300)
+  })
+
+  it('bounds data values (const, enum, default, examples): one holding itself, forked, nested 200,000 deep or too many is refused when the contract is made, not when tools/list writes it', async () => {
+    const { maxDepth, maxDataNodes } = schemaBounds
+    let nested: unknown = 1
+    for (let i = 0; i < 200_000; i++) nested = [nested]
+    const loop: unknown[] = [1]
+    loop.push(loop)
+    const fork: Record<string, unknown> = {}
+    fork.a = fork
+    fork.b = fork
+    const deepMessage = `a value under const, enum, default or examples nests deeper than ${maxDepth} levels (or holds itself)`
+    for (const bad of [nested, loop, fork])
+      for (const at of [{ const: bad }, { enum: [bad] }, { type: 'array', default: bad }, { examples: [bad] }, { 'x-note': { default: bad } }]) {
+        const schema = { type: 'object', properties: { a: at } }
+        expect(plainlyServable(schema, true)).toBe(false)
+        expect(locatedSchemaProblems(schema)).toEqual([{ path: '', message: deepMessage }])
+        expect(() => emcp({ name: 'bad', input: schema as never })).toThrow(`emcp: tool bad: the input schema cannot be served: ${deepMessage}`)
+      }
+    const many = { type: 'object', properties: { a: { enum: Array.from({ length: maxDataNodes }, (_, i) => ({ i })) } } }
+    expect(plainlyServable(many, true)).toBe(false)
+    expect(locatedSchemaProblems(many)).toEqual([{ path: '', message: `the values under const, enum, default and examples hold more than ${maxDataNodes} lists and objects` }])
+    // data nested as deep as the bound allows, objects in an enum: served at once, and written by tools/list
+    let deepest: unknown = 'leaf'
+    for (let i = 1; i < maxDepth; i++) deepest = [deepest]
+    const fine = { type: 'object', properties: { a: { const: deepest }, b: { enum: [{ k: 1 }, [1, [2]]] } } }
+    expect(plainlyServable(fine, true)).toBe(true)
+    expect(locatedSchemaProblems(fine)).toEqual([])
+    const tool = emcp({ name: 'fine', input: fine as { type: 'object' } })
+    const server = mcpServer([tool], { name: 'data', version: '1.0.0' }).implement({ fine: () => 'ok' } as never)
+    const out = await server.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, newSession())()
+    expect(O.isSome(out) && (JSON.parse(encode(out.value)) as { result: { tools: Array<{ inputSchema: unknown }> } }).result.tools[0]?.inputSchema).toEqual(fine)
   })
 
   it('passes plain schemas at once, and sends references, header mirrors and bounds to the full checks', () => {
@@ -129,7 +201,7 @@ describe('plainlyServable', () => {
     const matrix = { type: 'object', 'x-matrix': [[1, 2], [3, 4]] }
     expect(plainlyServable(matrix, true)).toBe(false)
     expect(locatedSchemaProblems(matrix)).toEqual([])
-    expect(emcp({ name: 'matrix', input: matrix }).inputSchema).toEqual(matrix)
+    expect(emcp({ name: 'matrix', input: matrix as { type: 'object' } }).inputSchema).toEqual(matrix)
     // more objects than the bounds allow, in one list under an annotation: the full walks answer, and say why
     const many = { type: 'object', 'x-note': Array.from({ length: 4 * schemaBounds.maxSubschemas }, () => ({})) }
     expect(plainlyServable(many, true)).toBe(false)
