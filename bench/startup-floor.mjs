@@ -1,6 +1,6 @@
 /**
  * The floor under the start of a server with many tools: how fast the stdio bench example
- * could start if `emcp()` checked nothing. Three starts are timed, spawn to first answered
+ * could start if `emcp()` checked nothing. Four starts are timed, spawn to first answered
  * `ping`, in interleaved rounds whose order turns by one each round (so that none of them
  * always runs first, which measured 3 to 4 ms faster on a 2-core machine):
  *
@@ -18,7 +18,8 @@
  *
  * It is evidence for a question a target raises ("can this be met while contracts are checked
  * when they are made?"), not a target of its own. Stdio pipes only, bounded in rounds, each
- * start killed after its first answer (or after 30 s).
+ * start killed after its first answer (or after 30 s). The copies under bench/.work are removed
+ * when it ends, whether it ends well, on an error, or on Ctrl-C.
  *
  *   npm run build && node bench/startup-floor.mjs           # 2000 tools, 40 rounds
  *   node bench/startup-floor.mjs --tools 0 --rounds 30
@@ -45,12 +46,16 @@ if (parsed.help) {
   process.stdout.write(usage)
   process.exit(0)
 }
-const tools = Number(parsed.tools)
-const rounds = Number(parsed.rounds)
-if (!Number.isInteger(tools) || tools < 0 || tools > 10000 || !Number.isInteger(rounds) || rounds < 1 || rounds > 500) {
-  process.stderr.write(usage)
+/** A count in decimal digits within [min, max], or the usage and exit 2 naming the option (Number() would take '', ' 5', '1e3' and '0x10'). */
+const count = (option, min, max) => {
+  const text = parsed[option]
+  const n = /^\d{1,6}$/.test(text) ? Number(text) : NaN
+  if (n >= min && n <= max) return n
+  process.stderr.write(`--${option} ${JSON.stringify(text)}: expected a whole number from ${min} to ${max}\n${usage}`)
   process.exit(2)
 }
+const tools = count('tools', 0, 10000)
+const rounds = count('rounds', 1, 500)
 
 /** The bodies `emcp()` gets in the copies (the names are the core's own): its copy of the fields, or a literal of the example's three; either way the literal published as it is, frozen and marked made. */
 const bodies = {
@@ -89,10 +94,12 @@ const start = (file, settle = 0) =>
   new Promise((resolve, reject) => {
     const t0 = performance.now()
     const child = spawn(process.execPath, [file, 'stdio'], { env, stdio: ['pipe', 'pipe', 'inherit'] })
+    children.add(child)
     const timer = setTimeout(() => child.kill('SIGKILL'), 30000)
     let text = ''
     child.on('error', reject)
     child.on('exit', (code, signal) => {
+      children.delete(child)
       clearTimeout(timer)
       if (!text.includes('\n')) reject(new Error(`${file} exited (${code ?? signal}) before answering`))
     })
@@ -107,6 +114,15 @@ const start = (file, settle = 0) =>
   })
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
+
+/** The children alive now: killed, with the copies removed, however this ends. */
+const children = new Set()
+const cleanUp = () => {
+  for (const child of children) child.kill('SIGKILL')
+  rmSync(work, { recursive: true, force: true })
+}
+process.on('exit', cleanUp)
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(130))
 
 rmSync(work, { recursive: true, force: true })
 const servers = [
@@ -132,4 +148,3 @@ servers.forEach((s, i) => {
 })
 const floor = median(samples[1])
 process.stdout.write(`room left under 1.3x raw for every check emcp() makes: ${(1.3 * raw - floor).toFixed(1)} ms (the example spends ${(median(samples[0]) - floor).toFixed(1)} ms)\n`)
-rmSync(work, { recursive: true, force: true })
