@@ -59,7 +59,7 @@ const rounds = count('rounds', 1, 500)
 
 /** The bodies `emcp()` gets in the copies (the names are the core's own): its copy of the fields, or a literal of the example's three; either way the literal published as it is, frozen and marked made. */
 const bodies = {
-  unchecked: 'const t=metaOf(def);t.inputSchema=def.input;t.input=def.input;return markMade(Object.freeze(t),"error",!0);',
+  unchecked: 'const{input:i,output:o,claims:c,...t}=def;t.inputSchema=i;t.input=i;return markMade(Object.freeze(t),"error",!0);',
   literal: 'return markMade(Object.freeze({name:def.name,description:def.description,inputSchema:def.input,input:def.input}),"error",!0);',
 }
 
@@ -75,7 +75,7 @@ const copyWith = (dir, body) => {
   const source = readFileSync(join(bundle, name), 'latin1')
   const entry = 'contractOf=def=>{'
   // the core must still have the names the bodies call, and one contractOf: say so rather than time something else
-  for (const needed of [entry, 'metaOf=', 'markMade='])
+  for (const needed of [entry, 'markMade='])
     if (source.split(needed).length !== 2) throw new Error(`the core script has ${source.split(needed).length - 1} of "${needed}" (expected one): update the bodies`)
   if (body !== undefined) writeFileSync(join(bundle, name), source.replace(entry, entry + body), 'latin1')
   return join(dir, 'dist', 'examples', 'bench.js')

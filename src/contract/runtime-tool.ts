@@ -13,7 +13,7 @@
  * const server = mcpServer([search], { name: 's', version: '1' }).implement({ search: (args) => `searched ${String(args.q)}` })
  */
 import type { TaskSupport, Tool, ToolMeta } from './emcp.js'
-import { madeContract, metaOf, objectRoot, walkedClean } from './contract-parts.js'
+import { madeContract, objectRoot, walkedClean } from './contract-parts.js'
 import type { Codec, JsonSchema } from '../schema/schema.js'
 import { inputSlots, type ClaimMap } from './claims.js'
 import { slotOf, type StandardShape } from '../schema/standard/shape.js'
@@ -61,13 +61,16 @@ export const runtimeTool = (def: RuntimeToolDef): RuntimeTool => runtimeToolOf(d
 /** `runtimeTool`, with unknown keywords allowed (`'allow'`: manifests, whose reader warns about them). Internal. */
 export const runtimeToolOf = (def: RuntimeToolDef, keywords: KeywordRule): RuntimeTool => {
   // a raw shape (code only: a manifest's schema is JSON, with no schema objects in it) becomes the Standard Schema of its object
-  const input = keywords === 'error' ? slotOf(def.input) : def.input
-  const output = keywords === 'error' ? slotOf(def.output) : def.output
-  const inputSchema = objectRoot(def.name, 'input', input, keywords)
+  // each field read once (a getter or a Proxy's trap runs once), the rest copied natively, as `emcp` does
+  const { input: givenInput, output: givenOutput, claims, ...meta } = def
+  const name = meta.name
+  const input = keywords === 'error' ? slotOf(givenInput) : givenInput
+  const output = keywords === 'error' ? slotOf(givenOutput) : givenOutput
+  const inputSchema = objectRoot(name, 'input', input, keywords)
   const unmirrored = walkedClean(inputSchema)
-  const slots = inputSlots(def.name, def.claims, inputSchema)
-  const outputSchema = output === undefined ? undefined : objectRoot(def.name, 'output', output, keywords)
-  // the fields copied (metaOf) and the slots assigned onto that copy, not spread into another, as `emcp` does: one hidden class for every contract
-  const tool = Object.assign(metaOf(def), { input }, slots, outputSchema === undefined ? {} : { output, outputSchema })
+  const slots = inputSlots(name, claims, inputSchema)
+  const outputSchema = output === undefined ? undefined : objectRoot(name, 'output', output, keywords)
+  // the slots assigned onto the copy, not spread into another: one hidden class for every contract
+  const tool = Object.assign(meta, { input }, slots, outputSchema === undefined ? {} : { output, outputSchema })
   return madeContract<RuntimeTool>(tool, keywords, unmirrored)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as t from 'io-ts'
-import { DateFromISOString, emcp } from '../../src/index.js'
+import { DateFromISOString, emcp, runtimeTool } from '../../src/index.js'
 
 const input = {
   type: 'object',
@@ -104,6 +104,42 @@ describe('emcp: the contract value', () => {
     // integer-like keys first, as every own-key listing orders them
     expect(Object.keys(tool)).toEqual(['1', '2', 'name', 'inputSchema', 'input'])
     expect('inherited' in tool).toBe(false)
+  })
+
+  it('reads input, output and claims once each, whatever the definition is made of: getters, a Proxy, a frozen or sealed object, inherited fields (emcp and runtimeTool alike)', () => {
+    const reads: string[] = []
+    const input = { type: 'object', properties: { q: { type: 'string' } } } as const
+    const output = { type: 'object', properties: { n: { type: 'number' } } } as const
+    const getters = {
+      name: 'got',
+      get input() { reads.push('input'); return input },
+      get output() { reads.push('output'); return output },
+      get title() { return 'computed' },
+    }
+    const proxied = new Proxy({ name: 'proxied', input, output, description: 'd' }, {
+      get: (t, k, r) => { reads.push(`get ${String(k)}`); return Reflect.get(t, k, r) },
+    })
+    for (const make of [emcp, runtimeTool] as ReadonlyArray<(d: never) => unknown>) {
+      reads.length = 0
+      const a = make(getters as never) as Record<string, unknown>
+      expect(reads).toEqual(['input', 'output'])
+      expect(a).toMatchObject({ name: 'got', title: 'computed', input, inputSchema: input, output, outputSchema: output })
+      // the getter's value is copied, not the getter
+      expect(Object.getOwnPropertyDescriptor(a, 'title')?.get).toBeUndefined()
+      reads.length = 0
+      const b = make(proxied as never) as Record<string, unknown>
+      expect(reads.filter((r) => r === 'get input' || r === 'get output' || r === 'get claims').sort()).toEqual(['get claims', 'get input', 'get output'])
+      expect(b).toMatchObject({ name: 'proxied', description: 'd', inputSchema: input })
+      for (const sealed of [Object.freeze({ name: 'frozen', input }), Object.seal({ name: 'sealed', input })]) {
+        const c = make(sealed as never) as Record<string, unknown>
+        expect(Object.isFrozen(c)).toBe(true)
+        expect(c).toMatchObject({ name: sealed.name, inputSchema: input })
+      }
+      // an input on the prototype is the tool's input, as a read of def.input finds it; other inherited keys stay out
+      const heir = make(Object.assign(Object.create({ input, stray: 1 }) as object, { name: 'heir' }) as never) as Record<string, unknown>
+      expect('stray' in heir).toBe(false)
+      expect(heir.input).toBe(input)
+    }
   })
 })
 
