@@ -76,7 +76,7 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
   let count = 0
   let lists = 0
   let deepest = 0
-  let data: DataSeen = { nodes: 0, deepest: 0 }
+  const data: DataSeen = { nodes: 0, deepest: 0 }
   const visit = (node: unknown, depth: number, scoped: boolean): void => {
     if (Array.isArray(node)) {
       // a list's items at the list's depth; a list inside a list flattened with a stack of its
@@ -109,7 +109,7 @@ export const locatedSchemaProblems = (schema: JsonSchema): ReadonlyArray<SchemaP
       const value = node[key]
       if (typeof value !== 'object' || value === null) continue
       if (dataKeywords.has(key)) {
-        data = dataWithin(value, data)
+        dataWithin(value, data)
         continue
       }
       if (nameMaps.has(key) && isObject(value)) {
@@ -156,29 +156,38 @@ const pathTo = (root: unknown, target: object, depth = 0): string | undefined =>
   return undefined
 }
 
-/** The lists and objects seen so far inside data values, and the deepest of them. */
+/** The lists and objects counted so far inside data values, and the deepest of them: a record each walk keeps and `dataWithin` updates in place. */
 export interface DataSeen {
-  readonly nodes: number
-  readonly deepest: number
+  nodes: number
+  deepest: number
 }
 
-/** Whether the data values seen are within the bounds, so that a tools/list can write them. */
+/** Whether the data values counted are within the bounds, so that a tools/list can write them. */
 export const dataFits = (d: DataSeen): boolean => d.nodes <= schemaBounds.maxDataNodes && d.deepest <= schemaBounds.maxDepth
 
 /**
- * One data value's lists and objects added to what was seen: with a stack of its own, not by
- * calling itself, and ending at the bounds, since code can hand a value nested past what
- * JSON.stringify writes, or holding itself (which would loop, or double at every level).
+ * Adds one data value's lists and objects to `seen` (in place) and says whether they still fit
+ * the bounds: with a stack of its own, not by calling itself, and ending at the bounds, since
+ * code can hand a value nested past what JSON.stringify writes, or holding itself (which would
+ * loop, or double at every level). A list of scalars (`required`, most `enum`s), the commonest
+ * data value, is one node with no stack: this runs for nearly every tool a server defines.
  */
-export const dataWithin = (value: object, seen: DataSeen): DataSeen => {
-  let { nodes, deepest } = seen
-  const pending: Array<readonly [object, number]> = [[value, 1]]
-  for (let next = pending.pop(); next !== undefined && dataFits({ nodes, deepest }); next = pending.pop()) {
-    const [node, at] = next
-    nodes++
-    deepest = Math.max(deepest, at)
-    if (at > schemaBounds.maxDepth) continue
-    for (const v of Array.isArray(node) ? node : Object.values(node)) if (typeof v === 'object' && v !== null) pending.push([v, at + 1])
+export const dataWithin = (value: object, seen: DataSeen): boolean => {
+  if (Array.isArray(value) && !value.some(isNode)) {
+    seen.nodes++
+    if (seen.deepest < 1) seen.deepest = 1
+    return dataFits(seen)
   }
-  return { nodes, deepest }
+  const pending: Array<readonly [object, number]> = [[value, 1]]
+  for (let next = pending.pop(); next !== undefined && dataFits(seen); next = pending.pop()) {
+    const [node, at] = next
+    seen.nodes++
+    if (seen.deepest < at) seen.deepest = at
+    if (at > schemaBounds.maxDepth) continue
+    for (const v of Array.isArray(node) ? node : Object.values(node)) if (isNode(v)) pending.push([v, at + 1])
+  }
+  return dataFits(seen)
 }
+
+/** A list or an object (what a data value nests), not a scalar. */
+const isNode = (v: unknown): v is object => typeof v === 'object' && v !== null

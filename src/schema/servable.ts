@@ -19,7 +19,7 @@
  */
 import { isObject } from '../util/json-object.js'
 import { isAnnotation, keywordRoles, Role } from './keywords.js'
-import { dataFits, dataWithin, knownDialect, schemaBounds, type DataSeen } from './schema-check.js'
+import { dataWithin, knownDialect, schemaBounds, type DataSeen } from './schema-check.js'
 import { foreignValue } from './standard/detect.js'
 import type { JsonSchema } from './schema.js'
 
@@ -32,7 +32,7 @@ export const plainlyServable = (schema: JsonSchema, keywords: boolean): boolean 
   const $schema = schema.$schema
   if ($schema !== undefined && !knownDialect($schema)) return false
   // clean also says: no header mirror (the contract made of it records that, see objectRoot)
-  const clean = walk(schema, keywords ? 1 : 0, { count: 0, lists: 0, data: { nodes: 0, deepest: 0 } })
+  const clean = walk(schema, keywords ? 1 : 0, { count: 0, lists: 0, nodes: 0, deepest: 0 })
   // a literal's slot check remembers its pass for the root check that follows it at once
   proved = clean && keywords ? schema : undefined
   return clean
@@ -59,11 +59,9 @@ const { data: dataRole, plain: plainRole, map: mapRole, one: oneRole, list: list
 const { maxSubschemas, maxDepth } = schemaBounds
 
 /** What one walk has seen so far: the subschemas and the lists counted, as `locatedSchemaProblems` counts them (one record per walk, so that a walk inside a walk, from a getter, counts its own). */
-interface Seen {
+interface Seen extends DataSeen {
   count: number
   lists: number
-  /** The lists and objects inside data values (`const`, `enum`, `default`, `examples`). */
-  data: DataSeen
 }
 
 /**
@@ -95,7 +93,7 @@ const walk = (given: unknown, level: number, seen: Seen): boolean => {
     if (value === null) continue
     // data: its lists and objects counted and bounded as the full checks do (code can hand one holding itself)
     if (role === dataRole) {
-      if (typeof value === 'object' && !dataFits((seen.data = dataWithin(value, seen.data)))) return false
+      if (typeof value === 'object' && !dataWithin(value, seen)) return false
       continue
     }
     if (typeof value !== 'object') {
