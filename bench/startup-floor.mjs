@@ -2,7 +2,7 @@
  * The floor under the start of a server with many tools: how fast the stdio bench example
  * could start if `emcp()` checked nothing. Four starts are timed, spawn to first answered
  * `ping`, in interleaved rounds whose order turns by one each round (so that none of them
- * always runs first, which measured 3 to 4 ms faster on a 2-core machine):
+ * always runs first, which measured 2 to 4 ms faster on a 2-core machine):
  *
  * - the example, as built (from a copy of the package beside the two below, so that all three
  *   start from the same kind of folder);
