@@ -166,7 +166,11 @@ export const abbreviations: Abbreviations = {
  * `a` (always: `acovers`), `st` (spatiotemporal). Read only at the start of a word that
  * splits wholly into known parts.
  */
-export const prefixes = once((): Abbreviations => ({ t: 'temporal', e: 'ever', a: 'always', st: 'spatiotemporal' }))
+export const prefixes = once(
+  // a map, not an object literal: a query's word is looked up in it, and `constructor` (an
+  // object literal's by inheritance) is a word a client can send
+  (): ReadonlyMap<string, string> => new Map([['t', 'temporal'], ['e', 'ever'], ['a', 'always'], ['st', 'spatiotemporal']]),
+)
 
 /** Parts that a compound word may end with, beside the table's words: single letters of axes (`xmin`, `hasz`). */
 export const letters = once((): ReadonlySet<string> => new Set(['x', 'y', 'z']))

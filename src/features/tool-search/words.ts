@@ -59,14 +59,14 @@ export const analyzer = (options: AnalyzerOptions = {}): Analyzer => {
   /** The words a word stands for: itself (unless a bare prefix), its table expansion, its synonyms. */
   const meanings = (w: string, prefix: boolean): ReadonlyArray<readonly [string, number]> => [
     ...(prefix ? [] : [[w, 1] as const]),
-    ...(prefix ? (prefixes()[w] ?? '').split(' ').map((x) => [x, expansionWeight] as const) : []),
+    ...(prefix ? (prefixes().get(w) ?? '').split(' ').map((x) => [x, expansionWeight] as const) : []),
     ...(table.get(w) ?? []).map((x) => [x, expansionWeight] as const),
     ...(said.get(w) ?? []).map((x) => [x, expansionWeight] as const),
   ]
   /** The stemmed terms of one word, each once at its best weight. */
   const expand = (w: string): ReadonlyArray<readonly [string, number]> => {
     const pieces = table.has(w) || w.length < 4 ? [] : split(w, parts, table)
-    const expanded = [...meanings(w, false), ...pieces.flatMap((p, i) => meanings(p, i === 0 && pieces.length > 1 && p in prefixes()))]
+    const expanded = [...meanings(w, false), ...pieces.flatMap((p, i) => meanings(p, i === 0 && pieces.length > 1 && prefixes().has(p)))]
     const seen = new Set<string>()
     const out: Array<readonly [string, number]> = []
     for (const [x, weight] of expanded) {
@@ -156,7 +156,7 @@ const split = (w: string, parts: ReadonlySet<string>, table: ReadonlyMap<string,
   if (w.length > 4 * maxPart || !/^[a-z0-9]+$/.test(w)) return []
   const known = (p: string, at: number, end: number): boolean =>
     p !== w &&
-    (parts.has(p) || table.has(p) || (p.endsWith('s') && parts.has(p.slice(0, -1))) || (at === 0 && p in prefixes()) || (letters().has(p) && p.length === 1 && (at === 0 || end === w.length)))
+    (parts.has(p) || table.has(p) || (p.endsWith('s') && parts.has(p.slice(0, -1))) || (at === 0 && prefixes().has(p)) || (letters().has(p) && p.length === 1 && (at === 0 || end === w.length)))
   // best[i]: the fewest parts covering w[0, i), and where the last one starts
   const best: Array<{ readonly count: number; readonly from: number } | undefined> = [{ count: 0, from: -1 }]
   for (let end = 1; end <= w.length; end++)

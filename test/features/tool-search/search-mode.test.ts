@@ -206,6 +206,10 @@ describe.each(clients)('tool search through the %s client', (_label, connect) =>
     expect(textOf(huge).length).toBeLessThan(1000)
     const empty = await c.callTool('search_tools', { query: '' })
     expect(empty.isError).toBe(true)
+    // a word that starts with an object's inherited key and ends with a known part (`constructor` + `square`)
+    const inherited = await c.callTool('search_tools', { query: 'constructorsquare' })
+    expect(inherited.isError).toBeFalsy()
+    expect(inherited.structuredContent).toEqual({ tools: [] })
     for (const query of ['¿Cuántos instantes? 数字 🚀 \u0000\u202e', '   ', '!!! ??? ...', 'the of a an']) {
       const r = await c.callTool('search_tools', { query })
       expect(r.isError).toBeFalsy()

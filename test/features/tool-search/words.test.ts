@@ -31,6 +31,15 @@ describe('words', () => {
     expect(termsOf('hausdorff', ['haus'])).toEqual(['hausdorff'])
   })
 
+  it('takes no inherited key of an object for a prefix: a query may start a word with constructor', () => {
+    const search = analyzer({ vocabulary: ['speed'] })
+    for (const role of ['query', 'name', 'text'] as const) {
+      const terms = search.terms('constructorspeed constructor', role).map((t) => t.term)
+      expect(terms).not.toContain('speed')
+      expect(terms).toContain('constructor')
+    }
+  })
+
   it('stems plurals, -ing and -ed alike', () => {
     for (const [a, b] of [['instants', 'instant'], ['merged', 'merge'], ['touches', 'touch'], ['boxes', 'box'], ['simplified', 'simplify'], ['rounding', 'round']]) expect(stem(a as string)).toBe(stem(b as string))
     expect(stem('is')).toBe('is')
