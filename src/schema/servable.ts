@@ -134,4 +134,3 @@ const items = (list: ReadonlyArray<unknown>, level: number, seen: Seen): boolean
   }
   return true
 }
-
